@@ -1,0 +1,439 @@
+"""Boards: an m x n rectangle of squares with some squares removed (holes).
+
+Coordinates are ``(row, col)``, 0-based, row 0 the top row, as numpy prints a
+matrix.  People use algebraic names: file letters from the left (``a`` ...
+``z``, ``aa``, ``ab`` ...), rank numbers from the bottom, so ``a1`` is the
+bottom-left square.  Every input that names a square accepts both ``a1`` and
+``7,0``.
+
+The squares that are not holes are numbered ``0 .. n_squares - 1`` in
+row-major order; that number is what tours, graphs and kernels store.  The
+mapping between numbers and coordinates needs only the sorted hole positions,
+so a board of 10^8 squares costs no memory per square until something asks
+for :attr:`Board.mask`.
+
+Board file format: one line per row, ``.`` (or ``o``) a square and ``#`` (or
+``x``) a hole; spaces inside a line, blank lines and everything after ``;``
+are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InvalidBoardError, InvalidSquareError
+
+__all__ = [
+    "Board",
+    "MAX_SQUARES",
+    "file_letters",
+    "file_index",
+]
+
+#: Largest board (rows * cols) ktsolve accepts.  A tour of this many squares
+#: is a 1 GiB int32 array; square numbers must also fit in int32.
+MAX_SQUARES = 2**28
+
+_SIZE_RE = re.compile(r"^\s*([+-]?\d+)\s*[xX\u00d7*]\s*([+-]?\d+)\s*$")
+_ALG_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
+_RC_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?$")
+_SQUARE_CHARS = frozenset(".oO")
+_HOLE_CHARS = frozenset("#xX")
+
+
+def file_letters(col: int) -> str:
+    """Letters of the file of column ``col``: 0 -> ``a``, 25 -> ``z``, 26 -> ``aa``.
+
+    Examples
+    --------
+    >>> [file_letters(c) for c in (0, 7, 25, 26, 27, 701, 702)]
+    ['a', 'h', 'z', 'aa', 'ab', 'zz', 'aaa']
+    """
+    if col < 0:
+        raise ValueError(f"column {col} is negative")
+    letters = []
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters.append(chr(ord("a") + rem))
+    return "".join(reversed(letters))
+
+
+def file_index(letters: str) -> int:
+    """Column of a file name, the inverse of :func:`file_letters`.
+
+    Examples
+    --------
+    >>> [file_index(s) for s in ("a", "h", "z", "aa", "zz", "aaa")]
+    [0, 7, 25, 26, 701, 702]
+    """
+    col = 0
+    for ch in letters.lower():
+        if not "a" <= ch <= "z":
+            raise ValueError(f"{letters!r} is not a file name")
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    return col - 1
+
+
+def _check_size(rows, cols, text: str | None = None) -> tuple[int, int]:
+    shown = text if text is not None else f"{rows}x{cols}"
+    for value in (rows, cols):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise InvalidBoardError(
+                f"board size {shown} must be whole numbers of rows and columns"
+            )
+    rows, cols = int(rows), int(cols)
+    if rows < 1 or cols < 1:
+        raise InvalidBoardError(
+            f"board size {shown} must have at least one row and one column"
+        )
+    if rows * cols > MAX_SQUARES:
+        raise InvalidBoardError(
+            f"board {rows}x{cols} has {rows * cols:,} squares; "
+            f"ktsolve allows at most {MAX_SQUARES:,} (about 16384x16384)"
+        )
+    return rows, cols
+
+
+class Board:
+    """A ``rows x cols`` board with holes.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Size of the rectangle, both at least 1.
+    holes : iterable of (row, col), optional
+        Removed squares, 0-based with row 0 at the top.  Duplicates are
+        merged.
+
+    Raises
+    ------
+    InvalidBoardError
+        For a size that is not positive, a board above :data:`MAX_SQUARES`,
+        a hole outside the rectangle, or a board whose every square is a hole.
+
+    Examples
+    --------
+    >>> b = Board(3, 4, holes=[(0, 0)])
+    >>> b.n_squares, b.name(0, 0), b.name(2, 0)
+    (11, 'a3', 'a1')
+    >>> print(b)
+    #...
+    ....
+    ....
+    >>> Board.from_spec("8x8", holes="a8,h1") == Board(8, 8, holes=[(0, 0), (7, 7)])
+    True
+    """
+
+    def __init__(self, rows: int, cols: int, holes: Iterable = ()):
+        self.rows, self.cols = _check_size(rows, cols)
+        arr = np.asarray(list(holes) if not isinstance(holes, np.ndarray) else holes)
+        if arr.size == 0:
+            arr = np.zeros((0, 2), dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise InvalidBoardError("holes must be (row, col) pairs")
+        if not np.issubdtype(arr.dtype, np.integer):
+            raise InvalidBoardError("holes must be (row, col) pairs of whole numbers")
+        arr = arr.astype(np.int64)
+        outside = (arr[:, 0] < 0) | (arr[:, 0] >= self.rows) | (arr[:, 1] < 0) | (arr[:, 1] >= self.cols)
+        if outside.any():
+            r, c = (int(v) for v in arr[np.argmax(outside)])
+            raise InvalidBoardError(
+                f"hole ({r},{c}) is outside the {self.rows}x{self.cols} board"
+            )
+        flat = np.unique(arr[:, 0] * self.cols + arr[:, 1])
+        if flat.size >= self.rows * self.cols:
+            raise InvalidBoardError(
+                f"every square of the {self.rows}x{self.cols} board is a hole"
+            )
+        flat.setflags(write=False)
+        self._hole_flat = flat
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_spec(cls, spec: str, holes: str | Iterable | None = None) -> "Board":
+        """Board from a size such as ``"8x8"`` or ``"9x12"`` (rows x cols).
+
+        ``holes`` is a string of square names (``"a1,h8"`` or ``"7,0;0,7"``)
+        or an iterable of ``(row, col)`` pairs.
+        """
+        if not isinstance(spec, str):
+            raise InvalidBoardError(f"board size {spec!r} is not a string like 8x8")
+        m = _SIZE_RE.match(spec)
+        if not m:
+            raise InvalidBoardError(
+                f"board size {spec.strip()!r} is not of the form ROWSxCOLS, like 8x8"
+            )
+        rows, cols = _check_size(int(m.group(1)), int(m.group(2)), spec.strip())
+        board = cls(rows, cols)
+        if holes is None or (isinstance(holes, str) and not holes.strip()):
+            return board
+        if isinstance(holes, str):
+            holes = board.parse_squares(holes, what="hole", allow_holes=True)
+        return cls(rows, cols, holes)
+
+    @classmethod
+    def parse(cls, text: str) -> "Board":
+        """Board from its text form (see the module docstring for the format).
+
+        Examples
+        --------
+        >>> Board.parse("..#\\n...  ; a comment\\n").holes
+        ((0, 2),)
+        """
+        grid: list[str] = []
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.split(";", 1)[0]
+            line = "".join(line.split())
+            if not line:
+                continue
+            for col, ch in enumerate(line):
+                if ch not in _SQUARE_CHARS and ch not in _HOLE_CHARS:
+                    raise InvalidBoardError(
+                        f"board file line {lineno} has {ch!r} at column {col + 1}; "
+                        "use . or o for squares and # or x for holes"
+                    )
+            if grid and len(line) != len(grid[0]):
+                raise InvalidBoardError(
+                    f"board file line {lineno} has {len(line)} squares where the "
+                    f"first row has {len(grid[0])}; every row must be the same length"
+                )
+            grid.append(line)
+        if not grid:
+            raise InvalidBoardError("board file has no rows")
+        rows, cols = _check_size(len(grid), len(grid[0]))
+        holes = [(r, c) for r, line in enumerate(grid) for c, ch in enumerate(line) if ch in _HOLE_CHARS]
+        return cls(rows, cols, holes)
+
+    @classmethod
+    def read(cls, path) -> "Board":
+        """Board from a board file; ``"-"`` reads standard input."""
+        import sys
+
+        try:
+            if str(path) == "-":
+                text = sys.stdin.read()
+            else:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or type(exc).__name__
+            raise InvalidBoardError(f"cannot read board file {str(path)!r}: {reason}") from None
+        return cls.parse(text)
+
+    def with_holes(self, holes: Iterable) -> "Board":
+        """A new board with ``holes`` removed as well."""
+        return Board(self.rows, self.cols, list(self.holes) + [tuple(h) for h in holes])
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    @property
+    def size(self) -> int:
+        """Number of cells of the rectangle, holes included."""
+        return self.rows * self.cols
+
+    @property
+    def n_holes(self) -> int:
+        return int(self._hole_flat.size)
+
+    @property
+    def n_squares(self) -> int:
+        """Number of squares that are not holes."""
+        return self.size - self.n_holes
+
+    @property
+    def is_full(self) -> bool:
+        """True when the board has no holes."""
+        return self._hole_flat.size == 0
+
+    @property
+    def hole_flat(self) -> np.ndarray:
+        """Sorted flat positions ``row * cols + col`` of the holes (read-only)."""
+        return self._hole_flat
+
+    @cached_property
+    def holes(self) -> tuple[tuple[int, int], ...]:
+        """The holes as ``(row, col)`` pairs in row-major order."""
+        r, c = np.divmod(self._hole_flat, self.cols)
+        return tuple(zip(r.tolist(), c.tolist()))
+
+    @cached_property
+    def mask(self) -> np.ndarray:
+        """Boolean ``(rows, cols)`` array, True on squares and False on holes."""
+        m = np.ones(self.size, dtype=bool)
+        m[self._hole_flat] = False
+        m = m.reshape(self.rows, self.cols)
+        m.setflags(write=False)
+        return m
+
+    @cached_property
+    def _gaps(self) -> np.ndarray:
+        # gaps[j] = number of squares before hole j; nondecreasing.
+        return self._hole_flat - np.arange(self._hole_flat.size, dtype=np.int64)
+
+    def contains(self, row: int, col: int) -> bool:
+        """True when ``(row, col)`` lies inside the rectangle."""
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def is_hole(self, row: int, col: int) -> bool:
+        flat = row * self.cols + col
+        i = np.searchsorted(self._hole_flat, flat)
+        return bool(i < self._hole_flat.size and self._hole_flat[i] == flat)
+
+    # ------------------------------------------------------------------ numbering
+    def index(self, row: int, col: int) -> int:
+        """Number of square ``(row, col)``; raises for a hole or a square off the board."""
+        if not self.contains(row, col):
+            raise InvalidSquareError(f"square ({row},{col}) is outside the {self.rows}x{self.cols} board")
+        if self.is_hole(row, col):
+            raise InvalidSquareError(f"square {self.name(row, col)} is a hole")
+        flat = row * self.cols + col
+        return int(flat - np.searchsorted(self._hole_flat, flat))
+
+    def indices_of(self, coords) -> np.ndarray:
+        """Square numbers of an ``(k, 2)`` array of coordinates; -1 for holes or squares off the board."""
+        coords = np.asarray(coords, dtype=np.int64).reshape(-1, 2)
+        r, c = coords[:, 0], coords[:, 1]
+        inside = (r >= 0) & (r < self.rows) & (c >= 0) & (c < self.cols)
+        flat = np.where(inside, r * self.cols + c, 0)
+        before = np.searchsorted(self._hole_flat, flat)
+        hole = np.zeros(flat.shape, dtype=bool)
+        if self._hole_flat.size:
+            k = np.minimum(before, self._hole_flat.size - 1)
+            hole = self._hole_flat[k] == flat
+        out = flat - before
+        out[~inside | hole] = -1
+        return out
+
+    def flat_of(self, indices) -> np.ndarray:
+        """Flat positions ``row * cols + col`` of square numbers (int64)."""
+        idx = np.asarray(indices, dtype=np.int64)
+        if self._hole_flat.size == 0:
+            return idx.copy()
+        return idx + np.searchsorted(self._gaps, idx, side="right")
+
+    def coords_of(self, indices) -> np.ndarray:
+        """``(k, 2)`` int64 array of ``(row, col)`` for square numbers."""
+        flat = self.flat_of(indices)
+        out = np.empty(flat.shape + (2,), dtype=np.int64)
+        np.divmod(flat, self.cols, out=(out[..., 0], out[..., 1]))
+        return out
+
+    # ------------------------------------------------------------------ colours
+    def colour(self, row: int, col: int) -> int:
+        """Parity ``(row + col) % 2``; a knight's move always changes it."""
+        return (row + col) % 2
+
+    def colour_name(self, row: int, col: int) -> str:
+        """``"dark"`` for squares of the colour of a1 (dark, as in chess), else ``"light"``."""
+        return "dark" if (row + col - (self.rows - 1)) % 2 == 0 else "light"
+
+    def colour_counts(self) -> tuple[int, int]:
+        """Number of squares of parity 0 and of parity 1 (holes excluded)."""
+        # A rectangle has ceil(rows * cols / 2) cells of parity 0 (corner (0, 0) is one).
+        even = (self.size + 1) // 2
+        r, c = np.divmod(self._hole_flat, self.cols)
+        odd_holes = int(((r + c) % 2).sum())
+        even_holes = self.n_holes - odd_holes
+        return even - even_holes, self.size - even - odd_holes
+
+    # ------------------------------------------------------------------ names
+    def name(self, row: int, col: int) -> str:
+        """Algebraic name: ``name(rows - 1, 0) == "a1"``."""
+        return f"{file_letters(col)}{self.rows - row}"
+
+    def names(self, coords) -> list[str]:
+        return [self.name(int(r), int(c)) for r, c in np.asarray(coords).reshape(-1, 2)]
+
+    def parse_square(self, text, *, what: str = "square", allow_hole: bool = False) -> tuple[int, int]:
+        """``(row, col)`` of a square given as ``"a1"``, ``"7,0"`` or a pair.
+
+        Raises :class:`InvalidSquareError` for a malformed name, a square off
+        the board, or (unless ``allow_hole``) a hole.
+        """
+        if isinstance(text, (tuple, list, np.ndarray)) and len(text) == 2:
+            try:
+                row, col = (int(v) for v in text)
+            except (TypeError, ValueError):
+                raise InvalidSquareError(f"{what} {text!r} is not a (row, col) pair") from None
+            shown = f"({row},{col})"
+        elif isinstance(text, str):
+            s = text.strip()
+            m = _ALG_RE.match(s)
+            if m:
+                col = file_index(m.group(1))
+                row = self.rows - int(m.group(2))
+                shown = s
+            else:
+                m = _RC_RE.match(s)
+                if not m:
+                    raise InvalidSquareError(
+                        f"{what} {s!r} is not a square name like a1 or a row,col pair like 7,0"
+                    )
+                row, col = int(m.group(1)), int(m.group(2))
+                shown = f"{row},{col}"
+        else:
+            raise InvalidSquareError(f"{what} {text!r} is not a square name like a1 or 7,0")
+        if not self.contains(row, col):
+            raise InvalidSquareError(f"{what} {shown} is outside the {self.rows}x{self.cols} board")
+        if not allow_hole and self.is_hole(row, col):
+            raise InvalidSquareError(f"{what} {shown} is on a hole")
+        return row, col
+
+    def parse_squares(self, text: str, *, what: str = "square", allow_holes: bool = False) -> list[tuple[int, int]]:
+        """Squares from ``"a1,h8"``, ``"a1 h8"`` or ``"7,0;0,7"``.
+
+        Parts separated by ``;`` may each be one ``row,col`` pair or a list of
+        algebraic names separated by commas or spaces.
+        """
+        out: list[tuple[int, int]] = []
+        for part in text.split(";"):
+            part = part.strip()
+            if not part:
+                continue
+            if _RC_RE.match(part):
+                out.append(self.parse_square(part, what=what, allow_hole=allow_holes))
+                continue
+            for token in re.split(r"[,\s]+", part):
+                if token:
+                    out.append(self.parse_square(token, what=what, allow_hole=allow_holes))
+        return out
+
+    # ------------------------------------------------------------------ text form
+    def to_text(self) -> str:
+        """Board file text: ``.`` squares, ``#`` holes, one line per row."""
+        rows = np.where(self.mask, ".", "#")
+        return "\n".join("".join(line) for line in rows)
+
+    def spec(self) -> str:
+        """``"8x8"``-style size, without holes."""
+        return f"{self.rows}x{self.cols}"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        if self.is_full:
+            return f"Board({self.rows}, {self.cols})"
+        shown = list(self.holes[:8])
+        more = ", ..." if self.n_holes > 8 else ""
+        return f"Board({self.rows}, {self.cols}, holes={shown}{more})"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            self.rows == other.rows
+            and self.cols == other.cols
+            and np.array_equal(self._hole_flat, other._hole_flat)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.rows, self.cols, self._hole_flat.tobytes()))

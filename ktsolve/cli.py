@@ -1,0 +1,246 @@
+"""The ``ktsolve`` command line: argument handling and printing, nothing else.
+
+Exit codes: 0 a tour was found (or the answer is yes), 1 proved that no tour
+exists (or an invalid tour for ``verify``), 3 unknown (a budget ran out),
+2 bad input.  Bad input is one line on standard error naming the problem,
+never a traceback, and no output file is written.  Standard output carries
+only the payload (the tour, the JSON, the picture); every diagnostic goes to
+standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from importlib.metadata import version as _pkg_version
+
+import click
+
+from .board import Board
+from .errors import InvalidBoardError, KtsolveError
+from .files import TourFileError, read_tour, write_atomic
+from .progress import terminal_progress
+from .render import result_json, tour_matrix_text, tour_svg
+from .result import Status
+from .solve import methods as registered_methods
+from .solve import solve as solve_board
+from .tour import validate
+
+__all__ = ["main", "cli"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "show_default": True}
+EXIT_BAD_INPUT = 2
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class KtsolveGroup(click.Group):
+    """A click group whose errors are one line on stderr with exit code 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        code = 0
+        try:
+            rv = super().main(args, prog_name or "ktsolve", complete_var, standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else 0
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx else "", err=False)
+            code = 0
+        except click.ClickException as exc:
+            click.echo(f"ktsolve: error: {_one_line(exc.format_message())}", err=True)
+            code = EXIT_BAD_INPUT
+        except KtsolveError as exc:
+            click.echo(f"ktsolve: error: {_one_line(exc)}", err=True)
+            code = EXIT_BAD_INPUT
+        except click.exceptions.Abort:
+            click.echo("ktsolve: interrupted", err=True)
+            code = 130
+        except BrokenPipeError:
+            code = 0
+        sys.exit(code)
+
+
+# ---------------------------------------------------------------------- arguments
+_SIZE_LIKE = re.compile(r"^\s*[+-]?\w+\s*[xX\u00d7*]\s*[+-]?\w+\s*$")
+
+
+def load_board(spec: str, holes: str | None) -> Board:
+    """Board from the BOARD argument (a size like 8x8, or a board file, or - for stdin) and --holes."""
+    import os
+
+    if spec == "-" or (os.path.exists(spec) and not _SIZE_LIKE.match(spec)):
+        board = Board.read(spec)
+        if holes:
+            board = board.with_holes(board.parse_squares(holes, what="hole", allow_holes=True))
+        return board
+    if _SIZE_LIKE.match(spec) or not re.search(r"[./\\]", spec):
+        return Board.from_spec(spec, holes)
+    raise InvalidBoardError(f"board file {spec!r} does not exist (give a size like 8x8 or a board file)")
+
+
+def _parse_params(items: tuple[str, ...]) -> dict:
+    out: dict = {}
+    for item in items:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--param")
+        key, raw = item.split("=", 1)
+        key = key.strip().replace("-", "_")
+        if not key.isidentifier():
+            raise click.BadParameter(f"{key!r} is not a parameter name", param_hint="--param")
+        out[key] = _coerce(raw.strip())
+    return out
+
+
+def _coerce(raw: str):
+    low = raw.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def _method_choices() -> list[str]:
+    return ["auto", *registered_methods()]
+
+
+def board_options(fn):
+    """BOARD argument and --holes/--closed/--start/--end, shared by the commands that ask for a tour."""
+    fn = click.option("--end", metavar="SQ", help="Fixed last square, e.g. h8 or 0,7.")(fn)
+    fn = click.option("--start", metavar="SQ", help="Fixed first square, e.g. a1 or 7,0.")(fn)
+    fn = click.option("--closed", is_flag=True, help="Ask for a closed (re-entrant) tour.")(fn)
+    fn = click.option(
+        "--holes", metavar="SQS", help="Holes: names like a1,h8 or row,col pairs like 7,0;0,7."
+    )(fn)
+    fn = click.argument("board", metavar="BOARD")(fn)
+    return fn
+
+
+def emit(payload: str | bytes, output: str | None) -> None:
+    """Write the payload to ``output`` atomically, or to stdout."""
+    if output:
+        write_atomic(output, payload)
+    elif isinstance(payload, bytes):
+        sys.stdout.buffer.write(payload)
+        sys.stdout.flush()
+    else:
+        click.echo(payload, nl=not payload.endswith("\n"))
+
+
+def render_result(res, fmt: str) -> str:
+    """The payload of ``solve``/``prove`` in format ``fmt``."""
+    if fmt == "json":
+        return result_json(res) + "\n"
+    if fmt == "svg":
+        return tour_svg(res.board, res.tour)
+    if res.status is Status.FOUND:
+        return tour_matrix_text(res.tour) + "\n"
+    if res.status is Status.INFEASIBLE:
+        return f"no tour: {res.proof}\n"
+    return f"unknown: {res.stats.get('reason', 'the budget ran out')}\n"
+
+
+def report(res) -> None:
+    """The one-line summary on stderr."""
+    line = res.summary()
+    auto = res.stats.get("auto") if isinstance(res.stats, dict) else None
+    if auto:
+        line += f" [auto: {auto}]"
+    click.echo(f"ktsolve: {line}", err=True)
+
+
+# ---------------------------------------------------------------------- commands
+@click.group(cls=KtsolveGroup, context_settings=CONTEXT)
+@click.version_option(_pkg_version("ktsolve"), "--version", prog_name="ktsolve")
+def cli():
+    """Knight's tours on m x n boards with holes: solve, prove, verify."""
+
+
+@cli.command(context_settings=CONTEXT)
+@board_options
+@click.option("--method", "-m", type=click.Choice(_method_choices()), default="auto", help="Method to use.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
+def solve(board, holes, closed, start, end, method, seed, time_limit, fmt, output, params):
+    """Find a knight's tour of BOARD (a size like 8x8, or a board file)."""
+    b = load_board(board, holes)
+    kw = _parse_params(params)
+    with terminal_progress(f"ktsolve {method}") as progress:
+        res = solve_board(
+            b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress, **kw
+        )
+    emit(render_result(res, fmt), output)
+    report(res)
+    return res.exit_code
+
+
+@cli.command(context_settings=CONTEXT)
+@board_options
+@click.argument("tour_file", metavar="TOUR_FILE")
+def verify(board, holes, closed, start, end, tour_file):
+    """Check TOUR_FILE (JSON, .npy, Euler's matrix, or a list of squares) on BOARD.
+
+    Exit 0 for a valid tour, 1 for an invalid one (the fault is printed),
+    2 when the file cannot be read as a tour.
+    """
+    b = load_board(board, holes)
+    if start is not None:
+        b.parse_square(start, what="start")
+    if end is not None:
+        b.parse_square(end, what="end")
+    try:
+        tour, stated_closed = read_tour(b, tour_file)
+        want_closed = closed or bool(stated_closed)
+        tour = validate(b, tour, closed=want_closed, start=start, end=end)
+    except TourFileError:
+        raise
+    except KtsolveError as exc:
+        click.echo(f"invalid: {_one_line(exc)}")
+        return 1
+    kind = "closed" if tour.closed else "open"
+    s, e = tour.names()[0], tour.names()[-1]
+    click.echo(f"valid: {kind} tour of {len(tour)} squares from {s} to {e}")
+    return 0
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+def methods(fmt):
+    """List the methods and what each supports."""
+    reg = registered_methods()
+    cols = ("holes", "open", "closed", "start", "end", "proves")
+    if fmt == "json":
+        rows = [
+            {"name": m.name, "family": m.family, **{c: getattr(m, c) for c in cols},
+             "max_squares": m.max_squares, "summary": m.summary, "reference": m.reference}
+            for m in reg.values()
+        ]
+        click.echo(json.dumps(rows, indent=2))
+        return 0
+    head = ["method", "family", *cols, "summary"]
+    table = [[m.name, m.family, *("yes" if getattr(m, c) else "-" for c in cols), m.summary] for m in reg.values()]
+    widths = [max(len(r[i]) for r in [head, *table]) for i in range(len(head) - 1)]
+    for row in [head, *table]:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1])
+    return 0
+
+
+def main(argv=None) -> None:
+    """Console-script entry point."""
+    cli.main(args=argv, prog_name="ktsolve")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

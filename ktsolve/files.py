@@ -1,0 +1,167 @@
+"""Reading tour files and writing output files whole or not at all.
+
+Tour files come in four forms, recognised by content:
+
+* JSON: the object ``ktsolve solve --format json`` prints (its ``tour`` and
+  ``closed`` keys), or a bare list of ``[row, col]`` pairs or square names;
+* ``.npy``: int array of square numbers (squares that are not holes,
+  numbered in row-major order) or an ``(N, 2)`` array of ``(row, col)``;
+* Euler's matrix, as ``ktsolve solve --format text`` prints it: step numbers
+  in board layout, holes as ``##``;
+* a list of squares: names such as ``a1 b3 c5`` (spaces, commas or new
+  lines between them) or one ``row,col`` pair per line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+
+import numpy as np
+
+from .board import Board
+from .errors import InvalidSquareError, InvalidTourError
+from .tour import Tour
+
+__all__ = ["read_tour", "parse_tour_text", "write_atomic", "TourFileError"]
+
+
+class TourFileError(InvalidTourError):
+    """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
+
+
+_PAIR_LINE = re.compile(r"^\s*\(?\s*\d+\s*,\s*\d+\s*\)?\s*$")
+_MATRIX_TOKEN = re.compile(r"^(\d+|#+)$")
+
+
+def _from_json(board: Board, data) -> tuple[Tour, bool | None]:
+    closed = None
+    if isinstance(data, dict):
+        if "tour" not in data or data["tour"] is None:
+            raise TourFileError("the JSON object has no 'tour'")
+        closed = bool(data["closed"]) if "closed" in data else None
+        data = data["tour"]
+    if not isinstance(data, list) or not data:
+        raise TourFileError("the JSON tour is not a non-empty list")
+    if all(isinstance(x, str) for x in data):
+        return Tour.from_names(board, data), closed
+    try:
+        arr = np.array(data, dtype=np.int64)
+    except (TypeError, ValueError, OverflowError):
+        raise TourFileError("the JSON tour is neither [row, col] pairs nor square names") from None
+    if arr.ndim == 2 and arr.shape[1] == 2:
+        return Tour.from_coords(board, arr), closed
+    raise TourFileError("the JSON tour is neither [row, col] pairs nor square names")
+
+
+def _from_matrix(board: Board, lines: list[list[str]]) -> Tour:
+    mat = np.zeros((board.rows, board.cols), dtype=np.int64)
+    for r, toks in enumerate(lines):
+        for c, tok in enumerate(toks):
+            if tok.startswith("#"):
+                if board.mask[r, c]:
+                    raise InvalidTourError(f"the matrix marks {board.name(r, c)} as a hole, but it is a square")
+            else:
+                if not board.mask[r, c]:
+                    raise InvalidTourError(f"the matrix numbers {board.name(r, c)}, which is a hole")
+                mat[r, c] = int(tok)
+    steps = mat[board.mask]
+    n = board.n_squares
+    order = np.argsort(steps, kind="stable")
+    s = steps[order]
+    if s[0] != 1 or not np.array_equal(s, np.arange(1, n + 1)):
+        missing = np.setdiff1d(np.arange(1, n + 1), s)
+        if missing.size:
+            raise InvalidTourError(f"the matrix has no step {int(missing[0])}: step numbers must be 1..{n}")
+        raise InvalidTourError(f"the matrix step numbers must be 1..{n}, each once")
+    return Tour(board, order.astype(np.int32))
+
+
+def parse_tour_text(board: Board, text: str) -> tuple[Tour, bool | None]:
+    """Tour (and the ``closed`` flag if the text states it) from the text of a tour file."""
+    stripped = text.strip()
+    if not stripped:
+        raise TourFileError("the tour file is empty")
+    if stripped[0] in "[{":
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise TourFileError(f"the tour file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        return _from_json(board, data)
+    lines = [ln for ln in stripped.splitlines() if ln.strip()]
+    tokens = [ln.split() for ln in lines]
+    if (
+        len(lines) == board.rows
+        and all(len(t) == board.cols for t in tokens)
+        and all(_MATRIX_TOKEN.match(tok) for t in tokens for tok in t)
+        and board.size > 1
+    ):
+        return _from_matrix(board, tokens), None
+    if all(_PAIR_LINE.match(ln) for ln in lines):
+        pairs = [tuple(int(v) for v in re.findall(r"\d+", ln)) for ln in lines]
+        return Tour.from_coords(board, np.array(pairs, dtype=np.int64)), None
+    names = [tok for tok in re.split(r"[\s,;]+", stripped) if tok]
+    try:
+        return Tour.from_names(board, names), None
+    except InvalidTourError as exc:
+        if "is not a square name" in str(exc):
+            raise TourFileError(f"the tour file is not a list of squares: {exc}") from None
+        raise
+
+
+def read_tour(board: Board, path) -> tuple[Tour, bool | None]:
+    """Read a tour file (see the module docstring); returns the tour and its stated ``closed`` flag."""
+    path = os.fspath(path)
+    try:
+        if path.endswith(".npy"):
+            try:
+                arr = np.load(path, allow_pickle=False)
+            except ValueError as exc:
+                raise TourFileError(f"tour file {path!r} is not a numpy array: {exc}") from None
+            if not np.issubdtype(arr.dtype, np.integer) or arr.size == 0:
+                raise TourFileError(f"tour file {path!r} does not hold whole square numbers")
+            if arr.ndim == 2 and arr.shape[1] == 2:
+                return Tour.from_coords(board, arr), None
+            if arr.ndim != 1:
+                raise TourFileError(f"tour file {path!r} holds an array of shape {arr.shape}")
+            bad = np.flatnonzero((arr < 0) | (arr >= board.n_squares))
+            if bad.size:
+                k = int(bad[0])
+                raise InvalidTourError(
+                    f"step {k + 1} names square number {int(arr[k])}, but the board has "
+                    f"squares 0..{board.n_squares - 1}"
+                )
+            return Tour(board, arr), None
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise TourFileError(f"cannot read tour file {path!r}: {reason}") from None
+    try:
+        return parse_tour_text(board, text)
+    except TourFileError as exc:
+        raise TourFileError(f"tour file {path!r}: {exc}") from None
+    except InvalidSquareError as exc:
+        raise InvalidTourError(str(exc)) from None
+
+
+def write_atomic(path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file, so a failure leaves nothing half-written."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ktsolve-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,252 @@
+"""The knight graph of a board: squares joined by a knight's move.
+
+Two views of one graph:
+
+* numpy arrays for numba kernels: ``table`` (``n x k`` int32, the square
+  reached by move ``j`` from square ``i`` or -1) and the CSR pair ``indptr``,
+  ``indices`` (int32) with ``edge_move`` giving the move number of every CSR
+  entry.  Within a square, neighbours follow the fixed move order.
+* :meth:`KnightGraph.to_networkx` for the exact side and for tests.
+
+The move order is the one of Squirrel & Cull's move types 1..8 (Ganzfried
+2004), as ``(row change, col change)``:
+``(-2,+1) (-1,+2) (+1,+2) (+2,+1) (+2,-1) (+1,-2) (-1,-2) (-2,-1)``,
+so move ``j`` (0-based) is their type ``j + 1``.  Other leapers are a
+parameter: :func:`leaper_moves` builds the move set of an ``(a, b)``-leaper.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import cached_property
+
+import numpy as np
+
+from .board import Board
+from .errors import InvalidBoardError
+
+__all__ = ["KNIGHT_MOVES", "KnightGraph", "leaper_moves", "MAX_GRAPH_SQUARES"]
+
+
+def leaper_moves(a: int, b: int) -> np.ndarray:
+    """Moves of the ``(a, b)``-leaper as an ``(k, 2)`` int32 array, clockwise from ``(-b, +a)``.
+
+    Examples
+    --------
+    >>> leaper_moves(1, 2).tolist()[:3]
+    [[-2, 1], [-1, 2], [1, 2]]
+    >>> len(leaper_moves(1, 1)), len(leaper_moves(0, 1))
+    (4, 4)
+    """
+    a, b = abs(int(a)), abs(int(b))
+    if a == 0 and b == 0:
+        raise ValueError("a (0, 0)-leaper does not move")
+    cands = [(-b, a), (-a, b), (a, b), (b, a), (b, -a), (a, -b), (-a, -b), (-b, -a)]
+    seen: list[tuple[int, int]] = []
+    for mv in cands:
+        if mv not in seen:
+            seen.append(mv)
+    return np.array(seen, dtype=np.int32)
+
+
+#: The knight's moves in Squirrel & Cull's type order 1..8.
+KNIGHT_MOVES = leaper_moves(1, 2)
+KNIGHT_MOVES.setflags(write=False)
+
+#: Largest board whose graph arrays are built (about 0.8 GB of int32 at this size).
+MAX_GRAPH_SQUARES = 25_000_000
+
+_CACHE: "OrderedDict[tuple, KnightGraph]" = OrderedDict()
+_CACHE_SIZE = 8
+
+
+class KnightGraph:
+    """Knight graph of a board.
+
+    Parameters
+    ----------
+    board : Board
+    moves : (k, 2) array of int, optional
+        The leaper's moves as ``(row change, col change)``; the knight by default.
+
+    Notes
+    -----
+    Arrays are built on first use and kept: ``table`` in ``O(n k)`` time with
+    numpy, then the CSR arrays from it.  Use :meth:`of` to share one graph per
+    board.
+
+    Examples
+    --------
+    >>> g = KnightGraph(Board(8, 8))
+    >>> g.n, g.n_edges, int(g.degree.min()), int(g.degree.max())
+    (64, 168, 2, 8)
+    """
+
+    def __init__(self, board: Board, moves=None):
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a Board, got {type(board).__name__}")
+        self.board = board
+        mv = KNIGHT_MOVES if moves is None else np.asarray(moves, dtype=np.int32).reshape(-1, 2)
+        self.moves = mv
+        self.n = board.n_squares
+
+    @classmethod
+    def of(cls, board: Board, moves=None) -> "KnightGraph":
+        """The shared graph of ``board`` (a small cache keeps the last few)."""
+        mv = KNIGHT_MOVES if moves is None else np.asarray(moves, dtype=np.int32).reshape(-1, 2)
+        key = (board, mv.tobytes())
+        graph = _CACHE.get(key)
+        if graph is None:
+            graph = cls(board, mv)
+            _CACHE[key] = graph
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        else:
+            _CACHE.move_to_end(key)
+        return graph
+
+    @property
+    def is_knight(self) -> bool:
+        return self.moves.shape == KNIGHT_MOVES.shape and bool((self.moves == KNIGHT_MOVES).all())
+
+    def _check_size(self) -> None:
+        if self.n > MAX_GRAPH_SQUARES:
+            raise InvalidBoardError(
+                f"the knight graph of a {self.board.rows}x{self.board.cols} board "
+                f"({self.n:,} squares) is too large to build; graph methods allow "
+                f"{MAX_GRAPH_SQUARES:,} squares (use method 'divide' for full boards)"
+            )
+
+    # ------------------------------------------------------------------ arrays
+    @cached_property
+    def coords(self) -> np.ndarray:
+        """``(n, 2)`` int32 array of ``(row, col)`` of every square."""
+        self._check_size()
+        return self.board.coords_of(np.arange(self.n, dtype=np.int64)).astype(np.int32)
+
+    @cached_property
+    def colour(self) -> np.ndarray:
+        """``(n,)`` int32 parity ``(row + col) % 2`` of every square."""
+        c = self.coords
+        return ((c[:, 0] + c[:, 1]) % 2).astype(np.int32)
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """``(n, k)`` int32: ``table[i, j]`` is the square move ``j`` reaches from ``i``, or -1."""
+        self._check_size()
+        board = self.board
+        rows, cols = board.rows, board.cols
+        k = len(self.moves)
+        out = np.empty((self.n, k), dtype=np.int32)
+        # Work in bands of rows to keep temporaries small on big boards.
+        band = max(1, 2_000_000 // cols)
+        idx_grid = None
+        if not board.is_full:
+            idx_grid = np.full(board.size, -1, dtype=np.int32)
+            idx_grid[board.mask.ravel()] = np.arange(self.n, dtype=np.int32)
+            idx_grid = idx_grid.reshape(rows, cols)
+        pos = 0
+        for r0 in range(0, rows, band):
+            r1 = min(rows, r0 + band)
+            rr, cc = np.mgrid[r0:r1, 0:cols]
+            if idx_grid is not None:
+                keep = board.mask[r0:r1].ravel()
+                rr, cc = rr.ravel()[keep], cc.ravel()[keep]
+            else:
+                rr, cc = rr.ravel(), cc.ravel()
+            m = rr.size
+            for j, (dr, dc) in enumerate(self.moves.tolist()):
+                r2, c2 = rr + dr, cc + dc
+                ok = (r2 >= 0) & (r2 < rows) & (c2 >= 0) & (c2 < cols)
+                col = np.full(m, -1, dtype=np.int32)
+                if idx_grid is not None:
+                    col[ok] = idx_grid[r2[ok], c2[ok]]
+                else:
+                    col[ok] = (r2[ok] * cols + c2[ok]).astype(np.int32)
+                out[pos : pos + m, j] = col
+            pos += m
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def _csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        t = self.table
+        ok = t >= 0
+        deg = ok.sum(axis=1, dtype=np.int64)
+        indptr = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(deg, out=indptr[1:])
+        if indptr[-1] > np.iinfo(np.int32).max:
+            raise InvalidBoardError("the knight graph has too many edges for int32 arrays")
+        indices = t[ok].astype(np.int32)
+        move = np.broadcast_to(np.arange(t.shape[1], dtype=np.int32), t.shape)[ok]
+        arrays = (indptr.astype(np.int32), indices, np.ascontiguousarray(move, dtype=np.int32))
+        for a in arrays:
+            a.setflags(write=False)
+        return arrays
+
+    @property
+    def indptr(self) -> np.ndarray:
+        """CSR row pointers (int32, length ``n + 1``)."""
+        return self._csr[0]
+
+    @property
+    def indices(self) -> np.ndarray:
+        """CSR neighbour list (int32), in move order within each square."""
+        return self._csr[1]
+
+    @property
+    def edge_move(self) -> np.ndarray:
+        """Move number (0-based, int32) of every CSR entry."""
+        return self._csr[2]
+
+    @cached_property
+    def degree(self) -> np.ndarray:
+        """Number of neighbours of every square (int32)."""
+        d = np.diff(self.indptr).astype(np.int32)
+        d.setflags(write=False)
+        return d
+
+    @property
+    def n_edges(self) -> int:
+        """Number of undirected edges."""
+        return int(self.indptr[-1]) // 2
+
+    def edges(self) -> np.ndarray:
+        """``(E, 2)`` int32 array of undirected edges ``(u, v)`` with ``u < v``."""
+        src = np.repeat(np.arange(self.n, dtype=np.int32), self.degree)
+        keep = src < self.indices
+        return np.stack([src[keep], self.indices[keep]], axis=1)
+
+    def neighbours(self, i: int) -> np.ndarray:
+        """Neighbours of square ``i`` in move order."""
+        return self.indices[self.indptr[i] : self.indptr[i + 1]]
+
+    # ------------------------------------------------------------------ squares
+    def node(self, square) -> int:
+        """Square number of ``(row, col)``, a name such as ``"a1"``, or an int (returned as is)."""
+        if isinstance(square, (int, np.integer)) and not isinstance(square, bool):
+            if not 0 <= int(square) < self.n:
+                raise InvalidBoardError(f"square number {square} is not in 0..{self.n - 1}")
+            return int(square)
+        r, c = self.board.parse_square(square)
+        return self.board.index(r, c)
+
+    def name(self, i: int) -> str:
+        r, c = self.board.coords_of(np.array([i]))[0]
+        return self.board.name(int(r), int(c))
+
+    def to_networkx(self):
+        """An undirected :class:`networkx.Graph` with nodes ``0 .. n-1``.
+
+        Each node carries ``pos=(row, col)``.
+        """
+        import networkx as nx
+
+        g = nx.Graph()
+        coords = self.coords.tolist()
+        g.add_nodes_from((i, {"pos": tuple(rc)}) for i, rc in enumerate(coords))
+        g.add_edges_from(self.edges().tolist())
+        return g
+
+    def __repr__(self) -> str:
+        return f"KnightGraph({self.board!r}, n={self.n})"

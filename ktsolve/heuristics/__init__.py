@@ -1,0 +1,1 @@
+"""Heuristic and metaheuristic side: numba kernels that build tours of large boards fast."""

@@ -1,0 +1,1 @@
+"""Exact side: necessary conditions with readable proofs, CP-SAT, python-constraint, exhaustive search."""

@@ -1,0 +1,52 @@
+"""A progress bar for long work: drawn on a terminal, silent when output is piped.
+
+Methods report progress by calling ``progress(done, total)``; this module
+turns those calls into a tqdm bar on standard error.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+__all__ = ["terminal_progress"]
+
+
+@contextmanager
+def terminal_progress(desc: str, *, enabled: bool | None = None, stream=None):
+    """Yield a ``progress(done, total)`` callable, or None when not on a terminal.
+
+    Parameters
+    ----------
+    desc : str
+        Label shown before the bar.
+    enabled : bool, optional
+        Force the bar on or off; by default it is on when ``stream`` is a terminal.
+    stream : file, optional
+        Where to draw; standard error by default.
+    """
+    stream = sys.stderr if stream is None else stream
+    if enabled is None:
+        enabled = hasattr(stream, "isatty") and stream.isatty()
+    if not enabled:
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = None
+
+    def progress(done, total):
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, desc=desc, file=stream, leave=False, dynamic_ncols=True)
+        if total != bar.total:
+            bar.total = total
+        step = min(done, total) - bar.n
+        if step > 0:
+            bar.update(step)  # tqdm redraws at most every mininterval seconds
+
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,105 @@
+"""Turning results into text, JSON and pictures.
+
+* :func:`tour_matrix_text`: Euler's view, the board as a matrix of step
+  numbers (1 = first square), holes shown as ``##``.
+* :func:`result_json`: the JSON object of the command line.
+* :func:`tour_svg`: the board with holes shaded, the path drawn move by move,
+  the start marked by a green disc and the end by a red square.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from .board import Board
+from .result import SolveResult
+from .tour import Tour
+
+__all__ = ["tour_matrix_text", "result_json", "tour_svg", "SVG_MAX_SQUARES"]
+
+#: Largest board drawn as SVG (a picture of more squares is unreadable and huge).
+SVG_MAX_SQUARES = 250_000
+
+
+def tour_matrix_text(tour: Tour) -> str:
+    """The tour as a matrix of 1-based step numbers, right-aligned; holes are ``##``.
+
+    Examples
+    --------
+    >>> from ktsolve.board import Board
+    >>> t = Tour(Board(3, 3, holes=[(1, 1)]), [0, 5, 6, 1, 8, 3, 2, 7], closed=True)
+    >>> print(tour_matrix_text(t))
+     1  4  7
+     6 ##  2
+     3  8  5
+    """
+    mat = tour.board_matrix()
+    width = max(2, len(str(len(tour))))
+    holes = ~tour.board.mask
+    cells = np.char.rjust(mat.astype(str), width)
+    cells[holes] = "#" * width
+    return "\n".join(" ".join(row) for row in cells)
+
+
+def result_json(res: SolveResult, indent: int | None = None) -> str:
+    """One JSON object with the fields of DESIGN.md's command line."""
+    return json.dumps(res.to_dict(), indent=indent)
+
+
+def tour_svg(board: Board, tour: Tour | None, *, cell: int = 32, title: str | None = None) -> str:
+    """An SVG picture of ``board`` and, when given, the path of ``tour``."""
+    rows, cols = board.rows, board.cols
+    if board.size > SVG_MAX_SQUARES:
+        from .errors import UnsupportedError
+
+        raise UnsupportedError(
+            f"SVG pictures are limited to {SVG_MAX_SQUARES:,} squares; this board has {board.size:,}"
+        )
+    w, h = cols * cell, rows * cell
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+        f"<title>{title or _default_title(board, tour)}</title>",
+        '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="6" height="6" fill="#555"/>'
+        '<line x1="0" y1="0" x2="0" y2="6" stroke="#222" stroke-width="3"/></pattern></defs>',
+        f'<rect width="{w}" height="{h}" fill="#f0d9b5"/>',
+    ]
+    rr, cc = np.nonzero(((np.add.outer(np.arange(rows), np.arange(cols)) - (rows - 1)) % 2 == 0) & board.mask)
+    out.append('<g fill="#b58863">')
+    out.extend(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}"/>' for r, c in zip(rr, cc))
+    out.append("</g>")
+    if board.n_holes:
+        out.append('<g fill="url(#hatch)">')
+        out.extend(
+            f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}"/>' for r, c in board.holes
+        )
+        out.append("</g>")
+    if tour is not None and len(tour):
+        xy = tour.coords[:, ::-1] * cell + cell / 2
+        pts = " ".join(f"{x:g},{y:g}" for x, y in xy)
+        shape = "polygon" if tour.closed else "polyline"
+        stroke = max(1.0, cell / 14)
+        out.append(
+            f'<{shape} points="{pts}" fill="none" stroke="#1f3b73" stroke-width="{stroke:g}" '
+            'stroke-linejoin="round" stroke-linecap="round" opacity="0.85"/>'
+        )
+        (sx, sy), (ex, ey) = xy[0], xy[-1]
+        out.append(f'<circle cx="{sx:g}" cy="{sy:g}" r="{cell * 0.28:g}" fill="#2e9e44"><title>start</title></circle>')
+        half = cell * 0.24
+        out.append(
+            f'<rect x="{ex - half:g}" y="{ey - half:g}" width="{2 * half:g}" height="{2 * half:g}" '
+            'fill="#c62828"><title>end</title></rect>'
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _default_title(board: Board, tour: Tour | None) -> str:
+    size = f"{board.rows}x{board.cols} board"
+    if board.n_holes:
+        size += f" with {board.n_holes} hole{'s' if board.n_holes > 1 else ''}"
+    if tour is None:
+        return size
+    return f"{'closed' if tour.closed else 'open'} knight's tour of a {size}"

@@ -1,0 +1,212 @@
+"""Results: one frozen record for every method, and what a method can do.
+
+:class:`SolveResult` carries the status (``found``, ``infeasible``,
+``unknown``), the tour, the proof of impossibility, the method, the seed
+actually used, the time spent and method statistics.  The result alone knows
+its exit code.  :class:`Proof` is the certificate of an ``infeasible``
+answer: a string a person can read and check, with the name of the argument
+and its evidence attached.  :class:`MethodInfo` is what every method module
+declares about itself; the registry in :mod:`ktsolve.solve` collects them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board
+from .tour import Tour, TourSpec
+
+__all__ = ["Status", "Proof", "SolveResult", "MethodInfo", "FAMILIES"]
+
+FAMILIES = ("exact", "heuristic", "metaheuristic")
+
+
+class Status(str, enum.Enum):
+    """Answer of a solve: a tour was found, none exists, or the budget ran out."""
+
+    FOUND = "found"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
+
+    @property
+    def exit_code(self) -> int:
+        """0 found, 1 proved impossible, 3 unknown (2 is kept for bad input)."""
+        return {Status.FOUND: 0, Status.INFEASIBLE: 1, Status.UNKNOWN: 3}[self]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Proof(str):
+    """A certificate of impossibility: readable text, plus the argument's name and evidence.
+
+    ``Proof`` is a ``str`` (the text), so ``result.proof`` prints as a
+    sentence; ``argument`` names the kind of argument (``"colour parity"``,
+    ``"degree"``, ``"connectivity"``, ``"cut square"``, ``"matching"``,
+    ``"cpsat"``, ``"exhaustive search"`` ...) and ``evidence`` holds
+    JSON-ready data a program can re-check.
+
+    Examples
+    --------
+    >>> p = Proof("31 light and 33 dark squares", argument="colour parity", evidence={"light": 31})
+    >>> p, p.argument
+    ('31 light and 33 dark squares', 'colour parity')
+    """
+
+    argument: str
+    evidence: Mapping[str, Any]
+
+    def __new__(cls, text: str, argument: str = "", evidence: Mapping[str, Any] | None = None):
+        obj = super().__new__(cls, text)
+        obj.argument = argument
+        obj.evidence = dict(evidence or {})
+        return obj
+
+    def __reduce__(self):
+        return (Proof, (str(self), self.argument, self.evidence))
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of any method.
+
+    Attributes
+    ----------
+    status : Status
+    tour : Tour or None
+        A validated tour when ``status`` is ``found``, else None.
+    proof : Proof or None
+        Why no tour exists, when ``status`` is ``infeasible``.
+    method : str
+        The method that produced the answer.
+    seed : int or None
+        The seed actually used (None for deterministic methods).
+    elapsed : float
+        Seconds, graph building included.
+    stats : mapping
+        Method statistics (attempts, nodes, tours found, production rate ...);
+        ``stats["reason"]`` says why an answer is ``unknown``.
+    board, spec : the question that was asked (filled in by :func:`ktsolve.solve`).
+    path : Tour or None
+        Best partial path, for methods that report one (longest paths).
+    """
+
+    status: Status
+    tour: Tour | None = None
+    proof: Proof | None = None
+    method: str = ""
+    seed: int | None = None
+    elapsed: float = 0.0
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    board: Board | None = None
+    spec: TourSpec | None = None
+    path: Tour | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.status is Status.FOUND
+
+    @property
+    def exit_code(self) -> int:
+        return self.status.exit_code
+
+    def replace(self, **changes) -> "SolveResult":
+        return dataclasses.replace(self, **changes)
+
+    def summary(self) -> str:
+        """One line for people, such as ``found closed tour from a1 of 64 squares with cpsat in 0.03 s``."""
+        what = self.spec.describe(self.board) if self.spec is not None else "tour"
+        if self.status is Status.FOUND:
+            head = f"found {what} of {len(self.tour)} squares"
+        elif self.status is Status.INFEASIBLE:
+            head = f"no {what} exists"
+        else:
+            head = f"unknown whether a {what} exists"
+        tail = f" with {self.method}" if self.method else ""
+        tail += f" in {self.elapsed:.3g} s"
+        if self.seed is not None:
+            tail += f" (seed {self.seed})"
+        return head + tail
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of the command line (see DESIGN.md)."""
+        board = self.board
+        spec = self.spec or TourSpec()
+
+        def rc(pair):
+            return None if pair is None else [int(pair[0]), int(pair[1])]
+
+        out: dict[str, Any] = {
+            "status": self.status.value,
+            "board": None
+            if board is None
+            else {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes]},
+            "closed": bool(spec.closed),
+            "start": rc(spec.start),
+            "end": rc(spec.end),
+            "tour": None if self.tour is None else self.tour.coords.tolist(),
+            "method": self.method,
+            "seed": self.seed,
+            "elapsed_s": round(float(self.elapsed), 6),
+            "proof": None if self.proof is None else str(self.proof),
+            "stats": _jsonable(dict(self.stats)),
+        }
+        if isinstance(self.proof, Proof):
+            out["certificate"] = {"argument": self.proof.argument, "evidence": _jsonable(self.proof.evidence)}
+        if self.path is not None:
+            out["path"] = self.path.coords.tolist()
+        return out
+
+
+def _jsonable(value):
+    """Plain JSON types from numpy scalars, arrays and tuples."""
+    import numpy as np
+
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """What a method is and what it can do; every method module defines ``METHOD = MethodInfo(...)``.
+
+    ``func`` has the signature
+    ``func(graph, spec, *, seed=None, time_limit=None, progress=None, **params) -> SolveResult``.
+    ``progress``, when given, is called as ``progress(done, total)`` with
+    numbers in the method's own unit (cycles, restarts, milliseconds).
+    """
+
+    name: str
+    family: str
+    summary: str
+    func: Callable[..., SolveResult]
+    holes: bool = True
+    open: bool = True
+    closed: bool = True
+    start: bool = True
+    end: bool = True
+    proves: bool = False
+    seeded: bool = True
+    max_squares: int | None = None
+    reference: str = ""
+
+    def __post_init__(self):
+        if self.family not in FAMILIES:
+            raise ValueError(f"family must be one of {FAMILIES}, not {self.family!r}")

@@ -1,0 +1,336 @@
+"""Tours, what is asked of them, and the one validator.
+
+A :class:`Tour` is an int32 array of square numbers (squares that are not
+holes, numbered in row-major order) in visiting order, plus ``closed``.
+:func:`validate` is the only judge of a tour: every tour any method returns
+passes through it before it reaches a user, and tests use it as the oracle.
+It needs no solver and no graph, only the board and the move set, and it works
+in chunks so that tours of 10^8 squares are checked in bounded memory.
+
+Steps are counted from 1: step 1 is the first square, and "illegal move at
+step k" is the move from square k - 1 to square k.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .board import Board
+from .errors import InvalidSquareError, InvalidTourError
+from .graph import KNIGHT_MOVES
+
+__all__ = ["Tour", "TourSpec", "validate"]
+
+_CHUNK = 1 << 22
+
+
+@dataclass(frozen=True)
+class TourSpec:
+    """What is asked: an open or closed tour, optionally from ``start`` and/or to ``end``.
+
+    ``start`` and ``end`` are ``(row, col)`` pairs.  For a closed tour a
+    ``start`` only fixes where the listing begins; with an ``end`` too, the
+    tour must close through the move from ``end`` back to ``start``.
+    """
+
+    closed: bool = False
+    start: tuple[int, int] | None = None
+    end: tuple[int, int] | None = None
+
+    def describe(self, board: Board | None = None) -> str:
+        """``"closed tour from a1"``-style description."""
+        name = (lambda rc: board.name(*rc)) if board is not None else (lambda rc: f"({rc[0]},{rc[1]})")
+        text = "closed tour" if self.closed else "open tour"
+        if self.start is not None:
+            text += f" from {name(self.start)}"
+        if self.end is not None:
+            text += f" to {name(self.end)}"
+        return text
+
+
+class Tour:
+    """A sequence of squares of a board in visiting order.
+
+    Parameters
+    ----------
+    board : Board
+    squares : array of int
+        Square numbers in visiting order (stored as int32).
+    closed : bool
+        Whether the last square is meant to connect back to the first.
+
+    A ``Tour`` is not checked on construction; :func:`validate` checks it.
+    Partial paths (a longest path, say) are ``Tour`` objects that do not
+    cover the board.
+    """
+
+    __slots__ = ("board", "squares", "closed", "__dict__")
+
+    def __init__(self, board: Board, squares, closed: bool = False):
+        self.board = board
+        sq = np.ascontiguousarray(squares, dtype=np.int32).reshape(-1)
+        sq.setflags(write=False)
+        self.squares = sq
+        self.closed = bool(closed)
+
+    @classmethod
+    def from_coords(cls, board: Board, coords, closed: bool = False) -> "Tour":
+        """Tour from ``(row, col)`` pairs; raises for a square that is a hole or off the board."""
+        coords = np.asarray(coords, dtype=np.int64).reshape(-1, 2)
+        idx = board.indices_of(coords)
+        bad = np.flatnonzero(idx < 0)
+        if bad.size:
+            k = int(bad[0])
+            r, c = (int(v) for v in coords[k])
+            where = board.name(r, c) if board.contains(r, c) else f"({r},{c})"
+            what = "a hole" if board.contains(r, c) else f"outside the {board.rows}x{board.cols} board"
+            raise InvalidTourError(f"step {k + 1}: square {where} is {what}")
+        return cls(board, idx, closed)
+
+    @classmethod
+    def from_names(cls, board: Board, names, closed: bool = False) -> "Tour":
+        """Tour from square names such as ``["a1", "b3", ...]`` (or ``"7,0"`` pairs)."""
+        coords = []
+        for k, name in enumerate(names):
+            try:
+                coords.append(board.parse_square(name, what=f"step {k + 1}", allow_hole=True))
+            except InvalidSquareError as exc:
+                raise InvalidTourError(str(exc)) from None
+        return cls.from_coords(board, np.array(coords, dtype=np.int64).reshape(-1, 2), closed)
+
+    @cached_property
+    def coords(self) -> np.ndarray:
+        """``(N, 2)`` int array of ``(row, col)`` in visiting order."""
+        return self.board.coords_of(self.squares)
+
+    def names(self) -> list[str]:
+        """Algebraic names in visiting order."""
+        return self.board.names(self.coords)
+
+    @property
+    def start(self) -> tuple[int, int]:
+        r, c = self.board.coords_of(self.squares[:1])[0]
+        return int(r), int(c)
+
+    @property
+    def end(self) -> tuple[int, int]:
+        r, c = self.board.coords_of(self.squares[-1:])[0]
+        return int(r), int(c)
+
+    @property
+    def is_complete(self) -> bool:
+        """True when the tour has as many squares as the board."""
+        return len(self.squares) == self.board.n_squares
+
+    def rotated(self, square: int) -> "Tour":
+        """A closed tour listed from square number ``square``."""
+        if not self.closed:
+            raise ValueError("only a closed tour can be rotated")
+        k = np.flatnonzero(self.squares == square)
+        if k.size == 0:
+            raise ValueError(f"square {square} is not on the tour")
+        return Tour(self.board, np.roll(self.squares, -int(k[0])), True)
+
+    def reversed(self) -> "Tour":
+        return Tour(self.board, self.squares[::-1], self.closed)
+
+    def board_matrix(self) -> np.ndarray:
+        """``(rows, cols)`` int64 matrix of 1-based step numbers, 0 on holes (Euler's view)."""
+        mat = np.zeros(self.board.size, dtype=np.int64)
+        mat[self.board.flat_of(self.squares)] = np.arange(1, len(self.squares) + 1)
+        return mat.reshape(self.board.rows, self.board.cols)
+
+    def __len__(self) -> int:
+        return int(self.squares.size)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Tour):
+            return NotImplemented
+        return (
+            self.closed == other.closed
+            and self.board == other.board
+            and np.array_equal(self.squares, other.squares)
+        )
+
+    __hash__ = None  # mutable-looking arrays: not hashable
+
+    def __repr__(self) -> str:
+        kind = "closed" if self.closed else "open"
+        return f"Tour({kind}, {len(self)} squares of {self.board!r})"
+
+
+# ---------------------------------------------------------------------- validation
+def _move_codes(moves: np.ndarray, span: int) -> np.ndarray:
+    return np.sort((moves[:, 0].astype(np.int64) + span) * (2 * span + 1) + (moves[:, 1] + span))
+
+
+def _first_illegal(board: Board, squares: np.ndarray, moves: np.ndarray) -> int:
+    """Index k >= 1 of the first step whose move from k-1 is illegal, or -1."""
+    span = int(np.abs(moves).max()) if moves.size else 0
+    codes = _move_codes(moves, span)
+    n = squares.size
+    for lo in range(0, n - 1, _CHUNK):
+        hi = min(n, lo + _CHUNK + 1)
+        rc = board.coords_of(squares[lo:hi])
+        d = np.diff(rc, axis=0)
+        inside = (np.abs(d) <= span).all(axis=1)
+        code = (d[:, 0] + span) * (2 * span + 1) + (d[:, 1] + span)
+        pos = np.searchsorted(codes, code)
+        pos = np.minimum(pos, codes.size - 1)
+        legal = inside & (codes[pos] == code)
+        bad = np.flatnonzero(~legal)
+        if bad.size:
+            return lo + int(bad[0]) + 1
+    return -1
+
+
+def _is_move(board: Board, a: int, b: int, moves: np.ndarray) -> bool:
+    rc = board.coords_of(np.array([a, b]))
+    d = rc[1] - rc[0]
+    return bool(((moves[:, 0] == d[0]) & (moves[:, 1] == d[1])).any())
+
+
+def _first_repeat(squares: np.ndarray) -> tuple[int, int]:
+    """(first step, later step) of the first square met twice, scanning in order; 0-based."""
+    order = np.argsort(squares, kind="stable")
+    s = squares[order]
+    dup = np.flatnonzero(s[1:] == s[:-1])
+    # For each duplicate pair (order[j], order[j+1]) the later occurrence is order[j+1].
+    later = order[dup + 1]
+    k = int(np.argmin(later))
+    second = int(later[k])
+    first = int(np.flatnonzero(squares[:second] == squares[second])[0])
+    return first, second
+
+
+def validate(
+    board: Board,
+    tour,
+    closed: bool | None = None,
+    start=None,
+    end=None,
+    *,
+    complete: bool = True,
+    moves=None,
+) -> Tour:
+    """Check a tour and return it as a :class:`Tour`; raise on the first fault.
+
+    Parameters
+    ----------
+    board : Board
+    tour : Tour, (N,) array of square numbers, or (N, 2) array of (row, col)
+    closed : bool, optional
+        Require a closed tour; ``None`` takes ``tour.closed`` (False for arrays).
+    start, end : square, optional
+        Required first and last square, as ``(row, col)`` or a name like ``"a1"``.
+    complete : bool
+        Require every square; ``False`` checks a path (longest-path answers).
+    moves : (k, 2) array, optional
+        The leaper's moves; the knight by default.
+
+    Returns
+    -------
+    Tour
+
+    Raises
+    ------
+    InvalidTourError
+        Naming the first fault in this order: start square; then walking the
+        tour, a step off the board, on a hole, onto a square already visited,
+        or by an illegal move; then a square never visited; the end square;
+        the closing move.
+
+    Examples
+    --------
+    >>> b = Board(3, 4)
+    >>> validate(b, [(0, 0), (1, 2), (2, 0)], complete=False).names()
+    ['a3', 'c2', 'a1']
+    >>> validate(b, [(0, 0), (1, 1)], complete=False)
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidTourError: illegal move at step 2: a3 to b2 is not a legal move
+    """
+    mv = KNIGHT_MOVES if moves is None else np.asarray(moves, dtype=np.int64).reshape(-1, 2)
+    if isinstance(tour, Tour):
+        if tour.board != board:
+            raise InvalidTourError(
+                f"the tour belongs to a {tour.board.rows}x{tour.board.cols} board with "
+                f"{tour.board.n_holes} holes, not to this one"
+            )
+        t = tour
+    else:
+        arr = np.asarray(tour)
+        if arr.size == 0:
+            raise InvalidTourError("the tour is empty")
+        if not np.issubdtype(arr.dtype, np.integer):
+            raise InvalidTourError("a tour must be whole square numbers or (row, col) pairs")
+        if arr.ndim == 2 and arr.shape[1] == 2:
+            t = Tour.from_coords(board, arr, bool(closed))
+        elif arr.ndim == 1:
+            bad = np.flatnonzero((arr < 0) | (arr >= board.n_squares))
+            if bad.size:
+                k = int(bad[0])
+                raise InvalidTourError(
+                    f"step {k + 1} names square number {int(arr[k])}, but the board "
+                    f"has squares 0..{board.n_squares - 1}"
+                )
+            t = Tour(board, arr, bool(closed))
+        else:
+            raise InvalidTourError(f"a tour must be a list of squares, got an array of shape {arr.shape}")
+    if closed is None:
+        closed = t.closed
+    sq = t.squares
+    n = sq.size
+    if n == 0:
+        raise InvalidTourError("the tour is empty")
+
+    def nm(i: int) -> str:
+        r, c = board.coords_of(np.array([i]))[0]
+        return board.name(int(r), int(c))
+
+    if start is not None:
+        s = board.index(*board.parse_square(start, what="start"))
+        if int(sq[0]) != s:
+            raise InvalidTourError(f"the tour starts on {nm(int(sq[0]))}, not on the required start {nm(s)}")
+
+    # Faults met while walking: a repeat or an illegal move, whichever comes first.
+    repeat_step = -1
+    seen = np.zeros(board.n_squares, dtype=bool)
+    seen[sq] = True
+    n_distinct = int(np.count_nonzero(seen))
+    if n_distinct != n:
+        first, repeat_step = _first_repeat(sq)
+    illegal_step = _first_illegal(board, sq, mv)
+    candidates = [s for s in (repeat_step, illegal_step) if s >= 0]
+    if candidates:
+        k = min(candidates)
+        if k == repeat_step:
+            raise InvalidTourError(
+                f"square {nm(int(sq[k]))} is visited twice, at steps {first + 1} and {k + 1}"
+            )
+        raise InvalidTourError(
+            f"illegal move at step {k + 1}: {nm(int(sq[k - 1]))} to {nm(int(sq[k]))} is not a legal move"
+        )
+    if complete and n_distinct != board.n_squares:
+        missing = int(np.argmin(seen))
+        raise InvalidTourError(
+            f"square {nm(missing)} is never visited (the tour has {n_distinct} of "
+            f"{board.n_squares} squares)"
+        )
+    if end is not None:
+        e = board.index(*board.parse_square(end, what="end"))
+        if int(sq[-1]) != e:
+            raise InvalidTourError(f"the tour ends on {nm(int(sq[-1]))}, not on the required end {nm(e)}")
+    if closed:
+        if n < 3:
+            raise InvalidTourError(f"a closed tour needs at least 3 squares, this one has {n}")
+        if not _is_move(board, int(sq[-1]), int(sq[0]), mv):
+            raise InvalidTourError(
+                f"the tour is not closed: {nm(int(sq[-1]))} back to {nm(int(sq[0]))} is not a legal move"
+            )
+    if t.closed != bool(closed):
+        t = Tour(board, sq, bool(closed))
+    return t

@@ -1,0 +1,70 @@
+import networkx as nx
+import numpy as np
+import pytest
+
+from ktsolve import Board, KnightGraph, leaper_moves
+from ktsolve.graph import KNIGHT_MOVES
+
+from conftest import random_board
+
+
+def reference_neighbours(board, moves):
+    """Slow, readable neighbour lists in move order."""
+    out = {}
+    for r in range(board.rows):
+        for c in range(board.cols):
+            if not board.mask[r, c]:
+                continue
+            nb = []
+            for dr, dc in moves:
+                r2, c2 = r + dr, c + dc
+                if 0 <= r2 < board.rows and 0 <= c2 < board.cols and board.mask[r2, c2]:
+                    nb.append(board.index(r2, c2))
+            out[board.index(r, c)] = nb
+    return out
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (2, 3), (3, 3), (5, 7), (8, 8), (10, 3)])
+def test_edge_count_formula(rows, cols):
+    g = KnightGraph(Board(rows, cols))
+    if rows >= 2 and cols >= 2:
+        assert g.n_edges == 4 * rows * cols - 6 * (rows + cols) + 8
+
+
+def test_csr_matches_reference_on_random_boards():
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        board = random_board(rng, 1, 9, 0.4)
+        g = KnightGraph(board)
+        ref = reference_neighbours(board, KNIGHT_MOVES.tolist())
+        assert g.indptr.dtype == np.int32 and g.indices.dtype == np.int32
+        for i in range(g.n):
+            assert g.neighbours(i).tolist() == ref[i]
+            mv = g.edge_move[g.indptr[i] : g.indptr[i + 1]]
+            for j, m in zip(g.neighbours(i), mv):
+                d = g.coords[j] - g.coords[i]
+                assert d.tolist() == KNIGHT_MOVES[m].tolist()
+        nxg = g.to_networkx()
+        assert nxg.number_of_edges() == g.n_edges
+        assert nxg.number_of_nodes() == g.n
+
+
+def test_other_leapers():
+    board = Board(6, 6, holes=[(2, 2)])
+    moves = leaper_moves(1, 3)
+    g = KnightGraph(board, moves)
+    ref = reference_neighbours(board, moves.tolist())
+    assert all(g.neighbours(i).tolist() == ref[i] for i in range(g.n))
+    assert nx.is_bipartite(g.to_networkx())
+
+
+def test_graph_of_is_shared():
+    b = Board(6, 6)
+    assert KnightGraph.of(b) is KnightGraph.of(Board(6, 6))
+
+
+def test_node_lookup():
+    g = KnightGraph(Board(8, 8, holes=[(0, 0)]))
+    assert g.node("a1") == 55
+    assert g.node((0, 1)) == 0
+    assert g.name(0) == "b8"
