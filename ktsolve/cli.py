@@ -237,6 +237,47 @@ def methods(fmt):
     return 0
 
 
+@cli.group(context_settings=CONTEXT)
+def bench():
+    """Benchmarks that print ktsolve's figures beside published ones."""
+
+
+@bench.command(context_settings=CONTEXT)
+@click.option("--section", "names", multiple=True, metavar="NAME", help="Run only this section (repeatable).")
+@click.option("--full", is_flag=True, help="Use the papers' budgets instead of the quick ones.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, help="Seed of every run.")
+@click.option("--plots", metavar="DIR", help="Save figures (needs matplotlib) in this folder.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+def papers(names, full, seed, plots, fmt):
+    """Reproduce the seed papers' tables beside their published figures."""
+    from .bench import format_table, sections
+
+    secs = sections()
+    unknown = [n for n in names if n not in secs]
+    if unknown:
+        raise click.BadParameter(
+            f"no section {unknown[0]!r}; choose from {', '.join(secs) or 'none'}", param_hint="--section"
+        )
+    chosen = [secs[n] for n in names] if names else list(secs.values())
+    if plots:
+        import os
+
+        os.makedirs(plots, exist_ok=True)
+    out = []
+    for sec in chosen:
+        with terminal_progress(sec.name) as progress:
+            tables = sec.run(quick=not full, seed=seed, progress=progress, plots=plots)
+        if fmt == "json":
+            out.append({"section": sec.name, "title": sec.title, "tables": [t.to_dict() for t in tables]})
+        else:
+            click.echo(f"== {sec.title}\n")
+            for t in tables:
+                click.echo(format_table(t) + "\n")
+    if fmt == "json":
+        click.echo(json.dumps(out, indent=2))
+    return 0
+
+
 def main(argv=None) -> None:
     """Console-script entry point."""
     cli.main(args=argv, prog_name="ktsolve")
