@@ -132,7 +132,7 @@ def codes_to_path(graph: KnightGraph, start: int, codes) -> np.ndarray:
     --------
     >>> from ktsolve import Board
     >>> g = KnightGraph(Board(3, 4))
-    >>> codes_to_path(g, 0, [3, 6, 1, 1]).tolist()
+    >>> codes_to_path(g, 0, [3, 6, 6, 1]).tolist()
     [0, 6, 8]
     """
     table = graph.table
