@@ -27,6 +27,24 @@ CLOSED = TourSpec(closed=True)
 
 
 # ---------------------------------------------------------------------- slow reference
+MASK64 = (1 << 64) - 1
+
+
+class RefSplitMix:
+    """SplitMix64 with Python integers, drawing below ``m`` by multiply-shift of the top 32 bits."""
+
+    def __init__(self, state):
+        self.state = int(state) & MASK64
+
+    def below(self, m):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
+        return ((z >> 32) * m) >> 32
+
+
 class RefNet:
     """A readable network: edges as pairs of squares, neighbours found by sharing a square."""
 
@@ -56,7 +74,7 @@ class RefNet:
             return
         if rule.mode == "random":
             for i in range(len(order) - 1, 0, -1):
-                j = int(rs.random_sample() * (i + 1))
+                j = rs.below(i + 1)
                 order[i], order[j] = order[j], order[i]
         for e in order:
             if clamp[e]:
@@ -86,10 +104,11 @@ class RefNet:
         E = len(self.edges)
         clamp = clamp if clamp is not None else [0] * E
         V = [1 if clamp[e] else (1 if rs.random_sample() < p_on else 0) for e in range(E)]
+        shuffler = RefSplitMix(int(rs.random_sample() * 2**53))
         U = [0] * E
         order = list(range(E))
         for s in range(1, max_sweeps + 1):
-            self.sweep(U, V, order, rule, rs, clamp)
+            self.sweep(U, V, order, rule, shuffler, clamp)
             if self.stable(V, rule, clamp):
                 return self.classify(V), s, V
         return "non_converged", max_sweeps, V
@@ -131,8 +150,20 @@ def kernel_attempt(graph, seed, rule, max_sweeps=300):
     seed_numba(int(seed))
     out, _ = neural._attempt(net.ea, net.eb, net.eid, rule.a, rule.b, MODES[rule.mode], 0.5, max_sweeps,
                              np.zeros(E, np.int32), np.zeros(E, np.int32), V, np.zeros(n, np.int32),
-                             np.zeros(E, np.int32), np.zeros(E, np.int32), np.zeros(n, np.int32))
+                             np.zeros(E, np.int32), np.zeros(E, np.int32), np.zeros(n, np.int32),
+                             np.zeros(1, np.uint64))
     return out, V
+
+
+def test_splitmix_matches_reference():
+    for state in (0, 1, 2**63 + 12345, 2**64 - 1):
+        rng = np.array([state], dtype=np.uint64)
+        ref = RefSplitMix(state)
+        for m in (1, 2, 7, 168, 2**31):
+            got = [neural._splitmix_below(rng, m) for _ in range(20)]
+            assert got == [ref.below(m) for _ in range(20)]
+            assert all(0 <= x < m for x in got)
+        assert int(rng[0]) == ref.state
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -157,10 +188,10 @@ def test_one_sweep_matches_reference(mode):
             np.add.at(dv, net.ea, V)
             np.add.at(dv, net.eb, V)
             U2, V2, ordr = list(U), list(V), list(order)
-            k_seed = 99
-            seed_numba(k_seed)
-            neural._sweep(net.ea, net.eb, U, V, dv, order, np.zeros(E, np.int32), clamp, a, b, MODES[mode])
-            ref.sweep(U2, V2, ordr, rule, np.random.RandomState(k_seed), clamp)
+            state = int(rng.integers(0, 2**63)) * 2 + 1
+            neural._sweep(net.ea, net.eb, U, V, dv, order, np.zeros(E, np.int32), clamp, a, b, MODES[mode],
+                          np.array([state], dtype=np.uint64))
+            ref.sweep(U2, V2, ordr, rule, RefSplitMix(state), clamp)
             assert U.tolist() == U2 and V.tolist() == V2
             assert order.tolist() == ordr
             dv_ref = np.zeros(g.n, dtype=np.int64)
