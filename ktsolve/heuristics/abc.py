@@ -513,6 +513,15 @@ def solve_abc(
         ``result.path`` is the longest path found and ``stats["length"]``
         its number of squares.
 
+    Notes
+    -----
+    Each iteration costs ``O(sources * N)``.  The colony stagnates once its
+    best sources tie (scouts only work below the best): with the paper's
+    budget the longest path from a1 averages about 55 squares on 8x8, 111 on
+    12x12 and 175 on 16x16 (``benchmarks/results/bees_neural.md``), and
+    full tours are found on small boards such as 5x5 by restarting
+    (``runs``) rather than by iterating longer.
+
     Examples
     --------
     >>> from ktsolve import Board

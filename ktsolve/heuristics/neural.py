@@ -723,7 +723,7 @@ def solve_neural(
     time_limit: float | None = None,
     progress=None,
     rule=DEFAULT_RULE,
-    attempts: int = 100_000,
+    attempts: int = 10_000,
     max_sweeps: int = 1000,
     p_on: float = 0.5,
     repair: bool = False,
@@ -747,7 +747,9 @@ def solve_neural(
         ``"sequential"`` (default, ``U += 4 - S - 2V`` in random order),
         ``"seed"`` (``U += 3 - S - V`` synchronous), ``"paper"`` or ``"a,b,mode"``.
     attempts : int
-        Budget of random starts (default 100,000).
+        Budget of random starts (default 10,000: about 2,300 tours' worth on
+        8x8 with the default rule, a few seconds; far longer with the seed's
+        rule, whose attempts mostly run all ``max_sweeps`` sweeps).
     max_sweeps : int
         Sweeps per attempt before giving up on it (default 1000).
     p_on : float
