@@ -107,6 +107,8 @@ def _check_params(info: MethodInfo, params: dict, func: Callable | None = None) 
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return
     known = [p for p in sig.parameters if p not in ("graph", "spec", "seed", "time_limit", "progress")]
+    if "seed_tour" in known:
+        known.append("seed_with")
     for key in params:
         if key not in known:
             takes = ", ".join(known) or "no parameters"
@@ -218,7 +220,11 @@ def solve(
         Seed of every random choice.  None draws a fresh seed, which is
         recorded in ``result.seed``: passing it again repeats the run.
     **params
-        Method parameters (see each method's documentation).
+        Method parameters (see each method's documentation).  Methods that
+        take a ``seed_tour`` (the ant colonies) also accept
+        ``seed_with="warnsdorff"`` or ``seed_with="exact"``: that method
+        runs first and its tour seeds the pheromone (an exact proof that no
+        tour exists is returned as the answer).
 
     Returns
     -------
@@ -253,8 +259,55 @@ def solve(
         res = presolve(graph, spec)
         if res is not None:
             return res.replace(stats={"requested": method}, elapsed=time.perf_counter() - t0)
+    seeded = None
+    if "seed_with" in params:
+        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=time_limit)
+        if seeded.status is Status.INFEASIBLE:
+            return seeded.replace(stats={**seeded.stats, "requested": method}, elapsed=time.perf_counter() - t0)
+        if time_limit is not None:
+            time_limit = max(0.0, time_limit - (time.perf_counter() - t0))
     res = run_method(info, graph, spec, seed=seed, time_limit=time_limit, progress=progress, **params)
+    if seeded is not None:
+        res = res.replace(stats={**res.stats, **_seed_stats(seeded)})
     return res.replace(elapsed=time.perf_counter() - t0)
+
+
+#: Methods that ``seed_with=`` runs to get a seed tour for a stochastic method, tried in turn.
+SEED_SOURCES = {"warnsdorff": ("warnsdorff",), "exact": ("cpsat", "backtrack")}
+
+
+def _seed_tour_from(info: MethodInfo, graph: KnightGraph, spec: TourSpec, params: dict, *, seed, time_limit):
+    """Turn ``params["seed_with"]`` into ``params["seed_tour"]`` by running Warnsdorff or the exact side.
+
+    Returns the new parameters and the seeding method's result.  A tour found
+    becomes ``seed_tour``; an ``unknown`` answer leaves the method unseeded
+    (the stats say so); an ``infeasible`` one is returned by the caller as
+    the answer.
+    """
+    params = dict(params)
+    source = params.pop("seed_with")
+    if source not in SEED_SOURCES:
+        raise UnsupportedError(f"seed_with must be one of {', '.join(SEED_SOURCES)}, not {source!r}")
+    func = info.func if info.enumerate is None else info.enumerate
+    if "seed_tour" not in inspect.signature(func).parameters:
+        raise UnsupportedError(f"method {info.name!r} cannot start from a seed tour")
+    if params.get("seed_tour") is not None:
+        raise UnsupportedError("give seed_with or seed_tour, not both")
+    reg = methods()
+    names = [m for m in SEED_SOURCES[source] if m in reg]
+    if not names:
+        raise UnsupportedError(
+            f"seed_with={source!r} needs method {' or '.join(map(repr, SEED_SOURCES[source]))}, which is not installed"
+        )
+    res = run_method(reg[names[0]], graph, spec, seed=seed, time_limit=time_limit)
+    if res.status is Status.FOUND:
+        params["seed_tour"] = res.tour
+    return params, res
+
+
+def _seed_stats(seeded: SolveResult) -> dict:
+    return {"seeded_with": seeded.method, "seed_status": seeded.status.value,
+            "seed_elapsed_s": round(float(seeded.elapsed), 6)}
 
 
 #: Boards above this size skip the presolve proofs (they need the graph arrays).
@@ -416,8 +469,15 @@ def enumerate_tours(
             return Enumeration(tours=np.zeros((0, board.n_squares), dtype=np.int32), stats=stats,
                                method=method, seed=seed, elapsed=time.perf_counter() - t0, board=board,
                                spec=spec, closed=spec.closed)
+    seeded = None
+    if "seed_with" in params:
+        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=time_limit)
+        if time_limit is not None:
+            time_limit = max(0.0, time_limit - (time.perf_counter() - t0))
     out = info.enumerate(graph, spec, cycles=cycles, seed=seed, time_limit=time_limit, progress=progress,
                          **params)
+    if seeded is not None:
+        out = out.replace(stats={**out.stats, **_seed_stats(seeded)})
     if not isinstance(out, Enumeration):
         raise RuntimeError(f"method {method!r} returned {type(out).__name__}, not an Enumeration")
     check_tours(board, out.tours, spec)

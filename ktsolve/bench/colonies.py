@@ -32,9 +32,11 @@ PUBLISHED_TABLE1 = {"dfs": 0.000003, "ga": 0.000642, "aco": 0.076, "iaco": 0.078
 def _budgets(quick: bool) -> dict:
     if quick:
         return {"hk_cycles": 5_000, "hk_runs": 1, "iaco_cycles": 1_700, "ga_attempts": 300_000,
-                "dfs_nodes": 20_000_000}
+                "dfs_nodes": 20_000_000, "seed_runs": 5, "seed_cycles": 300, "seed_rate_cycles": 500,
+                "seed_big": False, "seed_dfs_nodes": 50_000_000}
     return {"hk_cycles": 100_000, "hk_runs": 3, "iaco_cycles": 33_334, "ga_attempts": 5_000_000,
-            "dfs_nodes": 2_000_000_000}
+            "dfs_nodes": 2_000_000_000, "seed_runs": 20, "seed_cycles": 2000, "seed_rate_cycles": 5000,
+            "seed_big": True, "seed_dfs_nodes": 500_000_000}
 
 
 def run(quick: bool = True, seed: int = 1, progress=None, plots: str | None = None) -> list:
@@ -49,7 +51,7 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots: str | None = No
     b = _budgets(quick)
     board = Board(8, 8)
     graph = KnightGraph.of(board)
-    stages = b["hk_runs"] + 3
+    stages = b["hk_runs"] + 4
     done = 0
 
     def tick():
@@ -118,9 +120,68 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots: str | None = No
          "IACO: deposit once per used move per cycle, F = +inf (our readings, see ktsolve.heuristics.iaco)",
          f"DFS found {dfs['tours']} tours; GA {ga['tours']} tours in {ga['runs']} runs"],
     )
+    seeding = _seeding_table(b, seed)
+    tick()
     if plots:
         _plot(plots, hk_runs, ires)
-    return [hk, t1]
+    return [hk, t1, seeding]
+
+
+def _seed_tour(board, start, dfs_nodes):
+    """A tour from ``start`` by Warnsdorff when it is installed, else by the naive DFS; and its source."""
+    from ..solve import methods, solve
+
+    if "warnsdorff" in methods():
+        res = solve(board, "warnsdorff", start=start, seed=1)
+        if res.found:
+            return res.tour, "warnsdorff"
+    res = solve(board, "dfs", start=start, order="12345678", nodes=dfs_nodes, seed=1)
+    return (res.tour, "dfs") if res.found else (None, "none")
+
+
+def _seeding_table(b: dict, seed: int):
+    """Does a seed tour help?  Walks to the first tour from a fixed start, and tours per walk."""
+    import statistics
+
+    from ..board import Board
+    from ..solve import enumerate_tours, solve
+
+    boards = [(Board(8, 8), "a1"), (Board(8, 8, holes=[(0, 0), (7, 6)]), "b1")]
+    if b["seed_big"]:
+        boards.append((Board(10, 10), "a1"))
+    runs, cycles, rate_cycles = b["seed_runs"], b["seed_cycles"], b["seed_rate_cycles"]
+    rows = []
+    for board, start in boards:
+        tour, source = _seed_tour(board, start, b["seed_dfs_nodes"])
+        label = f"{board.rows}x{board.cols}" + (f" - {board.n_holes} holes" if board.n_holes else "")
+        for method in ("aco", "iaco"):
+            for seeded in (False, True):
+                if seeded and tour is None:
+                    rows.append([label, method, "no seed tour found", None, None, None, None, None])
+                    continue
+                kw = {"seed_tour": tour} if seeded else {}
+                firsts, secs = [], []
+                for r in range(runs):
+                    t0 = time.perf_counter()
+                    res = solve(board, method, start=start, seed=seed + r, cycles=cycles, **kw)
+                    secs.append(time.perf_counter() - t0)
+                    firsts.append(res.stats["walks_to_first"] if res.found else None)
+                got = [f for f in firsts if f is not None]
+                en = enumerate_tours(board, method, cycles=rate_cycles, seed=seed, **kw)
+                rows.append([label, method, f"{source} tour from {start}" if seeded else "none",
+                             f"{len(got)}/{runs}", statistics.median(got) if got else None,
+                             round(statistics.median(secs), 3), round(en.stats["production_rate"], 4),
+                             round(en.stats["distinct_rate"], 4)])
+    return Table(
+        "Seeding the colonies with a tour (pheromone laid along it before the first cycle)",
+        ["board", "method", "seed", "found", "median walks to first", "median s", "complete/walk",
+         "distinct/walk"],
+        rows,
+        [f"first tour: {runs} seeds, every ant on the start square, at most {cycles} cycles; "
+         f"rates: {rate_cycles} cycles, one ant per square",
+         "seed amounts: aco one full tour's deposit (Q on each move); iaco the trail clamp 0.999",
+         "seed source: Warnsdorff when installed, else the naive DFS (an exhaustive search's first tour)"],
+    )
 
 
 def _plot(folder: str, hk_runs, ires) -> None:
