@@ -27,8 +27,7 @@ resumed.
 References
 ----------
 V. S. Gordon and T. J. Slocum, "The knight's tour - evolutionary vs.
-depth-first search", Proc. 2004 Congress on Evolutionary Computation,
-pp. 1435-1440.
+depth-first search", Proc. 2004 Congress on Evolutionary Computation.
 """
 
 from __future__ import annotations

@@ -33,8 +33,7 @@ decision, one for the cut when crossing, then one per bit for mutation.
 References
 ----------
 V. S. Gordon and T. J. Slocum, "The knight's tour - evolutionary vs.
-depth-first search", Proc. 2004 Congress on Evolutionary Computation,
-pp. 1435-1440.
+depth-first search", Proc. 2004 Congress on Evolutionary Computation.
 """
 
 from __future__ import annotations
