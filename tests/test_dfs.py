@@ -123,6 +123,13 @@ def test_impossible_boards_end_unknown_and_exhausted(board, closed):
     assert solve(b, "dfs", seed=1).status is not Status.FOUND
 
 
+@pytest.mark.parametrize("board,closed", [(Board(5, 5), True), (Board(6, 6, holes=[(0, 0), (0, 2)]), False)])
+def test_parity_impossible_boards_never_give_a_tour(board, closed):
+    res = solve_dfs(KnightGraph(board), TourSpec(closed=closed), seed=1, nodes=300_000)
+    assert res.status is Status.UNKNOWN and res.tour is None
+    assert solve(board, "dfs", closed=closed, seed=1, nodes=300_000).status is Status.INFEASIBLE
+
+
 def test_budget_and_time_limit():
     res = solve("8x8", "dfs", start="a1", seed=1, nodes=10_000)
     assert res.status is Status.UNKNOWN and res.stats["nodes"] == 10_000

@@ -151,12 +151,12 @@ def test_holed_boards_with_tours(case):
     validate(board, res.tour, start=tuple(case["start"]))
 
 
-@pytest.mark.parametrize("board,closed", [("4x4", False), ("3x6", False)])
+@pytest.mark.parametrize("board,closed", [(Board(4, 4), False), (Board(3, 6), False), (Board(5, 5), True),
+                                          (Board(6, 6, holes=[(0, 0), (0, 2)]), False)])
 def test_impossible_boards_end_unknown(board, closed):
-    b = Board.from_spec(board)
-    res = solve_ga(KnightGraph(b), TourSpec(closed=closed), seed=1, generations=300)
+    res = solve_ga(KnightGraph(board), TourSpec(closed=closed), seed=1, generations=300)
     assert res.status is Status.UNKNOWN and res.tour is None
-    assert solve(b, "ga", seed=1, generations=300).status is not Status.FOUND
+    assert solve(board, "ga", closed=closed, seed=1, generations=300).status is not Status.FOUND
 
 
 def test_rate_restarts_after_every_tour():
