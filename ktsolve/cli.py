@@ -19,10 +19,11 @@ import click
 
 from .board import Board
 from .errors import InvalidBoardError, KtsolveError
-from .files import TourFileError, read_tour, write_atomic
+from .files import TourFileError, read_tour, write_atomic, write_tours
 from .progress import terminal_progress
 from .render import result_json, tour_matrix_text, tour_svg
 from .result import Status
+from .solve import enumerate_tours, enumerating_methods
 from .solve import methods as registered_methods
 from .solve import solve as solve_board
 from .tour import validate
@@ -276,6 +277,44 @@ def papers(names, full, seed, plots, fmt):
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))
     return 0
+
+
+@cli.command("enumerate", context_settings=CONTEXT)
+@board_options
+@click.option("--method", "-m", type=click.Choice(enumerating_methods()), default="aco", help="Method to run.")
+@click.option("--cycles", type=click.IntRange(0), metavar="N", help="Cycles to run (default: the method's budget).")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Stop after S seconds.")
+@click.option("-o", "--output", metavar="FILE", help="Write the distinct tours here, one per line (.gz compresses).")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
+def enumerate_command(board, holes, closed, start, end, method, cycles, seed, time_limit, output, params):
+    """Run an ant colony on BOARD and keep every distinct complete tour it meets.
+
+    Prints JSON whose stats give walks, complete tours, distinct tours,
+    closed tours and the production rate (complete tours per walk).  Exit 0
+    when at least one tour was kept, 3 when none, 1 when a necessary
+    condition proves that none exists.
+    """
+    b = load_board(board, holes)
+    kw = _parse_params(params)
+    with terminal_progress(f"ktsolve enumerate {method}") as progress:
+        res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
+                              time_limit=time_limit, progress=progress, **kw)
+    out = res.to_dict()
+    if output:
+        write_tours(output, b, res.tours)
+        out["output"] = output
+    click.echo(json.dumps(out, indent=2))
+    st = res.stats
+    line = (f"kept {st['distinct']:,} distinct {'closed ' if closed else ''}tours "
+            f"({st['complete']:,} complete in {st['walks']:,} walks) with {res.method} in {res.elapsed:.3g} s "
+            f"(seed {res.seed})")
+    if "proof" in st:
+        line = f"no tour exists: {st['proof']}"
+    click.echo(f"ktsolve: {line}", err=True)
+    if "proof" in st:
+        return 1
+    return 0 if st["distinct"] else 3
 
 
 def main(argv=None) -> None:
