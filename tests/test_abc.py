@@ -375,3 +375,30 @@ def test_cli_abc_reports_the_path():
                   "--format", "json"], 0)
     assert json.loads(out.stdout)["status"] == "found"
     invoke(["solve", "8x8", "--method", "abc", "--closed"], 2)
+
+
+def test_seed_with_runs_the_seeding_method_first(monkeypatch):
+    """solve(..., seed_with=...) hands the seeding method's tour to the colony as a food source."""
+    import importlib
+
+    from ktsolve import MethodInfo, SolveResult
+    from ktsolve.solve import methods
+
+    board = Board(5, 5)
+    tour = solve(board, method="abc", start="a1", seed=0, runs=40).tour
+
+    def fake(graph, spec, *, seed=None, time_limit=None, progress=None):
+        return SolveResult(Status.FOUND, tour=tour)
+
+    s = importlib.import_module("ktsolve.solve")
+    reg = dict(methods())
+    reg["warnsdorff"] = MethodInfo(name="warnsdorff", family="heuristic", summary="test double", func=fake)
+    monkeypatch.setattr(s, "_REGISTRY", reg)
+    res = solve(board, method="abc", start="a1", seed=5, seed_with="warnsdorff")
+    assert res.found and res.tour == tour
+    assert res.stats["iterations"] == 0 and res.stats["seeded"] == 1
+    assert res.stats["seeded_with"] == "warnsdorff"
+    # Several seed rows at once, as a 2-D array.
+    res = solve_abc(KnightGraph(board), TourSpec(start=(4, 0)), seed=1,
+                    seed_tour=np.stack([tour.squares, tour.squares]))
+    assert res.found and res.stats["seeded"] == 2

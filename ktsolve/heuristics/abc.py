@@ -481,6 +481,7 @@ def solve_abc(
     iterations: int = 200,
     runs: int = 1,
     initial_paths=None,
+    seed_tour=None,
 ) -> SolveResult:
     """Open knight's tour, or the longest path found, by the artificial bee colony.
 
@@ -504,7 +505,13 @@ def solve_abc(
     runs : int
         Independent runs until a tour is found; default 1.
     initial_paths : sequence of paths, optional
-        Seed walks (square numbers or :class:`Tour`), e.g. Warnsdorff's.
+        Seed walks (square numbers or :class:`Tour`), e.g. Warnsdorff's,
+        complete or not.
+    seed_tour : Tour or int array, optional
+        A tour (or several, as rows of a 2-D array) put before
+        ``initial_paths``; :func:`ktsolve.solve` fills it in from
+        ``seed_with="warnsdorff"`` or ``"exact"``.  A complete tour is a
+        food source of full fitness, returned at once.
 
     Returns
     -------
@@ -534,6 +541,13 @@ def solve_abc(
     if spec.end is not None:
         raise UnsupportedError("method 'abc' cannot fix the end square")
     start = None if spec.start is None else graph.board.index(*spec.start)
+    if seed_tour is not None:
+        if isinstance(seed_tour, Tour):
+            extra = [seed_tour]
+        else:
+            arr = np.asarray(seed_tour)
+            extra = list(arr) if arr.ndim == 2 else [arr]
+        initial_paths = extra + list(initial_paths or ())
     st = run_abc(graph, start=start, sources=sources, iterations=iterations, runs=runs,
                  initial_paths=initial_paths, seed=seed, time_limit=time_limit, progress=progress)
     squares = st["squares"]
