@@ -29,7 +29,7 @@ def tour_matrix_text(tour: Tour) -> str:
     Examples
     --------
     >>> from ktsolve.board import Board
-    >>> t = Tour(Board(3, 3, holes=[(1, 1)]), [0, 5, 6, 1, 8, 3, 2, 7], closed=True)
+    >>> t = Tour(Board(3, 3, holes=[(1, 1)]), [0, 4, 5, 1, 7, 3, 2, 6], closed=True)
     >>> print(tour_matrix_text(t))
      1  4  7
      6 ##  2
