@@ -102,6 +102,22 @@ def test_kernel_matches_reference(rule):
                 validate(board, got, complete=False, start=tuple(g.coords[start]))
 
 
+@pytest.mark.parametrize("rule", ["first", "random", "pohl", "roth", "squirrel"])
+def test_python_walk_matches_kernel(rule):
+    # solve_warnsdorff runs its first walks of small boards in Python: it must be the same walk
+    boards = [Board(m, m) for m in (5, 8, 13)] if rule == "squirrel" else _some_boards(12, 25)
+    for i, board in enumerate(boards):
+        g = KnightGraph(board)
+        rank, switch, dist = W._rule_arrays(g, rule)
+        for start in sorted({0, g.n // 3, g.n - 1}):
+            for end in [-1] + [int(t) for t in g.table[start] if t >= 0][:1]:
+                a = np.empty(g.n, np.int32)
+                b = np.empty(g.n, np.int32)
+                args = (g.table, g.degree, start, end, W._RULE_CODE[rule], i + start, rank, switch, dist)
+                la, lb = W._walk(*args, a), W._walk_py(*args, b)
+                assert la == lb and a[:la].tolist() == b[:lb].tolist()
+
+
 def test_squirrel_kernel_matches_reference():
     for m in range(5, 13):
         g = KnightGraph(Board(m, m))

@@ -183,6 +183,83 @@ def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out):
     return length
 
 
+def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
+    """:func:`_walk` line for line in plain Python: the same squares for the same arguments.
+
+    Calling a numba function the first time in a process costs about 0.3 s
+    of CPU even when it is cached, more than a whole walk of a small board
+    takes in Python, so :func:`solve_warnsdorff` runs its first few walks
+    of small boards here (``ktsolve solve 8x8`` never starts numba's
+    machinery) and hands later restarts to the kernel.
+    """
+    table = table.tolist()
+    n = len(table)
+    k = len(table[0]) if n else 0
+    rank = rank.tolist()
+    switch = switch.tolist()
+    dist = dist.tolist()
+    rs = np.random.RandomState(seed) if rule == _RANDOM else None
+    deg = degree.tolist()
+    visited = [0] * n
+    target = n
+    if end >= 0:
+        visited[end] = 1
+        target = n - 1
+    cur = start
+    visited[cur] = 1
+    for w in table[cur]:
+        if w >= 0:
+            deg[w] -= 1
+    out[0] = cur
+    length = 1
+    order = 0
+    while length < target:
+        best, best_deg, best_key, ties = -1, 1 << 30, 0, 0
+        for j in range(k):
+            w = table[cur][j]
+            if w < 0 or visited[w]:
+                continue
+            d = deg[w]
+            if d > best_deg:
+                continue
+            key = 0
+            if rule == _FIRST or rule == _SQUIRREL:
+                key = rank[order][j]
+            elif rule == _POHL:
+                key = sum(deg[u] for u in table[w] if u >= 0 and not visited[u])
+            elif rule == _ROTH:
+                key = -dist[w]
+            if d < best_deg:
+                best, best_deg, best_key, ties = w, d, key, 1
+            elif rule == _RANDOM:
+                ties += 1
+                if rs.random_sample() * ties < 1.0:
+                    best = w
+            elif key < best_key:
+                best, best_key = w, key
+        if best < 0:
+            break
+        cur = best
+        visited[cur] = 1
+        for w in table[cur]:
+            if w >= 0:
+                deg[w] -= 1
+        out[length] = cur
+        length += 1
+        if order < len(switch) and cur == switch[order]:
+            order += 1
+    if end >= 0 and length == target and end in table[cur]:
+        out[length] = end
+        length += 1
+    return length
+
+
+#: Boards up to this many squares run their first walks in Python (see :func:`_walk_py`).
+_PY_MAX_SQUARES = 1024
+#: How many walks of a small board run in Python before the kernel takes over.
+_PY_MAX_WALKS = 8
+
+
 # ---------------------------------------------------------------------- Squirrel-Cull
 def _squirrel_table(m: int) -> list[tuple[str, tuple[int, int] | None]]:
     """Ganzfried (2004) Table 1 for an ``m x m`` board: (ordering, 1-based switch square)."""
@@ -565,6 +642,10 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
     longest = 0
     stats: dict = {}
 
+    def walk(*args):
+        # the first walks of a small board in Python: no numba start-up for `ktsolve solve 8x8`
+        return (_walk_py if n <= _PY_MAX_SQUARES and walks < _PY_MAX_WALKS else _walk)(*args)
+
     def found(sq, used_rule):
         stats.update(walks=walks, rule=used_rule, start=graph.name(int(sq[0])), longest=n)
         return SolveResult(Status.FOUND, tour=Tour(board, sq, closed=spec.closed), stats=stats)
@@ -575,7 +656,7 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
         flips = _corner_transform(graph, corner)
         if flips is not None:
             rank, switch = squirrel_orderings(board.rows)
-            length = _walk(table, degree, 0, -1, _SQUIRREL, 0, rank, switch, _EMPTY_I64, out)
+            length = walk(table, degree, 0, -1, _SQUIRREL, 0, rank, switch, _EMPTY_I64, out)
             walks += 1
             longest = max(longest, length)
             if length == n:
@@ -611,8 +692,8 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
         if name not in arrays:
             arrays[name] = _rule_arrays(graph, name)
         rank, switch, dist = arrays[name]
-        length = _walk(table, degree, s, e, _RULE_CODE[name], _derive_seed(seed, attempt), rank, switch,
-                       dist, out)
+        length = walk(table, degree, s, e, _RULE_CODE[name], _derive_seed(seed, attempt), rank, switch,
+                      dist, out)
         walks += 1
         longest = max(longest, length)
         if progress is not None:
