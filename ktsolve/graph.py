@@ -201,8 +201,12 @@ class KnightGraph:
 
     @cached_property
     def degree(self) -> np.ndarray:
-        """Number of neighbours of every square (int32)."""
-        d = np.diff(self.indptr).astype(np.int32)
+        """Number of neighbours of every square (int32).
+
+        Counted from :attr:`table`, so the CSR arrays are not built for it
+        (Warnsdorff's walk and the quick proofs need only the table).
+        """
+        d = np.count_nonzero(self.table >= 0, axis=1).astype(np.int32)
         d.setflags(write=False)
         return d
 

@@ -37,10 +37,19 @@ def tour_matrix_text(tour: Tour) -> str:
     """
     mat = tour.board_matrix()
     width = max(2, len(str(len(tour))))
-    holes = ~tour.board.mask
-    cells = np.char.rjust(mat.astype(str), width)
-    cells[holes] = "#" * width
-    return "\n".join(" ".join(row) for row in cells)
+    rows, cols = mat.shape
+    # The text as a (rows, cols, width + 1) array of ASCII codes, built digit by digit with
+    # numpy: a 1000x1000 tour takes milliseconds where formatting 10^6 strings takes a second.
+    chars = np.empty((rows, cols, width + 1), dtype=np.uint8)
+    rest = mat.copy()
+    for p in range(width):
+        shown = mat >= 10**p  # step numbers start at 1; holes (0) stay blank
+        chars[:, :, width - 1 - p] = np.where(shown, rest % 10 + ord("0"), ord(" "))
+        rest //= 10
+    chars[~tour.board.mask, :width] = ord("#")
+    chars[:, :, width] = ord(" ")
+    chars[:, -1, width] = ord("\n")
+    return chars.tobytes()[:-1].decode("ascii")
 
 
 def result_json(res: SolveResult, indent: int | None = None) -> str:

@@ -178,3 +178,31 @@ def test_negative_size_without_separator_is_still_bad_input():
 def test_missing_board_file():
     res = invoke(["solve", "no/such/board.txt"], 2)
     assert "does not exist" in res.stderr
+
+
+# ---------------------------------------------------------------------- the text renderer
+def _plain_matrix_text(tour):
+    """Euler's matrix formatted cell by cell (the fast renderer must print exactly this)."""
+    mat = tour.board_matrix()
+    width = max(2, len(str(len(tour))))
+    lines = []
+    for r in range(tour.board.rows):
+        cells = [("#" * width) if not tour.board.mask[r, c] else str(mat[r, c]).rjust(width)
+                 for c in range(tour.board.cols)]
+        lines.append(" ".join(cells))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    "board",
+    [Board(1, 1), Board(3, 3, holes=[(1, 1)]), Board(4, 5), Board(12, 9, holes=[(0, 0), (5, 4)]),
+     Board(32, 33), Board(101, 100, holes=[(50, 50)])],
+    ids=lambda b: f"{b.rows}x{b.cols}-{b.n_holes}-holes",
+)
+def test_text_matrix_matches_plain_formatting(board):
+    from ktsolve import solve
+    from ktsolve.render import tour_matrix_text
+
+    res = solve(board, method="warnsdorff", seed=1)
+    assert res.found
+    assert tour_matrix_text(res.tour) == _plain_matrix_text(res.tour)
