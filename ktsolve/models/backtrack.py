@@ -62,6 +62,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "CHUNK_NODES",
     "Search",
+    "drive",
     "solve_backtrack",
     "METHOD",
 ]
