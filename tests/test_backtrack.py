@@ -246,6 +246,24 @@ def test_random_holed_boards_agree_with_brute_force():
                 validate(board, res.tour, closed=closed)
 
 
+def test_free_start_search_agrees_with_counts():
+    # The free-start search skips starts by colour and forbids exhausted starts as ends;
+    # the count uses neither, so it checks both arguments independently.
+    from ktsolve.models.count import count_tours
+
+    rng = np.random.default_rng(9)
+    checked = 0
+    while checked < 40:
+        board = random_board(rng, min_side=3, max_side=5, max_hole_frac=0.25)
+        if board.n_squares > 22:
+            continue
+        checked += 1
+        for closed in (False, True):
+            res = solve(board, method="backtrack", closed=closed, presolve_proofs=False)
+            n_tours = count_tours(board, closed=closed).value
+            assert res.found == (n_tours > 0), (board, closed)
+
+
 def test_outputs_valid_on_larger_random_holed_boards():
     rng = np.random.default_rng(4)
     for i in range(30):

@@ -18,7 +18,8 @@ reflection or rotation, squares related by it start equally many tours, so
 only one square of each orbit is searched.
 
 The counts grow fast: 1,728 open tours of 5x5 take milliseconds, the
-6,637,920 of 6x6 some minutes, and 8x8 (about 1.96 * 10^16) is far out of
+6,637,920 of 6x6 about fifteen seconds (64.6 million nodes), the 1,067,638
+closed tours of 6x7 under a minute, and 8x8 (about 1.96 * 10^16) is far out of
 reach.  Every count has a node budget and a time limit and says whether it
 is complete.
 
