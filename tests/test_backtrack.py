@@ -326,6 +326,13 @@ def test_time_limit_ends_in_unknown():
     assert res.stats["nodes"] >= CHUNK_NODES
 
 
+def test_time_limit_checked_between_start_squares():
+    # each start of 3x6 is exhausted within one chunk: the clock is read between starts too
+    res = solve("3x6", method="backtrack", time_limit=1e-9)
+    assert res.status is Status.UNKNOWN and "time limit" in res.stats["reason"]
+    assert res.stats["starts_tried"] == 1
+
+
 def test_bad_budget():
     with pytest.raises(UnsupportedError, match="max_nodes"):
         solve("5x5", method="backtrack", max_nodes=0)

@@ -122,6 +122,10 @@ def test_budget_gives_incomplete_count():
         int(res)
     res = count_tours("6x6", closed=True, time_limit=0.01)
     assert not res.complete
+    res = count_tours("4x5", time_limit=1e-9)  # many quick starts: the clock is read between them
+    assert not res.complete and "time limit" in res.reason
+    with pytest.raises(UnsupportedError, match="did not finish"):
+        count_per_start("5x5", time_limit=1e-9)
 
 
 def test_small_cases():

@@ -483,6 +483,9 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
     tried = []
     outcome = "exhausted"
     for start, end, closed in searches:
+        if tried and deadline is not None and time.perf_counter() > deadline:
+            outcome = "time"
+            break
         search = Search(graph, start, end, closed=closed, need=need)
         outcome = drive(search, deadline, max_nodes - nodes, progress, nodes, max_nodes)
         nodes += search.nodes

@@ -144,6 +144,10 @@ class _Counter:
 
     def count(self, start: int, end: int = -1, closed: bool = False) -> int | None:
         """Tours from ``start`` (None when the budget ran out)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.reason = "the time limit ran out"
+            self.partial = 0
+            return None
         search = Search(self.graph, start, end, closed=closed, counting=True)
         outcome = drive(search, self.deadline, self.max_nodes - self.nodes)
         self.nodes += search.nodes
