@@ -43,8 +43,9 @@ def tour_matrix_text(tour: Tour) -> str:
     chars = np.empty((rows, cols, width + 1), dtype=np.uint8)
     rest = mat.copy()
     for p in range(width):
-        shown = mat >= 10**p  # step numbers start at 1; holes (0) stay blank
-        chars[:, :, width - 1 - p] = np.where(shown, rest % 10 + ord("0"), ord(" "))
+        digit = rest % 10 + ord("0")
+        # right-aligned: digits above a number's highest are blanks (its units digit always shows)
+        chars[:, :, width - 1 - p] = digit if p == 0 else np.where(mat >= 10**p, digit, ord(" "))
         rest //= 10
     chars[~tour.board.mask, :width] = ord("#")
     chars[:, :, width] = ord(" ")

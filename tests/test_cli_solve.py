@@ -206,3 +206,11 @@ def test_text_matrix_matches_plain_formatting(board):
     res = solve(board, method="warnsdorff", seed=1)
     assert res.found
     assert tour_matrix_text(res.tour) == _plain_matrix_text(res.tour)
+
+
+def test_text_matrix_of_a_partial_path():
+    from ktsolve import Tour
+    from ktsolve.render import tour_matrix_text
+
+    path = Tour(Board(4, 5, holes=[(0, 0)]), [0, 8, 11], closed=False)  # squares never visited show 0
+    assert tour_matrix_text(path) == _plain_matrix_text(path)
