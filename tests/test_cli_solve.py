@@ -85,9 +85,9 @@ def test_same_seed_same_output():
 @pytest.mark.parametrize(
     "args, argument",
     [
-        (["4x4"], "exhaustive search"),  # the quick proofs cannot see it
+        (["4x4", "--method", "backtrack"], "exhaustive search"),  # the quick proofs cannot see it
         (["3x6", "--method", "backtrack"], "exhaustive search"),
-        (["4x4", "--holes", "0,3;1,1;2,2;3,0", "--start", "a4"], "exhaustive search"),
+        (["4x4", "--holes", "0,3;1,1;2,2;3,0", "--start", "a4", "--method", "backtrack"], "exhaustive search"),
         (["5x6", "--holes", "1,2;2,1", "--start", "0,0"], "colour parity"),
         (["5x5", "--closed"], "colour parity"),
         (["5x5", "--closed", "--method", "backtrack"], "colour parity"),
@@ -100,6 +100,14 @@ def test_proved_impossible(args, argument):
     assert data["certificate"]["argument"] == argument
     text = invoke(["solve", *args], 1)
     assert text.stdout.startswith("no tour: ")
+
+
+def test_auto_proves_what_quick_proofs_cannot():
+    # 4x4: balanced colours, no square with fewer than two neighbours, connected
+    res = invoke(["solve", "4x4", "--format", "json"], 1)
+    data = json.loads(res.stdout)
+    assert data["status"] == "infeasible" and data["method"] != "proofs"
+    assert data["certificate"]["argument"] not in ("colour parity", "degree", "connectivity", "size")
 
 
 # ---------------------------------------------------------------------- exit 3
