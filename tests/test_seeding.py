@@ -101,3 +101,19 @@ def test_seeded_colony_follows_its_seed():
     assert seeded.status is Status.FOUND
     assert seeded.stats["walks_to_first"] <= plain.stats.get("walks_to_first", plain.stats["walks"])
     assert graph.n == 64
+
+
+@pytest.mark.parametrize("method", ["aco", "iaco"])
+def test_seed_with_the_real_warnsdorff(method):
+    """With the real Warnsdorff registered, seeding lays a validated tour of the board's squares."""
+    res = solve("8x8", method, seed=5, start="a1", seed_with="warnsdorff", cycles=20)
+    assert res.stats["seeded_with"] == "warnsdorff" and res.stats["seed_status"] == "found"
+    assert res.stats["seeded_moves"] == 63
+    assert res.status is Status.FOUND
+
+
+def test_seed_with_exact_on_a_holed_board():
+    board = Board(6, 6, holes=[(0, 0), (0, 5)])
+    res = solve(board, "iaco", seed=2, start="b6", seed_with="exact", cycles=20)
+    assert res.stats["seed_status"] == "found" and res.stats["seeded_moves"] == board.n_squares - 1
+    assert res.status is Status.FOUND
