@@ -52,8 +52,8 @@ reference reproduces it draw for draw.
 References
 ----------
 A. Banharnsakun, "Artificial bee colony algorithm for solving the knight's
-tour problem", in Intelligent Computing & Optimization (ICO 2018), Advances
-in Intelligent Systems and Computing 866, Springer, 2019, pp. 129-138.
+tour problem", Advances in Intelligent Systems and Computing 866, Springer,
+2019, doi:10.1007/978-3-030-00979-3_13.
 D. Karaboga and B. Basturk, "A powerful and efficient algorithm for
 numerical function optimization: artificial bee colony (ABC) algorithm",
 J. Global Optimization 39:459-471, 2007.
@@ -579,5 +579,5 @@ METHOD = MethodInfo(
     proves=False,
     seeded=True,
     max_squares=1_000_000,
-    reference="Banharnsakun, ICO 2018, AISC 866, Springer 2019",
+    reference="Banharnsakun, AISC 866, Springer 2019",
 )

@@ -60,7 +60,7 @@ a run does not depend on how the attempts were cut into chunks.
 References
 ----------
 Y. Takefuji and K. C. Lee, "Neural network computing for knight's tour
-problems", Neurocomputing 4(5):249-254, 1992.
+problems", Neurocomputing 4(5):249-254, 1992, doi:10.1016/0925-2312(92)90030-S.
 """
 
 from __future__ import annotations
