@@ -94,3 +94,21 @@ def longest_path_length(graph, start=None):
             path.pop()
             nxt.pop()
     return best
+
+
+def closed_exists(m, n):
+    """Schwenk (1991): does the full m x n board have a closed tour?"""
+    m, n = min(m, n), max(m, n)
+    if m % 2 == 1 and n % 2 == 1:
+        return False
+    if m in (1, 2, 4):
+        return False
+    if m == 3 and n in (4, 6, 8):
+        return False
+    return True
+
+
+def open_exists(m, n):
+    """Cull & De Curtins (1978), Conrad et al. (1994): does the full m x n board have an open tour?"""
+    m, n = min(m, n), max(m, n)
+    return (m == n == 1) or (m == 3 and (n == 4 or n >= 7)) or (m == 4 and n >= 5) or m >= 5

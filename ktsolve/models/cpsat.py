@@ -72,8 +72,8 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec) -> dict[tuple
     >>> from ortools.sat.python import cp_model
     >>> from ktsolve import Board
     >>> arcs = build_circuit_model(cp_model.CpModel(), KnightGraph(Board(3, 4)), TourSpec())
-    >>> len(arcs)  # 2 x 10 moves, plus 12 + 12 arcs to and from the dummy
-    44
+    >>> len(arcs)  # 2 x 14 moves, plus 12 + 12 arcs from and to the dummy
+    52
     """
     n = graph.n
     board = graph.board

@@ -150,7 +150,7 @@ def build_csp(model: ConstraintModel, graph: KnightGraph, spec: TourSpec, clock:
     >>> steps = build_csp(model, KnightGraph(Board(3, 3, holes=[(1, 1)])), TourSpec(closed=True))
     >>> sol = model.first_solution()
     >>> [sol[k] for k in steps][:3]
-    [0, 5, 6]
+    [0, 6, 2]
     """
     n = graph.n
     board = graph.board
