@@ -246,12 +246,24 @@ def test_cut_square_open_variants():
     assert {"groups", "three parts"} <= kinds
 
 
+def test_full_boards_from_5x5_are_2_connected():
+    """The base case and the first sizes of the argument in proofs._full_and_2_connected."""
+    for m in range(5, 13):
+        for n in range(m, 13):
+            g = KnightGraph(Board(m, n))
+            assert nx.is_biconnected(g.to_networkx()), (m, n)
+            assert proofs._full_and_2_connected(g)
+    for m, n in ((4, 9), (3, 12), (8, 8)):
+        g = KnightGraph(Board(m, n, holes=[(0, 0)] if m == 8 else []))
+        assert not proofs._full_and_2_connected(g)
+
+
 def test_cut_proof_needs_no_recursion_on_a_million_squares():
     g = KnightGraph(Board(3, 333_334))
     # The depth-first search goes about a million squares deep; no recursion limit is hit.
     p = cut_proof(g, spec(closed=True))
     assert p is None or p.argument == "cut square"
-    g = KnightGraph(Board(1000, 1000))
+    g = KnightGraph(Board(1000, 1000, holes=[(500, 500)]))
     assert cut_proof(g, spec(closed=True)) is None
 
 

@@ -273,9 +273,33 @@ def components(graph: KnightGraph) -> np.ndarray:
     return _kernel("component_labels", graph.n)(graph.indptr, graph.indices, alive)
 
 
+def _full_and_2_connected(graph: KnightGraph) -> bool:
+    """True for the knight graph of a full board with both sides at least 5, which is 2-connected.
+
+    The 5x5 knight graph is 2-connected (checked in the tests).  Adding a
+    column to an ``m x n`` board (``m >= 3``) one square at a time, each new
+    square already has at least two neighbours among the earlier squares
+    (one of ``(r - 1, c - 2)``, ``(r + 1, c - 2)`` and one of
+    ``(r - 2, c - 1)``, ``(r + 2, c - 1)``), and joining a new vertex to
+    two vertices of a 2-connected graph keeps it 2-connected; rows likewise.
+    So every full board with both sides at least 5 has a 2-connected knight
+    graph, and the connectivity and cut-square checks can be skipped there
+    (they cost seconds on boards of millions of squares).
+    """
+    b = graph.board
+    return b.is_full and min(b.rows, b.cols) >= 5 and graph.is_knight
+
+
+#: quick_proof looks for cut squares on holed boards of at most this many
+#: squares: the depth-first search is linear but memory-bound, about 0.3 s
+#: per million squares and slower beyond (call :func:`cut_proof` directly
+#: for bigger boards).
+CUT_MAX = 2_000_000
+
+
 def connectivity_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
     """A tour visits every square, so the knight graph must be connected."""
-    if graph.n <= 1:
+    if graph.n <= 1 or _full_and_2_connected(graph):
         return None
     label = components(graph)
     k = int(label.max()) + 1
@@ -319,7 +343,7 @@ def cut_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
     Linear time: one depth-first search with low points, no recursion.
     """
     n = graph.n
-    if n < 3:
+    if n < 3 or _full_and_2_connected(graph):
         return None
     indptr, indices = graph.indptr, graph.indices
     alive = np.ones(indices.size, dtype=np.uint8)
@@ -421,7 +445,9 @@ def quick_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
     """The first necessary condition that fails, as a proof; None when all hold.
 
     Runs size, ends, colour parity, degree, connectivity and cut-square
-    checks, in time linear in the size of the graph.
+    checks, in time linear in the size of the graph (cut squares only up to
+    :data:`CUT_MAX` squares; full boards with both sides at least 5 skip
+    the connectivity and cut-square checks, which cannot fail there).
 
     Examples
     --------
@@ -431,10 +457,12 @@ def quick_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
     >>> quick_proof(KnightGraph(Board(8, 8)), TourSpec(closed=True)) is None
     True
     """
-    for check in (size_proof, ends_proof, colour_proof, degree_proof, connectivity_proof, cut_proof):
+    for check in (size_proof, ends_proof, colour_proof, degree_proof, connectivity_proof):
         proof = check(graph, spec)
         if proof is not None:
             return proof
+    if graph.n <= CUT_MAX:
+        return cut_proof(graph, spec)
     return None
 
 
