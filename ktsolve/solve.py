@@ -354,6 +354,9 @@ def _solve_auto(board, spec, *, seed, time_limit, progress, presolve_proofs, **p
 
 
 # ---------------------------------------------------------------------- prove and longest
+#: Seconds the matching proof may take in :func:`prove` when no time limit is given.
+_PROVE_MATCHING_TIME = 60.0
+
 #: Share of the remaining time, and the most seconds, each heuristic gets in :func:`prove`.
 _PROVE_HEURISTICS = (("warnsdorff", 0.1, 1.0), ("backtrack", 0.2, 2.0))
 
@@ -373,7 +376,8 @@ def prove(
     The portfolio, in order, stopping at the first definite answer:
 
     1. the linear-time necessary conditions (:func:`~ktsolve.models.proofs.quick_proof`);
-    2. the matching proof (:func:`~ktsolve.models.proofs.matching_proof`);
+    2. the matching proof (:func:`~ktsolve.models.proofs.matching_proof`; at
+       most 60 s when no time limit is given);
     3. a short heuristic attempt: ``warnsdorff`` (at most 10% of the
        remaining time, 1 s), then ``backtrack`` (20%, 2 s), each only when
        registered and able to answer the question;
@@ -427,7 +431,8 @@ def prove(
 
     for label, method, func in (
         ("quick proofs", "proofs", lambda: quick_proof(graph, spec)),
-        ("matching proof", "matching", lambda: matching_proof(graph, spec, time_limit=remaining())),
+        ("matching proof", "matching",
+         lambda: matching_proof(graph, spec, time_limit=_PROVE_MATCHING_TIME if time_limit is None else remaining())),
     ):
         t1 = time.perf_counter()
         proof = func()

@@ -45,10 +45,27 @@ from ..graph import KnightGraph
 from ..result import MethodInfo, Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
 
-__all__ = ["build_circuit_model", "solve_cpsat", "apply_parameters", "solver_stats", "DEFAULT_TIME_LIMIT", "METHOD"]
+__all__ = [
+    "build_circuit_model",
+    "solve_cpsat",
+    "apply_parameters",
+    "solver_stats",
+    "DEFAULT_TIME_LIMIT",
+    "DEFAULT_PARAMETERS",
+    "METHOD",
+]
 
 #: Seconds CP-SAT runs when no time limit is given.
 DEFAULT_TIME_LIMIT = 60.0
+
+#: Solver parameters set before the caller's ``parameters``.  Without the LP
+#: relaxation and presolve, CP-SAT finds tours 4-8 times faster here (one
+#: worker, medians of three seeds: closed 30x30 0.5 s instead of 2.5 s, open
+#: 16x16 from a corner 0.14 s instead of 0.7 s, closed 50x50 1.8 s instead of
+#: 14 s) and proves the small infeasible cases as fast or faster (closed 4x10
+#: 0.03 s instead of 0.16 s).  Pass ``parameters={"linearization_level": 1,
+#: "cp_model_presolve": True}`` for CP-SAT's own defaults.
+DEFAULT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False}
 
 
 def build_circuit_model(model, graph: KnightGraph, spec: TourSpec) -> dict[tuple[int, int], object]:
@@ -175,7 +192,8 @@ def solve_cpsat(
     num_workers : int
         Search threads.  1 (the default) is reproducible; more are not.
     parameters : mapping, optional
-        Any other CP-SAT parameter by name, e.g. ``{"log_search_progress": True}``.
+        Any other CP-SAT parameter by name, e.g. ``{"log_search_progress": True}``;
+        applied after :data:`DEFAULT_PARAMETERS`, so it can override them.
 
     Returns
     -------
@@ -209,7 +227,7 @@ def solve_cpsat(
     solver.parameters.num_workers = int(num_workers)
     solver.parameters.random_seed = 0 if seed is None else int(seed) % (2**31)
     solver.parameters.max_time_in_seconds = max(1e-3, budget - (time.perf_counter() - t0))
-    apply_parameters(solver, parameters)
+    apply_parameters(solver, {**DEFAULT_PARAMETERS, **dict(parameters or {})})
     status = solver.solve(model)
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError(f"CP-SAT says the circuit model is invalid: {model.validate()}")
