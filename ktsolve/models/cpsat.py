@@ -68,7 +68,8 @@ DEFAULT_TIME_LIMIT = 60.0
 DEFAULT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False}
 
 
-def build_circuit_model(model, graph: KnightGraph, spec: TourSpec) -> dict[tuple[int, int], object]:
+def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: int | None = None
+                        ) -> dict[tuple[int, int], object]:
     """Add the circuit constraint of ``spec`` on ``graph`` to ``model``; return the arc -> literal map.
 
     Parameters
@@ -76,6 +77,12 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec) -> dict[tuple
     model : ortools.sat.python.cp_model.CpModel
     graph : KnightGraph
     spec : TourSpec
+    shuffle : int, optional
+        Seed of a random order of the moves in the model.  With one worker
+        and :data:`DEFAULT_PARAMETERS` CP-SAT's search is deterministic and
+        its ``random_seed`` changes nothing; the order of the model's
+        variables does, so the method's seed shuffles it (None keeps the
+        graph's order).
 
     Returns
     -------
@@ -94,7 +101,10 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec) -> dict[tuple
     """
     n = graph.n
     board = graph.board
-    edges = graph.edges().tolist()
+    edges = graph.edges()
+    if shuffle is not None:
+        edges = edges[np.random.default_rng(shuffle).permutation(len(edges))]
+    edges = edges.tolist()
     lits: dict[tuple[int, int], object] = {}
     arcs = []
     for u, v in edges:
@@ -184,7 +194,9 @@ def solve_cpsat(
     graph : KnightGraph
     spec : TourSpec
     seed : int, optional
-        CP-SAT's ``random_seed`` (taken modulo 2**31).
+        Shuffles the order of the moves in the model (see
+        :func:`build_circuit_model`) and is CP-SAT's ``random_seed`` (modulo
+        2**31).  The same seed gives the same tour with one worker.
     time_limit : float, optional
         Seconds (default :data:`DEFAULT_TIME_LIMIT`); model building counts.
     progress : callable, optional
@@ -222,7 +234,7 @@ def solve_cpsat(
                         argument="size", evidence={"squares": n}),
         )
     model = cp_model.CpModel()
-    lits = build_circuit_model(model, graph, spec)
+    lits = build_circuit_model(model, graph, spec, shuffle=seed)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = int(num_workers)
     solver.parameters.random_seed = 0 if seed is None else int(seed) % (2**31)
