@@ -112,8 +112,8 @@ def test_statuses_are_mapped_once():
 def test_model_invalid_is_a_bug(monkeypatch):
     real = cpsat.build_circuit_model
 
-    def broken(model, graph, spec):
-        lits = real(model, graph, spec)
+    def broken(model, graph, spec, **kw):
+        lits = real(model, graph, spec, **kw)
         x = model.new_int_var(0, 3, "x")
         domain = model.proto.variables[x.index].domain
         domain[0], domain[1] = 3, 0  # an empty interval: an invalid model
