@@ -141,7 +141,81 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: i
             lits[(v, d)] = x
             arcs.append((v, d, x))
     model.add_circuit(arcs)
+    if not _colours_allow(graph, spec):
+        _add_colour_counts(model, graph, lits)
     return lits
+
+
+def _colours_allow(graph: KnightGraph, spec: TourSpec) -> bool:
+    """Whether the colour counts (and the colours of fixed ends) let a tour alternate colours."""
+    colour = graph.colour
+    n0 = int((colour == 0).sum())
+    n1 = graph.n - n0
+    if graph.n <= 1:
+        return True
+    if spec.closed:
+        return n0 == n1
+    if abs(n0 - n1) > 1:
+        return False
+    board = graph.board
+    ends = [board.index(*x) for x in (spec.start, spec.end) if x is not None]
+    if n0 != n1:
+        major = 0 if n0 > n1 else 1
+        return all(colour[x] == major for x in ends)
+    return not (len(ends) == 2 and colour[ends[0]] == colour[ends[1]])
+
+
+def _add_colour_counts(model, graph: KnightGraph, lits) -> None:
+    """Redundant counts of moves between colours, so CP-SAT sees colour parity at once.
+
+    Every square has one arc out and one in, and a move joins squares of
+    different colours, so with ``s01`` moves from colour 0 to 1, ``s10``
+    back, and ``e_c``/``b_c`` tours ending/beginning on colour ``c``:
+    ``s01 + e0 = n0 = s10 + b0`` and ``s10 + e1 = n1 = s01 + b1``.  The
+    circuit implies these; stated as linear constraints, bound propagation
+    refutes a board whose colours cannot alternate before any search
+    (without them and without CP-SAT's LP relaxation, which
+    :data:`DEFAULT_PARAMETERS` switches off, a closed 7x7 takes seconds and
+    an open 8x8 without two corners of one colour more than 20 s).  They are
+    added only when the colours rule the tour out: elsewhere they decide
+    nothing and slow the search (closed 30x30: 1.1 s instead of 0.45 s).
+    """
+    n = graph.n
+    colour = graph.colour
+    count = [int((colour == 0).sum()), int((colour == 1).sum())]
+    moves = {0: [], 1: []}
+    begin = {0: [], 1: []}
+    end = {0: [], 1: []}
+    for (a, b), x in lits.items():
+        if a == b:
+            continue
+        if a == n:
+            begin[int(colour[b])].append(x)
+        elif b == n:
+            end[int(colour[a])].append(x)
+        else:
+            moves[int(colour[a])].append(x)
+    s01 = model.new_int_var(0, n, "s01")
+    s10 = model.new_int_var(0, n, "s10")
+    model.add(sum(moves[0]) == s01)
+    model.add(sum(moves[1]) == s10)
+    if not begin[0] and not begin[1]:  # a closed tour
+        model.add(s01 == count[0])
+        model.add(s10 == count[0])
+        model.add(s01 == count[1])
+        model.add(s10 == count[1])
+        return
+    b0, b1, e0, e1 = (model.new_int_var(0, 1, name) for name in ("b0", "b1", "e0", "e1"))
+    model.add(sum(begin[0]) == b0)
+    model.add(sum(begin[1]) == b1)
+    model.add(sum(end[0]) == e0)
+    model.add(sum(end[1]) == e1)
+    model.add(b0 + b1 == 1)
+    model.add(e0 + e1 == 1)
+    model.add(s01 + e0 == count[0])
+    model.add(s10 + b0 == count[0])
+    model.add(s10 + e1 == count[1])
+    model.add(s01 + b1 == count[1])
 
 
 def apply_parameters(solver, parameters: Mapping | None) -> None:
