@@ -686,13 +686,16 @@ class _MatchingProver:
         self.excluded += int(entries.size)
 
     # ------------------------------------------------------------ checks on what is left
-    def check_left(self) -> None:
+    def check_left(self, connectivity: bool = True) -> None:
+        """Stop when a square has fewer than two moves, or (``connectivity``) the moves fall apart."""
         net = self.net
         low = np.flatnonzero(self.deg < 2)
         if low.size:
             v = int(low[0])
             left = [self.nm(net.indices[p]) for p in self.alive_moves(v)]
             raise _Stop({"reason": "degree", "square": self.nm(v), "moves_left": left})
+        if not connectivity:
+            return
         label = _kernel("component_labels", net.n)(net.indptr, net.indices, self.alive)
         k = int(label.max()) + 1
         if k > 1:
@@ -930,7 +933,9 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | No
                 prover.force(p, queue)
         for u, _ in net.forced0:
             prover.no_short_cycle(u, queue)
-        prover.check_left()
+        # Before any deletion a closed question's network is the board itself,
+        # whose connectivity and cut squares quick_proof examines.
+        prover.check_left(connectivity=bool(net.extra))
         while True:
             if deadline is not None and time.perf_counter() > deadline:
                 return None
