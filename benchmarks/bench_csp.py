@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import table, timed, write  # noqa: E402
+from _exact_common import table, timed, write  # noqa: E402
 
 from ktsolve import Board, solve  # noqa: E402
 

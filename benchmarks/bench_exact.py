@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _common import median, table, timed, write  # noqa: E402
+from _exact_common import median, table, timed, write  # noqa: E402
 
 import numpy as np  # noqa: E402
 
