@@ -17,7 +17,7 @@ from .board import Board
 from .result import SolveResult
 from .tour import Tour
 
-__all__ = ["tour_matrix_text", "result_json", "tour_svg", "SVG_MAX_SQUARES"]
+__all__ = ["tour_matrix_text", "path_matrix_text", "result_json", "tour_svg", "SVG_MAX_SQUARES"]
 
 #: Largest board drawn as SVG (a picture of more squares is unreadable and huge).
 SVG_MAX_SQUARES = 250_000
@@ -51,6 +51,25 @@ def tour_matrix_text(tour: Tour) -> str:
     chars[:, :, width] = ord(" ")
     chars[:, -1, width] = ord("\n")
     return chars.tobytes()[:-1].decode("ascii")
+
+
+def path_matrix_text(path: Tour) -> str:
+    """A partial path as a matrix of step numbers; unvisited squares ``..``, holes ``##``.
+
+    Examples
+    --------
+    >>> from ktsolve.board import Board
+    >>> print(path_matrix_text(Tour(Board(3, 3), [0, 5, 6])))
+     1 .. ..
+    .. ..  2
+     3 .. ..
+    """
+    mat = path.board_matrix()
+    width = max(2, len(str(len(path))))
+    cells = np.char.rjust(mat.astype(str), width)
+    cells[mat == 0] = "." * width
+    cells[~path.board.mask] = "#" * width
+    return "\n".join(" ".join(row) for row in cells)
 
 
 def result_json(res: SolveResult, indent: int | None = None) -> str:

@@ -27,7 +27,7 @@ from .graph import KnightGraph
 from .result import Enumeration, MethodInfo, SolveResult, Status
 from .tour import TourSpec, validate
 
-__all__ = ["solve", "enumerate_tours", "methods", "method_info", "make_spec", "as_board"]
+__all__ = ["solve", "prove", "longest", "enumerate_tours", "methods", "method_info", "make_spec", "as_board"]
 
 _PACKAGES = ("ktsolve.models", "ktsolve.heuristics")
 _REGISTRY: dict[str, MethodInfo] | None = None
@@ -164,12 +164,29 @@ def run_method(
     )
 
 
+#: Boards up to this many squares also get the matching proof in the presolve.
+_PRESOLVE_MATCHING_MAX = 20_000
+
+#: Seconds the presolve's matching proof may take before it gives up (no proof).
+_PRESOLVE_MATCHING_TIME = 1.0
+
+
 def presolve(graph: KnightGraph, spec: TourSpec) -> SolveResult | None:
-    """Cheap necessary conditions; an ``infeasible`` result when one fails, else None."""
-    from .models.proofs import quick_proof
+    """Cheap necessary conditions; an ``infeasible`` result when one fails, else None.
+
+    The linear-time :func:`~ktsolve.models.proofs.quick_proof` runs on every
+    board; the polynomial :func:`~ktsolve.models.proofs.matching_proof` runs
+    too on boards of at most ``_PRESOLVE_MATCHING_MAX`` squares, with a
+    budget of ``_PRESOLVE_MATCHING_TIME`` seconds (a few milliseconds on an
+    8x8 board, about 0.05 s at 100x100), so that no method burns its budget
+    on, say, a closed tour of a 4 x n board.
+    """
+    from .models.proofs import matching_proof, quick_proof
 
     t0 = time.perf_counter()
     proof = quick_proof(graph, spec)
+    if proof is None and graph.n <= _PRESOLVE_MATCHING_MAX:
+        proof = matching_proof(graph, spec, time_limit=_PRESOLVE_MATCHING_TIME)
     if proof is None:
         return None
     return SolveResult(
@@ -387,6 +404,176 @@ def _solve_auto(board, spec, *, seed, time_limit, progress, presolve_proofs, **p
     stats = dict(res.stats)
     stats["auto"] = " -> ".join(tried) if tried else "none"
     return res.replace(stats=stats)
+
+
+# ---------------------------------------------------------------------- prove and longest
+#: Seconds the matching proof may take in :func:`prove` when no time limit is given.
+_PROVE_MATCHING_TIME = 60.0
+
+#: Share of the remaining time, and the most seconds, each heuristic gets in :func:`prove`.
+_PROVE_HEURISTICS = (("warnsdorff", 0.1, 1.0), ("backtrack", 0.2, 2.0))
+
+
+def prove(
+    board,
+    closed: bool = False,
+    start=None,
+    end=None,
+    time_limit: float | None = None,
+    *,
+    seed: int | None = None,
+    progress: Callable | None = None,
+) -> SolveResult:
+    """Settle whether a tour exists: a validated tour, or a proof that there is none.
+
+    The portfolio, in order, stopping at the first definite answer:
+
+    1. the linear-time necessary conditions (:func:`~ktsolve.models.proofs.quick_proof`);
+    2. the matching proof (:func:`~ktsolve.models.proofs.matching_proof`; at
+       most 60 s when no time limit is given);
+    3. a short heuristic attempt: ``warnsdorff`` (at most 10% of the
+       remaining time, 1 s), then ``backtrack`` (20%, 2 s), each only when
+       registered and able to answer the question;
+    4. CP-SAT's circuit model (``cpsat``) with the rest of the time.
+
+    Parameters
+    ----------
+    board : Board or str
+    closed : bool
+    start, end : square, optional
+        ``(row, col)`` or a name such as ``"a1"``.
+    time_limit : float, optional
+        Seconds for the whole portfolio; without one, CP-SAT runs for its
+        default budget (:data:`ktsolve.models.cpsat.DEFAULT_TIME_LIMIT`).
+    seed : int, optional
+        Seed of the heuristics and of CP-SAT (drawn and recorded when None).
+    progress : callable, optional
+
+    Returns
+    -------
+    SolveResult
+        ``stats["settled_by"]`` names the step that answered (``"quick
+        proofs"``, ``"matching proof"``, a method name, or ``"none"``) and
+        ``stats["steps"]`` lists every step tried with its status and time.
+        ``unknown`` only when the time runs out.
+
+    Examples
+    --------
+    >>> res = prove("4x6", closed=True)
+    >>> res.status.value, res.stats["settled_by"], res.proof.argument
+    ('infeasible', 'matching proof', 'matching')
+    """
+    from .models.proofs import matching_proof, quick_proof
+
+    t0 = time.perf_counter()
+    board = as_board(board)
+    spec = make_spec(board, closed, start, end)
+    graph = KnightGraph.of(board)
+    if seed is None:
+        seed = new_seed()
+    steps: list[dict] = []
+
+    def remaining() -> float | None:
+        return None if time_limit is None else time_limit - (time.perf_counter() - t0)
+
+    def finish(res: SolveResult, settled_by: str) -> SolveResult:
+        stats = dict(res.stats)
+        stats["settled_by"] = settled_by
+        stats["steps"] = steps
+        return res.replace(stats=stats, elapsed=time.perf_counter() - t0, board=board, spec=spec)
+
+    for label, method, func in (
+        ("quick proofs", "proofs", lambda: quick_proof(graph, spec)),
+        ("matching proof", "matching",
+         lambda: matching_proof(graph, spec, time_limit=_PROVE_MATCHING_TIME if time_limit is None else remaining())),
+    ):
+        t1 = time.perf_counter()
+        proof = func()
+        steps.append({"step": label, "status": "infeasible" if proof else "no proof",
+                      "seconds": round(time.perf_counter() - t1, 6)})
+        if proof is not None:
+            return finish(SolveResult(Status.INFEASIBLE, proof=proof, method=method), label)
+
+    reg = methods()
+    plan = [(name, share, cap) for name, share, cap in _PROVE_HEURISTICS] + [("cpsat", 1.0, None)]
+    res = None
+    for name, share, cap in plan:
+        info = reg.get(name)
+        if info is None:
+            continue
+        try:
+            check_supported(info, board, spec)
+        except UnsupportedError as exc:
+            steps.append({"step": name, "status": "skipped", "reason": str(exc)})
+            continue
+        left = remaining()
+        if left is not None and left <= 0:
+            break
+        budget = left
+        if cap is not None:
+            budget = cap if left is None else min(cap, max(left * share, 0.0))
+        t1 = time.perf_counter()
+        res = run_method(info, graph, spec, seed=seed, time_limit=budget, progress=progress)
+        steps.append({"step": name, "status": res.status.value, "seconds": round(time.perf_counter() - t1, 6)})
+        if res.status is not Status.UNKNOWN:
+            return finish(res, name)
+    left = remaining()
+    skipped = [st for st in steps if st["status"] == "skipped"]
+    if left is not None and left <= 0 or (res is not None and not skipped):
+        reason = "the time limit ran out before any step settled the question"
+    else:
+        reason = "no method can settle this question on this board: " + "; ".join(st["reason"] for st in skipped)
+    stats = {} if res is None else dict(res.stats)
+    stats["reason"] = reason if res is None or skipped else stats.get("reason", reason)
+    base = SolveResult(Status.UNKNOWN, method="prove") if res is None else res
+    return finish(base.replace(stats=stats), "none")
+
+
+def longest(board, start=None, *, time_limit: float | None = None, num_workers: int = 1,
+            seed: int | None = None) -> SolveResult:
+    """The longest knight's path from ``start`` (anywhere when None), exactly, with CP-SAT.
+
+    Parameters
+    ----------
+    board : Board or str
+    start : square, optional
+        ``(row, col)`` or a name such as ``"a1"``.
+    time_limit : float, optional
+        Seconds (default :data:`ktsolve.models.longest.DEFAULT_TIME_LIMIT`).
+    num_workers : int
+        CP-SAT threads; 1 (the default) is reproducible.
+    seed : int, optional
+
+    Returns
+    -------
+    SolveResult
+        ``path`` (validated as a partial path from ``start``), ``stats["length"]``,
+        ``stats["bound"]``, ``stats["optimal"]``; ``found`` when the optimum is
+        proven, ``unknown`` when the time ran out first; ``tour`` (validated)
+        when the path covers the board.
+
+    Examples
+    --------
+    >>> res = longest("3x3", start="a1")
+    >>> res.status.value, res.stats["length"], len(res.path)
+    ('found', 8, 8)
+    """
+    from .models.longest import longest_path
+
+    t0 = time.perf_counter()
+    board = as_board(board)
+    spec = make_spec(board, False, start, None)
+    graph = KnightGraph.of(board)
+    s = None if spec.start is None else board.index(*spec.start)
+    res = longest_path(graph, s, time_limit=time_limit, num_workers=num_workers, seed=seed)
+    path = res.path
+    if path is not None:
+        path = validate(board, path, closed=False, start=spec.start, complete=False)
+    tour = res.tour
+    if tour is not None:
+        tour = validate(board, tour, closed=False, start=spec.start)
+    return res.replace(path=path, tour=tour, board=board, spec=spec, seed=seed,
+                       elapsed=time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------------- enumeration
