@@ -64,7 +64,8 @@ def test_random_holed_boards_agree_with_exhaustive_search():
         ref = exhaustive_tour(g, res.spec)
         assert res.status is (Status.FOUND if ref is not None else Status.INFEASIBLE), (b, res.spec)
         seen.add(res.stats["settled_by"])
-    assert {"quick proofs", "cpsat"} <= seen
+    # Both kinds of answer occur: proofs, and tours (from a heuristic step or CP-SAT).
+    assert "quick proofs" in seen and seen & {"warnsdorff", "backtrack", "cpsat"}
 
 
 def test_report_lists_every_step():
