@@ -365,8 +365,12 @@ def test_start_and_end():
     validate(board, res.tour, closed=True, start="a1", end="b3")
     res = solve(board, method="neural", closed=True, end="d4", seed=3)
     assert res.tour.names()[-1] == "d4"
+    # a1 and a2 are not a knight's move apart: the presolve proves it; the method alone says unknown.
     res = solve(board, method="neural", closed=True, start="a1", end="a2", seed=3, attempts=5)
+    assert res.status is Status.INFEASIBLE
+    res = solve_neural(KnightGraph(board), TourSpec(closed=True, start=(5, 0), end=(4, 0)), seed=3, attempts=5)
     assert res.status is Status.UNKNOWN and "not a knight's move" in res.stats["reason"]
+    assert res.stats["attempts"] == 0
 
 
 def test_same_seed_same_tour_different_seeds_differ():
