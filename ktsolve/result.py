@@ -191,6 +191,12 @@ class MethodInfo:
     ``func(graph, spec, *, seed=None, time_limit=None, progress=None, **params) -> SolveResult``.
     ``progress``, when given, is called as ``progress(done, total)`` with
     numbers in the method's own unit (cycles, restarts, milliseconds).
+
+    ``needs_graph=False`` says the method uses only ``graph.board`` and
+    builds no graph arrays.  When such a method also ``proves`` (it checks
+    the necessary conditions itself), :func:`ktsolve.solve` skips the
+    graph-based presolve proofs for it, which would otherwise build the
+    knight graph of the board for nothing.
     """
 
     name: str
@@ -206,6 +212,7 @@ class MethodInfo:
     seeded: bool = True
     max_squares: int | None = None
     reference: str = ""
+    needs_graph: bool = True
 
     def __post_init__(self):
         if self.family not in FAMILIES:
