@@ -33,6 +33,7 @@ class TourFileError(InvalidTourError):
     """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
 
 
+_CHUNK = 1 << 22
 _PAIR_LINE = re.compile(r"^\s*\(?\s*\d+\s*,\s*\d+\s*\)?\s*$")
 _MATRIX_TOKEN = re.compile(r"^(\d+|#+)$")
 
@@ -75,8 +76,14 @@ def _tour_from_steps(board: Board, steps: np.ndarray) -> Tour:
     """The tour whose square ``i`` is visited at step ``steps[i]`` (1-based); O(n), no sorting."""
     n = board.n_squares
     order = np.full(n, -1, dtype=np.int32)
-    ok = (steps >= 1) & (steps <= n)
-    order[steps[ok].astype(np.int64) - 1] = np.flatnonzero(ok).astype(np.int32)
+    for lo in range(0, steps.size, _CHUNK):  # in chunks: no int64 copy of 10^8 steps
+        part = steps[lo : lo + _CHUNK]
+        idx = np.arange(lo, lo + part.size, dtype=np.int32)
+        ok = (part >= 1) & (part <= n)
+        if ok.all():
+            order[part - 1] = idx
+        else:
+            order[part[ok] - 1] = idx[ok]
     missing = np.flatnonzero(order < 0)
     if missing.size:
         # n numbers for n steps: a step out of range or repeated leaves one missing

@@ -21,7 +21,7 @@ __all__ = ["fill_successors", "walk"]
 
 
 @nb.njit(cache=True)
-def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst):  # pragma: no cover - jitted
+def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst):  # pragma: no cover
     """Write every block's successors into ``nxt`` and then the joining moves.
 
     Parameters
@@ -54,7 +54,7 @@ def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst)
 
 
 @nb.njit(cache=True)
-def walk(nxt, start, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse):  # pragma: no cover - jitted
+def walk(nxt, start, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse):  # pragma: no cover
     """Follow ``nxt`` from ``start`` for ``total`` squares; return how many were visited.
 
     Square ``q`` of the built board (``nrows x ncols``) is written as the

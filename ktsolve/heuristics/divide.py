@@ -42,8 +42,9 @@ square.
 Notes
 -----
 Time and memory are linear in the number of squares: the successor array
-and the tour (int32 each), filled by two numba loops.  A 10,000 x 10,000
-tour takes about a second before validation.
+and the tour (int32 each), filled by two numba loops; planning touches only
+the blocks' corners.  benchmarks/bench_divide.py measures boards up to
+10,000 x 10,000 beside JGraphT's ``ParberryKnightTour``.
 
 References
 ----------
@@ -692,6 +693,10 @@ def _walk(nxt, start: int, total: int, lay: _Layout, tf: _Transform, out_cols: i
     return out
 
 
+def _a(what: str) -> str:
+    return ("an " if what[0] in "aeiou" else "a ") + what
+
+
 def _unknown(reason: str, stats=None) -> SolveResult:
     return SolveResult(Status.UNKNOWN, stats={"reason": reason, **(stats or {})})
 
@@ -761,8 +766,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         lay, tf = _plan_open(cat, m, n, s if s is not None else t)
         reverse = s is None and t is not None
     if lay is None:
-        what = spec.describe(board)
-        return _unknown(f"divide has no stored block for a {what} on a {m}x{n} board")
+        return _unknown(f"divide has no stored block for {_a(spec.describe(board))} on a {m}x{n} board")
     if progress is not None:
         progress(1, 3)
     if late():
@@ -786,8 +790,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
             elif nxt[bs] == bt:
                 start, reverse = bt, True
             else:
-                what = spec.describe(board)
-                return _unknown(f"the divide tour does not join the fixed ends of a {what}")
+                return _unknown(f"the divide tour does not join the fixed ends of {_a(spec.describe(board))}")
         elif s is not None:
             start = built(s)
         elif t is not None:
@@ -799,8 +802,8 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     squares = _walk(nxt, start, total, lay, tf, n, reverse)
     del nxt
     if not cyclic and s is not None and t is not None and (squares[-1] // n, squares[-1] % n) != tuple(t):
-        what = spec.describe(board)
-        return _unknown(f"the divide tour from the start does not end on the fixed end of a {what}")
+        what = _a(spec.describe(board))
+        return _unknown(f"the divide tour from the start does not end on the fixed end of {what}")
     if progress is not None:
         progress(3, 3)
     stats = dict(lay.stats)
