@@ -305,6 +305,14 @@ class _Layout:
     stats: dict = field(default_factory=dict)
 
 
+def _intern(keys: list, pos: dict, key: str) -> int:
+    """Type number of ``key`` in a layout, adding it to ``keys`` the first time."""
+    if key not in pos:
+        pos[key] = len(keys)
+        keys.append(key)
+    return pos[key]
+
+
 def _grid_flags(first_row: bool, last_row: bool, first_col: bool, last_col: bool) -> frozenset:
     f = set()
     if not first_col:
@@ -340,9 +348,7 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | Non
             key = cat.grid_key(f"gc/{h}x{w}", _grid_flags(fr, lr, fc, lc))
             if key is None:
                 return None
-            lut[a, b] = kpos.setdefault(key, len(keys))
-            if lut[a, b] == len(keys):
-                keys.append(key)
+            lut[a, b] = _intern(keys, kpos, key)
     rcode = np.array([rpos[k] for k in rkeys], dtype=np.intp)
     ccode = np.array([cpos[k] for k in ckeys], dtype=np.intp)
     btype = lut[rcode[:, None], ccode[None, :]]
@@ -355,9 +361,7 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | Non
         key = cat.grid_key(f"gp/{h}x{w}/{r},{c}", _grid_flags(i == 0, i == n_i - 1, j == 0, j == n_j - 1))
         if key is None:
             return None
-        btype[i, j] = kpos.setdefault(key, len(keys))
-        if btype[i, j] == len(keys):
-            keys.append(key)
+        btype[i, j] = _intern(keys, kpos, key)
         start = int((rstart[i] + r) * cols + cstart[j] + c)
     # joins: each block to its right neighbour, the last column downwards
     y = rstart[:, None]
@@ -404,9 +408,7 @@ def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> _Layou
             key = f"{family}/{int(w)}/{kind}" + ("" if square is None else f"/{square[0]},{square[1]}")
             if key not in cat:
                 return None
-            codes[widths == w] = kpos.setdefault(key, len(keys))
-            if codes[widths == w][0] == len(keys):
-                keys.append(key)
+            codes[widths == w] = _intern(keys, kpos, key)
         if square is not None:
             start_block, start_local = count, square
         parts_w.append(widths)
