@@ -30,7 +30,9 @@ from .result import MethodInfo
 from .result import Proof
 from .result import SolveResult
 from .result import Status
+from .solve import longest
 from .solve import methods
+from .solve import prove
 from .solve import solve
 from .tour import Tour
 from .tour import TourSpec
@@ -53,6 +55,8 @@ __all__ = [
     "Proof",
     "MethodInfo",
     "solve",
+    "prove",
+    "longest",
     "methods",
     "validate",
     "KtsolveError",

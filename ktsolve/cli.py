@@ -19,11 +19,22 @@ import click
 
 from .board import Board
 from .errors import InvalidBoardError, KtsolveError
-from .files import TourFileError, open_atomic, read_tour, write_atomic
+from .files import TourFileError, open_atomic, read_tour, write_atomic, write_tours
 from .progress import terminal_progress
-from .render import JSON_MAX_SQUARES, result_json, tour_matrix_text, tour_svg, write_tour_matrix, write_tour_npy
+from .render import (
+    JSON_MAX_SQUARES,
+    path_matrix_text,
+    result_json,
+    tour_matrix_text,
+    tour_svg,
+    write_tour_matrix,
+    write_tour_npy,
+)
 from .result import Status
+from .solve import enumerate_tours, enumerating_methods
+from .solve import longest as longest_path
 from .solve import methods as registered_methods
+from .solve import prove as prove_board
 from .solve import solve as solve_board
 from .tour import validate
 
@@ -311,6 +322,99 @@ def papers(names, full, seed, plots, fmt):
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))
     return 0
+
+
+@cli.command("enumerate", context_settings=CONTEXT)
+@board_options
+@click.option("--method", "-m", type=click.Choice(enumerating_methods()), default="aco", help="Method to run.")
+@click.option("--cycles", type=click.IntRange(0), metavar="N", help="Cycles to run (default: the method's budget).")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Stop after S seconds.")
+@click.option("-o", "--output", metavar="FILE", help="Write the distinct tours here, one per line (.gz compresses).")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
+def enumerate_command(board, holes, closed, start, end, method, cycles, seed, time_limit, output, params):
+    """Run an ant colony on BOARD and keep every distinct complete tour it meets.
+
+    Prints JSON whose stats give walks, complete tours, distinct tours,
+    closed tours and the production rate (complete tours per walk).  Exit 0
+    when at least one tour was kept, 3 when none, 1 when a necessary
+    condition proves that none exists.
+    """
+    b = load_board(board, holes)
+    kw = _parse_params(params)
+    with terminal_progress(f"ktsolve enumerate {method}") as progress:
+        res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
+                              time_limit=time_limit, progress=progress, **kw)
+    out = res.to_dict()
+    if output:
+        write_tours(output, b, res.tours)
+        out["output"] = output
+    click.echo(json.dumps(out, indent=2))
+    st = res.stats
+    line = (f"kept {st['distinct']:,} distinct {'closed ' if closed else ''}tours "
+            f"({st['complete']:,} complete in {st['walks']:,} walks) with {res.method} in {res.elapsed:.3g} s "
+            f"(seed {res.seed})")
+    if "proof" in st:
+        line = f"no tour exists: {st['proof']}"
+    click.echo(f"ktsolve: {line}", err=True)
+    if "proof" in st:
+        return 1
+    return 0 if st["distinct"] else 3
+
+
+@cli.command(context_settings=CONTEXT)
+@board_options
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed of the heuristic attempt and of CP-SAT.")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
+def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
+    """Settle whether BOARD has the tour asked for: a tour, or a proof that none exists.
+
+    Runs the quick proofs, the matching proof, a short heuristic attempt and
+    then CP-SAT, and says on stderr which step settled it.
+    """
+    b = load_board(board, holes)
+    with terminal_progress("ktsolve prove") as progress:
+        res = prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit, seed=seed,
+                          progress=progress)
+    emit(render_result(res, fmt), output)
+    report(res)
+    click.echo(f"ktsolve: settled by {res.stats.get('settled_by', 'none')}", err=True)
+    return res.exit_code
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("board", metavar="BOARD")
+@click.option("--holes", metavar="SQS", help="Holes: names like a1,h8 or row,col pairs like 7,0;0,7.")
+@click.option("--start", metavar="SQ", help="First square of the path (anywhere if omitted).")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before stopping with the best path and its bound.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, help="CP-SAT's seed.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+@click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
+def longest(board, holes, start, time_limit, seed, fmt, output):
+    """The longest knight's path on BOARD from --start, exactly (CP-SAT).
+
+    Prints the path as a matrix of step numbers (unvisited squares as ..);
+    exit 0 when the optimum is proven, 3 when the time limit stopped the
+    search first (the best path and the proven bound are reported).
+    """
+    b = load_board(board, holes)
+    res = longest_path(b, start, time_limit=time_limit, seed=seed)
+    if fmt == "json":
+        payload = result_json(res) + "\n"
+    else:
+        payload = (path_matrix_text(res.path) + "\n") if res.path is not None else "no path found\n"
+    emit(payload, output)
+    st = res.stats
+    where = f" from {b.name(*res.spec.start)}" if res.spec.start is not None else ""
+    if st["optimal"]:
+        line = f"longest path{where}: {st['length']} of {b.n_squares} squares (optimal)"
+    else:
+        line = (f"longest path{where}: {st['length']} of {b.n_squares} squares found; no path is longer "
+                f"than {st['bound']} (stopped after {res.elapsed:.3g} s)")
+    click.echo(f"ktsolve: {line} in {res.elapsed:.3g} s", err=True)
+    return res.exit_code
 
 
 def main(argv=None) -> None:

@@ -26,7 +26,7 @@ from .board import Board
 from .errors import InvalidSquareError, InvalidTourError
 from .tour import Tour
 
-__all__ = ["read_tour", "parse_tour_text", "write_atomic", "open_atomic", "TourFileError"]
+__all__ = ["read_tour", "parse_tour_text", "write_atomic", "open_atomic", "write_tours", "TourFileError"]
 
 
 class TourFileError(InvalidTourError):
@@ -260,3 +260,43 @@ def open_atomic(path):
         except OSError:
             pass
         raise
+
+
+def write_tours(path, board: Board, tours) -> int:
+    """Write tours one per line, squares as algebraic names separated by single spaces.
+
+    ``tours`` is a ``(k, N)`` array of square numbers.  A name ending in
+    ``.gz`` is gzip-compressed.  The file appears whole or not at all
+    (written to a temporary file in the same folder, then renamed).
+    Returns the number of lines written.
+    """
+    import gzip
+
+    path = os.fspath(path)
+    tours = np.asarray(tours)
+    n = board.n_squares
+    names = [nm.encode("ascii") for nm in board.names(board.coords_of(np.arange(n)))]
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ktsolve-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            fh = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if path.endswith(".gz") else raw
+            try:
+                get = names.__getitem__
+                for lo in range(0, tours.shape[0], 4096):
+                    block = tours[lo : lo + 4096].tolist()
+                    fh.write(b"".join(b" ".join(map(get, row)) + b"\n" for row in block))
+            finally:
+                if fh is not raw:
+                    fh.close()
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return int(tours.shape[0])

@@ -138,33 +138,33 @@ class KnightGraph:
         rows, cols = board.rows, board.cols
         k = len(self.moves)
         out = np.empty((self.n, k), dtype=np.int32)
-        # Work in bands of rows to keep temporaries small on big boards.
+        # Square numbers on the grid (-1 on holes); each move is then one shifted slice
+        # copy, done in bands of rows to keep temporaries small on big boards.
+        if board.is_full:
+            grid = np.arange(self.n, dtype=np.int32).reshape(rows, cols)
+        else:
+            grid = np.full(board.size, -1, dtype=np.int32)
+            grid[board.mask.ravel()] = np.arange(self.n, dtype=np.int32)
+            grid = grid.reshape(rows, cols)
         band = max(1, 2_000_000 // cols)
-        idx_grid = None
-        if not board.is_full:
-            idx_grid = np.full(board.size, -1, dtype=np.int32)
-            idx_grid[board.mask.ravel()] = np.arange(self.n, dtype=np.int32)
-            idx_grid = idx_grid.reshape(rows, cols)
+        moves = self.moves.tolist()
         pos = 0
         for r0 in range(0, rows, band):
             r1 = min(rows, r0 + band)
-            rr, cc = np.mgrid[r0:r1, 0:cols]
-            if idx_grid is not None:
-                keep = board.mask[r0:r1].ravel()
-                rr, cc = rr.ravel()[keep], cc.ravel()[keep]
+            if board.is_full:
+                block = out[r0 * cols : r1 * cols].reshape(r1 - r0, cols, k)
             else:
-                rr, cc = rr.ravel(), cc.ravel()
-            m = rr.size
-            for j, (dr, dc) in enumerate(self.moves.tolist()):
-                r2, c2 = rr + dr, cc + dc
-                ok = (r2 >= 0) & (r2 < rows) & (c2 >= 0) & (c2 < cols)
-                col = np.full(m, -1, dtype=np.int32)
-                if idx_grid is not None:
-                    col[ok] = idx_grid[r2[ok], c2[ok]]
-                else:
-                    col[ok] = (r2[ok] * cols + c2[ok]).astype(np.int32)
-                out[pos : pos + m, j] = col
-            pos += m
+                block = np.empty((r1 - r0, cols, k), dtype=np.int32)
+            block.fill(-1)
+            for j, (dr, dc) in enumerate(moves):
+                a0, a1 = max(r0, -dr), min(r1, rows - dr)
+                c0, c1 = max(0, -dc), min(cols, cols - dc)
+                if a0 < a1 and c0 < c1:
+                    block[a0 - r0 : a1 - r0, c0:c1, j] = grid[a0 + dr : a1 + dr, c0 + dc : c1 + dc]
+            if not board.is_full:
+                kept = block.reshape(-1, k)[board.mask[r0:r1].ravel()]
+                out[pos : pos + len(kept)] = kept
+                pos += len(kept)
         out.setflags(write=False)
         return out
 
@@ -201,8 +201,12 @@ class KnightGraph:
 
     @cached_property
     def degree(self) -> np.ndarray:
-        """Number of neighbours of every square (int32)."""
-        d = np.diff(self.indptr).astype(np.int32)
+        """Number of neighbours of every square (int32).
+
+        Counted from :attr:`table`, so the CSR arrays are not built for it
+        (Warnsdorff's walk and the quick proofs need only the table).
+        """
+        d = np.count_nonzero(self.table >= 0, axis=1).astype(np.int32)
         d.setflags(write=False)
         return d
 

@@ -20,7 +20,7 @@ from typing import Any
 from .board import Board
 from .tour import Tour, TourSpec
 
-__all__ = ["Status", "Proof", "SolveResult", "MethodInfo", "FAMILIES"]
+__all__ = ["Status", "Proof", "SolveResult", "Enumeration", "MethodInfo", "FAMILIES"]
 
 FAMILIES = ("exact", "heuristic", "metaheuristic")
 
@@ -162,6 +162,66 @@ class SolveResult:
         return out
 
 
+@dataclass(frozen=True)
+class Enumeration:
+    """Every distinct complete tour a stochastic method met in a run, and its counts.
+
+    A tour is its sequence of squares from its first square, so a closed
+    tour listed from another square, or walked backwards, is another tour.
+
+    Attributes
+    ----------
+    tours : (k, N) int32 array
+        The distinct tours (square numbers), in the order they were first met.
+    stats : mapping
+        ``walks``, ``complete``, ``distinct``, ``closed``, ``production_rate``
+        (complete tours per walk) and method-specific counts; ``stopped``
+        says whether the cycle budget was used up or the time limit ended the run.
+    method, seed, elapsed, board, spec : as in :class:`SolveResult`
+    closed : bool
+        Whether every tour in ``tours`` is closed (only closed tours were kept).
+    pheromone : ndarray or None
+        The pheromone at the end of the run (methods that have one).
+    history : tuple of tuples
+        ``(cycles, walks, complete, distinct)`` after each chunk of cycles.
+    """
+
+    tours: Any
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    method: str = ""
+    seed: int | None = None
+    elapsed: float = 0.0
+    board: Board | None = None
+    spec: TourSpec | None = None
+    closed: bool = False
+    pheromone: Any = None
+    history: tuple = ()
+
+    def replace(self, **changes) -> "Enumeration":
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object ``ktsolve enumerate`` prints (without the tours)."""
+        board = self.board
+        spec = self.spec or TourSpec()
+
+        def rc(pair):
+            return None if pair is None else [int(pair[0]), int(pair[1])]
+
+        return {
+            "board": None
+            if board is None
+            else {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes]},
+            "closed": bool(spec.closed),
+            "start": rc(spec.start),
+            "end": rc(spec.end),
+            "method": self.method,
+            "seed": self.seed,
+            "elapsed_s": round(float(self.elapsed), 6),
+            "stats": _jsonable(dict(self.stats)),
+        }
+
+
 def _jsonable(value):
     """Plain JSON types from numpy scalars, arrays and tuples."""
     import numpy as np
@@ -212,6 +272,9 @@ class MethodInfo:
     seeded: bool = True
     max_squares: int | None = None
     reference: str = ""
+    #: ``enumerate(graph, spec, *, cycles, seed, time_limit, progress, **params) -> Enumeration``
+    #: for methods that can collect every distinct tour they meet (the ant colonies), else None.
+    enumerate: Callable[..., "Enumeration"] | None = None
     needs_graph: bool = True
 
     def __post_init__(self):

@@ -1,0 +1,66 @@
+"""Shared helpers of the benchmark scripts: machine description, medians, tables."""
+
+from __future__ import annotations
+
+import datetime
+import platform
+import statistics
+import time
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def machine() -> str:
+    import os
+
+    vers = []
+    for pkg in ("numpy", "numba", "ortools", "python-constraint", "ktsolve"):
+        try:
+            vers.append(f"{pkg} {version(pkg)}")
+        except PackageNotFoundError:
+            pass
+    return (
+        f"{datetime.date.today().isoformat()}; {cpu_model()}, {os.cpu_count()} cores; "
+        f"Python {platform.python_version()}; " + ", ".join(vers)
+    )
+
+
+def timed(func, *args, **kwargs):
+    t0 = time.perf_counter()
+    out = func(*args, **kwargs)
+    return out, time.perf_counter() - t0
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def table(head, rows) -> str:
+    cells = [[str(c) for c in head]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |"
+    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(cells[0]), sep] + [line(r) for r in cells[1:]])
+
+
+def write(name: str, title: str, body: str, note: str = "") -> str:
+    text = f"# {title}\n\nMachine: {machine()}\n\n"
+    if note:
+        text += note.strip() + "\n\n"
+    text += body.strip() + "\n"
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{name}.md").write_text(text, encoding="utf-8")
+    return text

@@ -1,0 +1,725 @@
+"""Warnsdorff's rule: always move to the square with the fewest onward moves.
+
+Warnsdorff (1823) proposed building a knight's tour greedily: from the
+current square, move to the unvisited neighbour that has the fewest
+unvisited neighbours of its own.  The rule is linear in the number of
+squares and works remarkably often, but it does not say what to do when
+several neighbours tie, and the tie-break decides whether the walk completes.
+This module implements the walk as one numba kernel with five tie-breaks:
+
+``first``
+    the neighbour reached by the move that comes first in the graph's move
+    order, which is Squirrel & Cull's move types 1..8 (see
+    :mod:`ktsolve.graph`);
+``random``
+    a uniformly random tied neighbour (seeded);
+``pohl``
+    Pohl (1967): the tied neighbour whose own unvisited neighbours have the
+    smallest sum of onward degrees (further ties: move order);
+``roth``
+    Roth: the tied neighbour farthest (Euclidean) from the board's centre
+    (further ties: move order);
+``squirrel``
+    Squirrel & Cull (1996): ties go to the move type that comes first in the
+    current one of a list of move orderings, the ordering switching when the
+    knight arrives on given squares.  Ganzfried (2004, Table 1) lists the
+    orderings for an open tour from the corner of every ``n x n`` board,
+    ``n >= 5``, by ``n mod 8``; they were reported to fail only at
+    ``n = 74``, where the single ordering 21345678 works.  They need a full
+    square board and the corner start (any corner: the tour is reflected).
+
+Fixed ends and closed tours.  A required last square ``end`` is *blocked*:
+it is never a candidate, but it still counts as an unvisited neighbour of
+the squares around it, so that those squares look less urgent and tend to
+be left for the end of the walk; when every other square has been visited
+and the current square is a knight's move from ``end``, the walk steps onto
+it.  A closed tour is an open tour from an anchor ``a`` to a blocked
+neighbour ``t`` of ``a``, so a walk that completes is closed by
+construction; the cycle is then listed from the required start.  Anchors
+near the centre work far better than corners: with Roth's tie-break about
+half of such walks complete closed tours even on 1000x1000 (see
+benchmarks/), where walks anchored at a corner fail from 20x20 on.
+
+:func:`solve_warnsdorff` (method ``warnsdorff``) restarts the walk over
+start squares, blocked ends and tie-break rules until one walk completes or
+the budget ends (``restarts`` walks, default
+:func:`default_restarts`, and ``time_limit``); then it answers ``unknown``,
+since a failed greedy walk proves nothing.  :func:`warnsdorff_path` exposes
+one walk, complete or not, for seeding ant colonies and bee food sources.
+
+The walk never recurses and keeps four arrays of ``n`` entries, so boards
+of millions of squares work.
+
+References
+----------
+H. C. von Warnsdorf, *Des Rösselsprunges einfachste und allgemeinste
+Lösung*, Schmalkalden, 1823.
+I. Pohl, "A method for finding Hamilton paths and knight's tours",
+Communications of the ACM 10(7):446-449, 1967.
+D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tours on
+square chessboards", Oregon State University REU report, 1996.
+S. Ganzfried, "A new algorithm for knight's tours", Oregon State University
+REU report, 2004 (Table 1: the Squirrel-Cull orderings).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from ..errors import UnsupportedError
+from ..graph import KnightGraph
+from ..result import MethodInfo, SolveResult, Status
+from ..tour import Tour, TourSpec
+
+__all__ = [
+    "RULES",
+    "warnsdorff_path",
+    "squirrel_orderings",
+    "squirrel_applies",
+    "default_restarts",
+    "solve_warnsdorff",
+    "METHOD",
+]
+
+#: Tie-breaking rules of one walk, by name (``auto`` is the restart strategy of the method).
+RULES = ("first", "random", "pohl", "roth", "squirrel")
+_RULE_CODE = {name: code for code, name in enumerate(RULES)}
+_FIRST, _RANDOM, _POHL, _ROTH, _SQUIRREL = range(5)
+
+#: Rules that ``rule="auto"`` rotates through, in this order.
+_AUTO_CYCLE = ("roth", "pohl", "first", "random")
+
+
+# ---------------------------------------------------------------------- kernel
+@njit(cache=True)
+def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out):
+    """One Warnsdorff walk; fills ``out`` and returns its length.
+
+    ``table`` is the ``(n, k)`` move table, ``degree`` the squares' degrees.
+    ``end`` (-1 for none) is blocked until every other square is visited.
+    ``rank[o, j]`` is the tie priority of move ``j`` under ordering ``o``
+    (lower first); the walk switches from ordering ``o`` to ``o + 1`` when
+    it arrives on square ``switch[o]`` (rule ``squirrel``; the other rules
+    use row 0).  ``dist`` is the squared distance from the centre (rule
+    ``roth``).  The length is ``n`` when the walk is a complete tour.
+    """
+    n = table.shape[0]
+    k = table.shape[1]
+    if rule == 1:
+        np.random.seed(seed)
+    deg = degree.copy()
+    visited = np.zeros(n, np.uint8)
+    target = n
+    if end >= 0:
+        # Blocked: never a candidate, but still counted in its neighbours' degrees.
+        visited[end] = 1
+        target = n - 1
+    cur = start
+    visited[cur] = 1
+    for j in range(k):
+        w = table[cur, j]
+        if w >= 0:
+            deg[w] -= 1
+    out[0] = cur
+    length = 1
+    order = 0
+    n_switch = switch.shape[0]
+    while length < target:
+        best = -1
+        best_deg = 1 << 30
+        best_key = 0
+        ties = 0
+        for j in range(k):
+            w = table[cur, j]
+            if w < 0 or visited[w] != 0:
+                continue
+            d = deg[w]
+            if d > best_deg:
+                continue
+            # key: smaller is better (rules first, squirrel, pohl, roth)
+            key = 0
+            if rule == 0 or rule == 4:
+                key = rank[order, j]
+            elif rule == 2:
+                for jj in range(k):
+                    u = table[w, jj]
+                    if u >= 0 and visited[u] == 0:
+                        key += deg[u]
+            elif rule == 3:
+                key = -dist[w]
+            if d < best_deg:
+                best = w
+                best_deg = d
+                best_key = key
+                ties = 1
+            elif rule == 1:
+                ties += 1
+                if np.random.random() * ties < 1.0:
+                    best = w
+            elif key < best_key:
+                best = w
+                best_key = key
+        if best < 0:
+            break
+        cur = best
+        visited[cur] = 1
+        for j in range(k):
+            w = table[cur, j]
+            if w >= 0:
+                deg[w] -= 1
+        out[length] = cur
+        length += 1
+        if order < n_switch and cur == switch[order]:
+            order += 1
+    if end >= 0 and length == target:
+        for j in range(k):
+            if table[cur, j] == end:
+                out[length] = end
+                length += 1
+                break
+    return length
+
+
+def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
+    """:func:`_walk` line for line in plain Python: the same squares for the same arguments.
+
+    Calling a numba function the first time in a process costs about 0.3 s
+    of CPU even when it is cached, more than a whole walk of a small board
+    takes in Python, so :func:`solve_warnsdorff` runs its first few walks
+    of small boards here (``ktsolve solve 8x8`` never starts numba's
+    machinery) and hands later restarts to the kernel.
+    """
+    table = table.tolist()
+    n = len(table)
+    k = len(table[0]) if n else 0
+    rank = rank.tolist()
+    switch = switch.tolist()
+    dist = dist.tolist()
+    rs = np.random.RandomState(seed) if rule == _RANDOM else None
+    deg = degree.tolist()
+    visited = [0] * n
+    target = n
+    if end >= 0:
+        visited[end] = 1
+        target = n - 1
+    cur = start
+    visited[cur] = 1
+    for w in table[cur]:
+        if w >= 0:
+            deg[w] -= 1
+    out[0] = cur
+    length = 1
+    order = 0
+    while length < target:
+        best, best_deg, best_key, ties = -1, 1 << 30, 0, 0
+        for j in range(k):
+            w = table[cur][j]
+            if w < 0 or visited[w]:
+                continue
+            d = deg[w]
+            if d > best_deg:
+                continue
+            key = 0
+            if rule == _FIRST or rule == _SQUIRREL:
+                key = rank[order][j]
+            elif rule == _POHL:
+                key = sum(deg[u] for u in table[w] if u >= 0 and not visited[u])
+            elif rule == _ROTH:
+                key = -dist[w]
+            if d < best_deg:
+                best, best_deg, best_key, ties = w, d, key, 1
+            elif rule == _RANDOM:
+                ties += 1
+                if rs.random_sample() * ties < 1.0:
+                    best = w
+            elif key < best_key:
+                best, best_key = w, key
+        if best < 0:
+            break
+        cur = best
+        visited[cur] = 1
+        for w in table[cur]:
+            if w >= 0:
+                deg[w] -= 1
+        out[length] = cur
+        length += 1
+        if order < len(switch) and cur == switch[order]:
+            order += 1
+    if end >= 0 and length == target and end in table[cur]:
+        out[length] = end
+        length += 1
+    return length
+
+
+#: Boards up to this many squares run their first walks in Python (see :func:`_walk_py`).
+_PY_MAX_SQUARES = 1024
+#: How many walks of a small board run in Python before the kernel takes over.
+_PY_MAX_WALKS = 8
+
+
+# ---------------------------------------------------------------------- Squirrel-Cull
+def _squirrel_table(m: int) -> list[tuple[str, tuple[int, int] | None]]:
+    """Ganzfried (2004) Table 1 for an ``m x m`` board: (ordering, 1-based switch square)."""
+    if m == 74:
+        return [("21345678", None)]
+    r = m % 8
+    if r == 0:
+        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51867342", (m - 8, 1)),
+                ("51342678", (7, m - 3)), ("21435678", None)]
+    if r == 1:
+        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51324678", (m - 6, (m + 9) // 2)),
+                ("32481765", None)]
+    if r == 2:
+        return [("34261578", (6, 1)), ("87642135", (3, 1)), ("54132678", (m - 15, 4)),
+                ("52431678", (10, m - 2)), ("85647123", (5, (m - 6) // 2)), ("15746823", None)]
+    if r == 3:
+        return [("34625718", (m - 1, m - 2)), ("42681357", (m - 6, m)), ("86512347", (2, 5)),
+                ("51867342", (m - 10, 3)), ("61825437", ((m + 1) // 2, m - 2)), ("71642538", None)]
+    if r == 4:
+        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51867342", (m - 8, 1)),
+                ("51342678", (10, m - 5)), ("86753421", (13, (m + 2) // 2)), ("78563421", None)]
+    if r == 5:
+        s = (m - 2, (m - 5) // 2) if m % 16 == 5 else (m - 2, (m - 13) // 2)
+        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51324678", s), ("15234678", None)]
+    if r == 6:
+        return [("34261578", (6, 1)), ("87642135", (3, 1)), ("54132678", (m - 10, 1)),
+                ("52431678", (10, m - 2)), ("85647123", (3, (m + 8) // 2)), ("12453678", None)]
+    return [("34625718", (m - 1, m - 2)), ("42681357", (m - 6, m)), ("86512347", (2, 5)),
+            ("51867342", (m - 6, 3)), ("61825437", ((m + 1) // 2, m - 2)), ("61357284", None)]
+
+
+def squirrel_orderings(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Squirrel-Cull move orderings of an ``m x m`` board as kernel arrays.
+
+    Parameters
+    ----------
+    m : int
+        Side of the board, at least 5.
+
+    Returns
+    -------
+    rank : (k, 8) int32 array
+        ``rank[o, j]`` is the position of move ``j`` (0-based, Squirrel &
+        Cull's type ``j + 1``) in ordering ``o``; lower wins a tie.
+    switch : (k - 1,) int32 array
+        Square number (row-major, 0-based) on whose arrival the walk moves on
+        from ordering ``o`` to ``o + 1``; -1 where the listed square lies off
+        the board (small ``m``), so that switch never happens.
+
+    Notes
+    -----
+    Ganzfried's table lists squares 1-based with row 1 at the top, which is
+    ktsolve's row 0, so ``(r, c)`` there is square ``(r - 1) * m + c - 1``.
+
+    Examples
+    --------
+    >>> rank, switch = squirrel_orderings(8)
+    >>> rank.shape, switch.tolist()
+    ((5, 8), [53, 9, -1, 52])
+    >>> [int(j) + 1 for j in np.argsort(rank[0])]  # ordering 34261578
+    [3, 4, 2, 6, 1, 5, 7, 8]
+    """
+    m = int(m)
+    if m < 5:
+        raise UnsupportedError(f"the Squirrel-Cull orderings start at 5x5, not {m}x{m}")
+    rows = _squirrel_table(m)
+    rank = np.empty((len(rows), 8), dtype=np.int32)
+    switch = np.full(len(rows) - 1, -1, dtype=np.int32)
+    for o, (ordering, sq) in enumerate(rows):
+        for pos, ch in enumerate(ordering):
+            rank[o, int(ch) - 1] = pos
+        if sq is not None:
+            r, c = sq[0] - 1, sq[1] - 1
+            if 0 <= r < m and 0 <= c < m:
+                switch[o] = r * m + c
+    return rank, switch
+
+
+def squirrel_applies(graph: KnightGraph) -> bool:
+    """True when the Squirrel-Cull orderings apply: a full ``n x n`` knight board, ``n >= 5``."""
+    b = graph.board
+    return graph.is_knight and b.is_full and b.rows == b.cols and b.rows >= 5
+
+
+def _corner_transform(graph: KnightGraph, square: int) -> tuple[bool, bool] | None:
+    """(flip rows, flip cols) that map ``square`` onto corner (0, 0), or None if not a corner."""
+    b = graph.board
+    r, c = (int(v) for v in b.coords_of(np.array([square]))[0])
+    if r not in (0, b.rows - 1) or c not in (0, b.cols - 1):
+        return None
+    return (r != 0, c != 0)
+
+
+def _reflect(graph: KnightGraph, path: np.ndarray, flips: tuple[bool, bool]) -> np.ndarray:
+    """Squares of a full board's ``path`` after flipping rows and/or columns."""
+    b = graph.board
+    r, c = np.divmod(path.astype(np.int64), b.cols)
+    if flips[0]:
+        r = b.rows - 1 - r
+    if flips[1]:
+        c = b.cols - 1 - c
+    return (r * b.cols + c).astype(np.int32)
+
+
+# ---------------------------------------------------------------------- one walk
+_EMPTY_I32 = np.zeros(0, dtype=np.int32)
+_EMPTY_I64 = np.zeros(0, dtype=np.int64)
+_IDENTITY_RANK: dict[int, np.ndarray] = {}
+
+
+def _identity_rank(k: int) -> np.ndarray:
+    if k not in _IDENTITY_RANK:
+        _IDENTITY_RANK[k] = np.arange(k, dtype=np.int32).reshape(1, k)
+    return _IDENTITY_RANK[k]
+
+
+def _centre_dist(graph: KnightGraph) -> np.ndarray:
+    """Squared distance from the centre, doubled coordinates so it stays integral."""
+    b = graph.board
+    c = graph.coords.astype(np.int64)
+    return (2 * c[:, 0] - (b.rows - 1)) ** 2 + (2 * c[:, 1] - (b.cols - 1)) ** 2
+
+
+def _rule_arrays(graph: KnightGraph, rule: str):
+    if rule not in _RULE_CODE:
+        raise UnsupportedError(f"Warnsdorff has no tie-break rule {rule!r}; choose one of {', '.join(RULES)}")
+    k = graph.table.shape[1]
+    if rule == "squirrel":
+        if not squirrel_applies(graph):
+            b = graph.board
+            raise UnsupportedError(
+                f"the Squirrel-Cull orderings need a full n x n board with n >= 5, not a "
+                f"{b.rows}x{b.cols} board with {b.n_holes} holes"
+            )
+        rank, switch = squirrel_orderings(graph.board.rows)
+        return rank, switch, _EMPTY_I64
+    dist = _centre_dist(graph) if rule == "roth" else _EMPTY_I64
+    return _identity_rank(k), _EMPTY_I32, dist
+
+
+def warnsdorff_path(graph: KnightGraph, start, rule: str = "first", seed: int | None = None, *,
+                    end=None) -> np.ndarray:
+    """One Warnsdorff walk from ``start``; the squares visited, complete or not.
+
+    Parameters
+    ----------
+    graph : KnightGraph
+    start : int, (row, col) or str
+        First square (a square number, coordinates or a name such as ``"a1"``).
+    rule : {"first", "random", "pohl", "roth", "squirrel"}
+        Tie-break among the neighbours with the fewest onward moves (see the
+        module docstring).  ``"squirrel"`` needs a full ``n x n`` board,
+        ``n >= 5``, and is meant for the start ``(0, 0)``.
+    seed : int, optional
+        Seed of rule ``"random"`` (0 when None); the other rules ignore it.
+    end : int, (row, col) or str, optional
+        A square kept for last: the walk never enters it before every other
+        square is visited, then enters it if it is a knight's move away.
+        Give a neighbour of ``start`` to ask for a closed tour.
+
+    Returns
+    -------
+    (L,) int32 array
+        Square numbers in visiting order.  ``L == graph.n`` exactly when the
+        walk is a complete open tour (ending on ``end`` when one is given);
+        a shorter array is the walk up to its dead end.
+
+    Notes
+    -----
+    ``O(k n)`` time for ``n`` squares and ``k`` moves (``O(k^2 n)`` for rule
+    ``pohl``); no recursion.  Same arguments, same walk.
+
+    Examples
+    --------
+    >>> from ktsolve import Board, KnightGraph
+    >>> g = KnightGraph(Board(5, 5))
+    >>> path = warnsdorff_path(g, "a5", rule="first")
+    >>> len(path), g.name(int(path[0]))
+    (25, 'a5')
+    """
+    n = graph.n
+    s = graph.node(start)
+    e = -1 if end is None else graph.node(end)
+    if e == s and n > 1:
+        raise UnsupportedError(f"the end {graph.name(e)} is the start of the walk")
+    if seed is not None and not (0 <= int(seed) < 2**32):
+        raise UnsupportedError(f"seed {seed} is not in 0..2**32-1")
+    rank, switch, dist = _rule_arrays(graph, rule)
+    out = np.empty(n, dtype=np.int32)
+    length = _walk(graph.table, graph.degree, s, e, _RULE_CODE[rule], 0 if seed is None else int(seed),
+                   rank, switch, dist, out)
+    return out[:length].copy() if length < n else out
+
+
+# ---------------------------------------------------------------------- the method
+def default_restarts(n: int) -> int:
+    """Default number of walks of :func:`solve_warnsdorff` on ``n`` squares.
+
+    As many walks as visit about ``2 * 10**7`` squares, at least 100 and at
+    most 10,000: 10,000 walks up to 2,000 squares, 100 walks from 200,000
+    squares on.
+    """
+    return int(min(10_000, max(100, 20_000_000 // max(1, n))))
+
+
+def _start_order(graph: KnightGraph) -> np.ndarray:
+    """Candidate first squares of a free open tour, most promising first.
+
+    A square with one neighbour must be an end of every open tour, so when
+    there is one it is the only start needed (a tour ending there, reversed,
+    starts there).  When the colours' counts differ, both ends lie on the
+    majority colour.  Otherwise squares of low degree come first: the
+    corners, from which Warnsdorff's rule succeeds most often.
+    """
+    deg = graph.degree
+    ones = np.flatnonzero(deg == 1)
+    if ones.size:
+        return ones[:1].astype(np.int32)
+    even, odd = graph.board.colour_counts()
+    cand = np.arange(graph.n, dtype=np.int32)
+    if even != odd:
+        major = 0 if even > odd else 1
+        cand = cand[graph.colour == major]
+    order = np.argsort(deg[cand], kind="stable")
+    return cand[order]
+
+
+#: Squares nearest the centre that anchor a free closed tour.
+_CLOSED_ANCHORS = 16
+
+
+class _Pairs:
+    """The walks' candidate (start, blocked end, reversed) triples, built on first use.
+
+    A free open start costs nothing on a huge board until a triple is asked for.
+    """
+
+    def __init__(self, make):
+        self._make = make
+        self._items = None
+
+    def _get(self):
+        if self._items is None:
+            self._items = self._make()
+        return self._items
+
+    def __len__(self):
+        return len(self._get())
+
+    def __getitem__(self, i):
+        return self._get()[i]
+
+
+def _plan(graph: KnightGraph, spec: TourSpec):
+    """(triples, finish, reason) for the walks of ``spec``.
+
+    Each triple is ``(start, blocked end or -1, reversed)``; ``finish`` turns
+    a complete walk (already reversed where asked) into the tour's squares,
+    and ``reason`` explains an empty plan.
+
+    * Open from ``s`` to ``e``: walks ``s -> e`` and ``e -> s`` reversed.
+    * Open from ``s``: walks from ``s``.  Open to ``e``: walks from ``e``, reversed.
+    * Open, free: walks from :func:`_start_order`.
+    * Closed: an open walk from an anchor ``a`` to a blocked neighbour ``t``
+      of ``a`` closes by construction.  Anchors are the squares nearest the
+      centre (where Roth's rule completes closed tours even on 1000x1000);
+      the cycle is then listed from the required start, or so that it ends
+      on the required end.  With both, the tour must use the move ``e -> s``:
+      walks ``s -> e`` and ``e -> s`` reversed.
+    """
+    b = graph.board
+    s = None if spec.start is None else b.index(*spec.start)
+    e = None if spec.end is None else b.index(*spec.end)
+    table = graph.table
+    same = lambda sq: sq  # noqa: E731
+    if spec.closed:
+        if s is not None and e is not None:
+            if e not in table[s]:
+                return [], same, (f"a closed tour from {graph.name(s)} to {graph.name(e)} needs them "
+                                  "a knight's move apart")
+            return [(s, e, False), (e, s, True)], same, ""
+
+        def make():
+            anchors = np.argsort(_centre_dist(graph), kind="stable")[:_CLOSED_ANCHORS]
+            return [(int(a), int(t), False) for a in anchors for t in table[a] if t >= 0]
+
+        def finish(sq):
+            if s is not None:
+                k = int(np.flatnonzero(sq == s)[0])
+                return np.roll(sq, -k)
+            if e is not None:
+                k = int(np.flatnonzero(sq == e)[0])
+                return np.roll(sq, -(k + 1))
+            return sq
+
+        return _Pairs(make), finish, ""
+    if s is not None and e is not None:
+        return [(s, e, False), (e, s, True)], same, ""
+    if s is not None:
+        return [(s, -1, False)], same, ""
+    if e is not None:
+        return [(e, -1, True)], same, ""
+    return _Pairs(lambda: [(int(v), -1, False) for v in _start_order(graph)]), same, ""
+
+
+def _derive_seed(seed: int, attempt: int) -> int:
+    return int((seed * 2654435761 + attempt * 40503 + 12345) % (2**32))
+
+
+def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
+                     rule: str = "auto", restarts: int | None = None) -> SolveResult:
+    """Warnsdorff's rule with restarts over start squares and tie-break rules.
+
+    Parameters
+    ----------
+    graph : KnightGraph
+    spec : TourSpec
+        Open or closed, with optional fixed start and end.
+    seed : int, optional
+        Seed of every random choice (random tie-breaks, random restarts).
+    time_limit : float, optional
+        Seconds; checked between walks.
+    progress : callable, optional
+        ``progress(walks done, walks allowed)``.
+    rule : {"auto", "first", "random", "pohl", "roth", "squirrel"}
+        ``"auto"`` (default) first tries the Squirrel-Cull orderings where
+        they apply (an open tour of a full ``n x n`` board, ``n >= 5``, with
+        a free start or a corner start and a free end), then sweeps the
+        candidate walks of :func:`_plan`, trying rules roth, pohl, first and
+        random on each (Roth's rule completed the most walks on full and
+        holed boards, see benchmarks/), then keeps drawing random candidates
+        with the random rule.  A named rule uses only that rule; a
+        deterministic one stops after one sweep.
+    restarts : int, optional
+        Most walks to try; :func:`default_restarts` of the board size when
+        None.
+
+    Returns
+    -------
+    SolveResult
+        ``found`` with the first complete walk, else ``unknown`` (a greedy
+        walk that fails proves nothing).  ``stats`` holds ``walks``, the
+        ``rule`` and ``start`` of the winning walk, and ``longest`` (the most
+        squares any walk covered).
+
+    Notes
+    -----
+    Closed tours are open walks from an anchor ``a`` to a blocked neighbour
+    ``t`` of ``a``, listed afterwards from the required start (see
+    :func:`_plan`).  A fixed end without a start runs the walks from the end
+    and reverses them.
+    """
+    t0 = time.perf_counter()
+    if rule != "auto" and rule not in _RULE_CODE:
+        raise UnsupportedError(
+            f"Warnsdorff has no tie-break rule {rule!r}; choose one of auto, {', '.join(RULES)}"
+        )
+    if restarts is None:
+        restarts = default_restarts(graph.n)
+    if isinstance(restarts, bool) or not isinstance(restarts, (int, np.integer)) or restarts < 1:
+        raise UnsupportedError(f"restarts must be a positive whole number, not {restarts!r}")
+    seed = 0 if seed is None else int(seed)
+    n = graph.n
+    board = graph.board
+    if n == 1 and not spec.closed:
+        return SolveResult(Status.FOUND, tour=Tour(board, [0], closed=False), stats={"walks": 0, "rule": "none"})
+    squirrel_ok = squirrel_applies(graph) and not spec.closed and spec.end is None
+    if rule == "squirrel":
+        if not squirrel_ok:
+            raise UnsupportedError(
+                "rule 'squirrel' builds open tours of full n x n boards (n >= 5) from a corner, "
+                f"not a {spec.describe(board)} on a {board.rows}x{board.cols} board with {board.n_holes} holes"
+            )
+        if spec.start is not None and _corner_transform(graph, board.index(*spec.start)) is None:
+            raise UnsupportedError(f"rule 'squirrel' starts from a corner, not from {board.name(*spec.start)}")
+
+    out = np.empty(n, dtype=np.int32)
+    table, degree = graph.table, graph.degree
+    walks = 0
+    longest = 0
+    stats: dict = {}
+
+    def walk(*args):
+        # the first walks of a small board in Python: no numba start-up for `ktsolve solve 8x8`
+        return (_walk_py if n <= _PY_MAX_SQUARES and walks < _PY_MAX_WALKS else _walk)(*args)
+
+    def found(sq, used_rule):
+        stats.update(walks=walks, rule=used_rule, start=graph.name(int(sq[0])), longest=n)
+        return SolveResult(Status.FOUND, tour=Tour(board, sq, closed=spec.closed), stats=stats)
+
+    # 1. The Squirrel-Cull orderings: one walk settles most square boards.
+    if squirrel_ok and rule in ("auto", "squirrel"):
+        corner = 0 if spec.start is None else board.index(*spec.start)
+        flips = _corner_transform(graph, corner)
+        if flips is not None:
+            rank, switch = squirrel_orderings(board.rows)
+            length = walk(table, degree, 0, -1, _SQUIRREL, 0, rank, switch, _EMPTY_I64, out)
+            walks += 1
+            longest = max(longest, length)
+            if length == n:
+                return found(_reflect(graph, out, flips), "squirrel")
+        if rule == "squirrel":
+            stats.update(walks=walks, longest=longest,
+                         reason=f"the Squirrel-Cull walk stopped after {longest} of {n} squares")
+            return SolveResult(Status.UNKNOWN, stats=stats)
+
+    # 2. Restarts over candidate walks and rules.
+    triples, finish, reason = _plan(graph, spec)
+    if not len(triples):
+        return SolveResult(Status.UNKNOWN, stats={"walks": walks, "reason": reason})
+    cycle = _AUTO_CYCLE if rule == "auto" else (rule,)
+    sweep = len(triples) * len(cycle)
+    deterministic = rule not in ("auto", "random")
+    budget = restarts - walks
+    if deterministic:
+        budget = min(budget, sweep)
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for attempt in range(max(0, budget)):
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            stats["reason"] = (f"the time limit of {time_limit:g} s ran out after {walks} walks "
+                               f"(the longest covered {longest} of {n} squares)")
+            break
+        if attempt < sweep:
+            s, e, rev = triples[attempt // len(cycle)]
+            name = cycle[attempt % len(cycle)]
+        else:
+            s, e, rev = triples[int(rng.integers(len(triples)))]
+            name = "random"
+        if name not in arrays:
+            arrays[name] = _rule_arrays(graph, name)
+        rank, switch, dist = arrays[name]
+        length = walk(table, degree, s, e, _RULE_CODE[name], _derive_seed(seed, attempt), rank, switch,
+                      dist, out)
+        walks += 1
+        longest = max(longest, length)
+        if progress is not None:
+            progress(walks, restarts)
+        if length == n:
+            return found(finish(out[::-1].copy() if rev else out), name)
+    else:
+        what = "every start and rule" if deterministic and budget == sweep else f"{walks} walks"
+        stats["reason"] = (f"Warnsdorff's rule tried {what} without completing a tour "
+                           f"(the longest walk covered {longest} of {n} squares)")
+    stats.update(walks=walks, longest=longest)
+    return SolveResult(Status.UNKNOWN, stats=stats)
+
+
+METHOD = MethodInfo(
+    name="warnsdorff",
+    family="heuristic",
+    summary="Warnsdorff's rule (fewest onward moves) with tie-break rules and restarts",
+    func=solve_warnsdorff,
+    holes=True,
+    open=True,
+    closed=True,
+    start=True,
+    end=True,
+    proves=False,
+    seeded=True,
+    max_squares=None,
+    reference="Warnsdorff 1823; Pohl 1967; Squirrel & Cull 1996; Ganzfried 2004",
+)

@@ -1,0 +1,527 @@
+"""Exhaustive depth-first search for knight's tours, with Warnsdorff ordering and dead-end pruning.
+
+The search extends a path one knight's move at a time and backs up when it
+cannot go on, so run to the end it either finds a tour or proves that none
+exists.  Two classic devices make it fast (Pohl 1967; the greedy-ordered
+searches of the knight's-tour literature):
+
+* **Warnsdorff ordering**: at every square the moves are tried in order of
+  the fewest onward moves, ties in the graph's move order, so the first
+  branch is Warnsdorff's greedy walk and most tours are found with little
+  or no backing up.
+* **Dead-end pruning**: call *available* the unvisited squares, the current
+  square and the required last square (the start, for a closed tour).  The
+  rest of the path must pass through every unvisited square, so a square
+  that is not the tour's last needs two available neighbours (one to enter,
+  one to leave) and the last square needs one.  The search keeps, for every
+  square, its number of available neighbours, and ends a branch as soon as
+
+  - an unvisited square has none, or one when it cannot be the last square
+    (the last square is fixed, or the tour is closed), or
+  - two unvisited squares have one each (both would have to be last), or
+  - the fixed last square (the start, for a closed tour) has none.
+
+  These are necessary conditions, so pruning never loses a tour.  Moving
+  from ``p`` to ``c`` only takes ``p`` out of the available set, so only
+  the neighbours of ``p`` change and each step costs ``O(k)`` for ``k``
+  moves.  For a closed tour, the start stays available to the end, which
+  makes the final square a neighbour of the start.
+
+For a free-start open tour every start square is tried (a proof must cover
+them all) except where an argument rules it out: when the colours' counts
+differ both ends lie on the majority colour, and when a square has a single
+neighbour every tour has it as an end, so the tours starting there are all
+(up to reversal).  A start whose search is exhausted cannot be the end of
+any tour either (reverse it), so later searches demand two available
+neighbours of it, which is sound and prunes more.
+
+The search is a numba kernel over an explicit stack held in arrays, so it
+never recurses and can stop after a node budget and resume: Python checks
+the clock between chunks.  :mod:`ktsolve.models.count` runs the same kernel
+in counting mode.
+
+References
+----------
+I. Pohl, "A method for finding Hamilton paths and knight's tours",
+Communications of the ACM 10(7):446-449, 1967.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from ..errors import UnsupportedError
+from ..graph import KnightGraph
+from ..result import MethodInfo, Proof, SolveResult, Status
+from ..tour import Tour, TourSpec
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "CHUNK_NODES",
+    "Search",
+    "drive",
+    "solve_backtrack",
+    "METHOD",
+]
+
+#: Default node budget of :func:`solve_backtrack` (tens of seconds of search).
+DEFAULT_MAX_NODES = 1_000_000_000
+
+#: Nodes per kernel call between two looks at the clock (a few milliseconds).
+CHUNK_NODES = 1 << 18
+
+# Kernel return codes.
+RUNNING, FOUND, EXHAUSTED = 0, 1, 2
+# Slots of the scalar state array.
+_DEPTH, _NVIS, _VIOL, _TERM, _NODES, _COUNT, _END, _CLOSED = range(8)
+
+
+# ---------------------------------------------------------------------- kernels
+@njit(cache=True)
+def _candidates(table, visited, deg, st, path, cand, ncand, ptr, d):
+    """Fill the candidate moves of depth ``d`` in Warnsdorff order (fewest available neighbours first)."""
+    n = table.shape[0]
+    k = table.shape[1]
+    cur = path[d]
+    e = st[_END]
+    base = d * k
+    m = 0
+    if e >= 0 and st[_CLOSED] == 0 and st[_NVIS] == n - 1:
+        # Every other square is visited: only the fixed end is left.
+        for j in range(k):
+            if table[cur, j] == e:
+                cand[base] = e
+                m = 1
+                break
+    else:
+        for j in range(k):
+            w = table[cur, j]
+            if w < 0 or visited[w] != 0 or w == e:
+                continue
+            # insertion sort by deg, stable in move order
+            i = m
+            while i > 0 and deg[cand[base + i - 1]] > deg[w]:
+                cand[base + i] = cand[base + i - 1]
+                i -= 1
+            cand[base + i] = w
+            m += 1
+    ncand[d] = m
+    ptr[d] = 0
+
+
+@njit(cache=True)
+def _init(table, degree, need, start, end, closed, visited, deg, path, cand, ncand, ptr, st):
+    """Reset the search to the path ``[start]``; returns EXHAUSTED if it is dead already."""
+    n = table.shape[0]
+    for v in range(n):
+        visited[v] = 0
+        deg[v] = degree[v]
+    st[:] = 0
+    st[_END] = end
+    st[_CLOSED] = closed
+    viol = 0
+    term = 0
+    for v in range(n):
+        if v == start or v == end:
+            continue
+        if deg[v] < need[v]:
+            viol += 1
+        if need[v] == 1 and deg[v] == 1:
+            term += 1
+    st[_VIOL] = viol
+    st[_TERM] = term
+    visited[start] = 1
+    st[_NVIS] = 1
+    path[0] = start
+    st[_DEPTH] = 0
+    _candidates(table, visited, deg, st, path, cand, ncand, ptr, 0)
+    if viol > 0 or term > 1 or (end >= 0 and end != start and deg[end] == 0):
+        ncand[0] = 0
+        return EXHAUSTED
+    return RUNNING
+
+
+@njit(cache=True)
+def _run(table, need, counting, budget, visited, deg, path, cand, ncand, ptr, st):
+    """Depth-first search for at most ``budget`` more nodes.
+
+    Returns FOUND (the tour is ``path[:n]``; counting mode never stops
+    here), EXHAUSTED (the whole tree is searched; ``st[_COUNT]`` tours were
+    counted) or RUNNING (the budget ran out; call again to resume).
+
+    A move ``p -> c`` marks ``c`` visited (it stops being an unvisited
+    square to watch) and takes ``p`` out of the available squares (unless
+    ``p`` is the closed tour's start), so only ``p``'s neighbours lose an
+    available neighbour; ``viol`` counts unvisited squares with fewer
+    available neighbours than they need and ``term`` those that must be
+    the last square.  Undoing a move reverses both steps.  Everything is
+    written out in this one loop so the counters stay in registers.
+    """
+    n = table.shape[0]
+    k = table.shape[1]
+    e = st[_END]
+    viol = st[_VIOL]
+    term = st[_TERM]
+    nvis = st[_NVIS]
+    d = st[_DEPTH]
+    count = st[_COUNT]
+    nodes = 0
+    code = RUNNING
+    while nodes < budget:
+        if ptr[d] < ncand[d]:
+            c = cand[d * k + ptr[d]]
+            ptr[d] += 1
+            p = path[d]
+            # enter c
+            visited[c] = 1
+            nvis += 1
+            if c != e:
+                dc = deg[c]
+                if dc < need[c]:
+                    viol -= 1
+                if dc == 1 and need[c] == 1:
+                    term -= 1
+            # p leaves the available squares
+            if p != e:
+                for j in range(k):
+                    w = table[p, j]
+                    if w < 0:
+                        continue
+                    old = deg[w]
+                    deg[w] = old - 1
+                    if visited[w] == 0 and w != e:
+                        nd = need[w]
+                        if old == nd:
+                            viol += 1
+                        if nd == 1:
+                            if old == 1:
+                                term -= 1
+                            elif old == 2:
+                                term += 1
+            nodes += 1
+            dead = viol > 0 or term > 1 or (e >= 0 and c != e and deg[e] == 0)
+            if not dead and nvis == n:
+                path[d + 1] = c
+                if counting == 0:
+                    d += 1
+                    code = FOUND
+                    st[_VIOL] = viol
+                    st[_TERM] = term
+                    st[_NVIS] = nvis
+                    st[_DEPTH] = d
+                    # no moves at full depth: a later call backs up and goes on
+                    _candidates(table, visited, deg, st, path, cand, ncand, ptr, d)
+                    break
+                count += 1
+                dead = True
+            if not dead:
+                d += 1
+                path[d] = c
+                st[_NVIS] = nvis
+                _candidates(table, visited, deg, st, path, cand, ncand, ptr, d)
+                continue
+        else:
+            if d == 0:
+                code = EXHAUSTED
+                break
+            p = path[d - 1]
+            c = path[d]
+            d -= 1
+        # undo the move p -> c
+        if p != e:
+            for j in range(k):
+                w = table[p, j]
+                if w < 0:
+                    continue
+                old = deg[w]
+                deg[w] = old + 1
+                if visited[w] == 0 and w != e:
+                    nd = need[w]
+                    if old + 1 == nd:
+                        viol -= 1
+                    if nd == 1:
+                        if old == 0:
+                            term += 1
+                        elif old == 1:
+                            term -= 1
+        if c != e:
+            dc = deg[c]
+            if dc < need[c]:
+                viol += 1
+            if dc == 1 and need[c] == 1:
+                term += 1
+        visited[c] = 0
+        nvis -= 1
+    st[_VIOL] = viol
+    st[_TERM] = term
+    st[_NVIS] = nvis
+    st[_DEPTH] = d
+    st[_COUNT] = count
+    st[_NODES] += nodes
+    return code
+
+
+# ---------------------------------------------------------------------- Python driver
+class Search:
+    """A resumable search for tours of one graph from one start (the state lives in arrays).
+
+    Parameters
+    ----------
+    graph : KnightGraph
+    start : int
+        First square.
+    end : int
+        Required last square, or -1.  For ``closed=True`` it is ignored:
+        the start is the square the tour must come back to.
+    closed : bool
+    need : (n,) int32 array, optional
+        2 for squares that cannot be the last square of the tour (besides
+        those the mode already rules out), 1 otherwise.
+    counting : bool
+        Count every tour instead of stopping at the first.
+
+    Examples
+    --------
+    >>> from ktsolve import Board, KnightGraph
+    >>> s = Search(KnightGraph(Board(3, 4)), start=0, end=-1, closed=False, counting=True)
+    >>> s.run(10_000), s.count
+    ('exhausted', 2)
+    """
+
+    def __init__(self, graph: KnightGraph, start: int, end: int = -1, closed: bool = False,
+                 need=None, counting: bool = False):
+        n = graph.n
+        self.graph = graph
+        self.table = graph.table
+        k = self.table.shape[1]
+        self.start = int(start)
+        self.end = self.start if closed else int(end)
+        self.closed = bool(closed)
+        self.counting = bool(counting)
+        if need is None:
+            need = np.ones(n, dtype=np.int32)
+        need = np.asarray(need, dtype=np.int32).copy()
+        if self.end >= 0:
+            need[:] = 2  # the last square is fixed: every other one is passed through
+        self.need = need
+        self.visited = np.zeros(n, dtype=np.uint8)
+        self.deg = np.zeros(n, dtype=np.int32)
+        self.path = np.zeros(n + 1, dtype=np.int32)
+        self.cand = np.zeros((n + 1) * k, dtype=np.int32)
+        self.ncand = np.zeros(n + 1, dtype=np.int32)
+        self.ptr = np.zeros(n + 1, dtype=np.int32)
+        self.st = np.zeros(8, dtype=np.int64)
+        code = _init(self.table, graph.degree, self.need, self.start, self.end, int(self.closed),
+                     self.visited, self.deg, self.path, self.cand, self.ncand, self.ptr, self.st)
+        self.state = "exhausted" if code == EXHAUSTED else "running"
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[_NODES])
+
+    @property
+    def count(self) -> int:
+        return int(self.st[_COUNT])
+
+    def tour(self) -> np.ndarray:
+        """The tour found (valid after :meth:`run` returned ``"found"``)."""
+        return self.path[: self.graph.n].copy()
+
+    def run(self, budget: int) -> str:
+        """Search at most ``budget`` more nodes; returns ``"found"``, ``"exhausted"`` or ``"running"``.
+
+        After ``"found"`` a further call goes on to the next tour.
+        """
+        if self.state == "exhausted":
+            return self.state
+        code = _run(self.table, self.need, int(self.counting), int(budget), self.visited, self.deg,
+                    self.path, self.cand, self.ncand, self.ptr, self.st)
+        self.state = {RUNNING: "running", FOUND: "found", EXHAUSTED: "exhausted"}[code]
+        return self.state
+
+
+def drive(search: Search, deadline: float | None, nodes_left: int, progress=None, done_before=0,
+          total=None) -> str:
+    """Run ``search`` in chunks until it answers, the node budget ends, or the clock passes ``deadline``.
+
+    Returns ``"found"``, ``"exhausted"``, ``"nodes"`` or ``"time"``.
+    """
+    while True:
+        if nodes_left - search.nodes <= 0:
+            return "nodes"
+        before = search.nodes
+        state = search.run(min(CHUNK_NODES, nodes_left - before))
+        if progress is not None and total is not None:
+            progress(min(total, done_before + search.nodes), total)
+        if state != "running":
+            return state
+        if deadline is not None and time.perf_counter() > deadline:
+            return "time"
+
+
+def _open_starts(graph: KnightGraph) -> tuple[np.ndarray, str]:
+    """Start squares an exhaustive free-start open search must try, and why they suffice."""
+    deg = graph.degree
+    ones = np.flatnonzero(deg == 1)
+    if ones.size:
+        return ones[:1].astype(np.int32), (
+            f"{graph.name(int(ones[0]))} has one neighbour, so every open tour has it as an end"
+        )
+    even, odd = graph.board.colour_counts()
+    cand = np.arange(graph.n, dtype=np.int32)
+    why = "every square was tried as the start"
+    if even != odd:
+        major = 0 if even > odd else 1
+        cand = cand[graph.colour == major]
+        why = "every square of the majority colour (where both ends of an open tour lie) was tried as the start"
+    # Low degree first: the searches from there are the shortest, and each exhausted
+    # start strengthens the pruning of the later ones.
+    return cand[np.argsort(deg[cand], kind="stable")], why
+
+
+def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
+                    max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
+    """Exhaustive depth-first search: a tour, a proof that none exists, or ``unknown``.
+
+    Parameters
+    ----------
+    graph : KnightGraph
+    spec : TourSpec
+    seed : None
+        Unused: the search is deterministic.
+    time_limit : float, optional
+        Seconds, checked every :data:`CHUNK_NODES` nodes.
+    progress : callable, optional
+        ``progress(nodes searched, max_nodes)``.
+    max_nodes : int
+        Node budget over all start squares (default :data:`DEFAULT_MAX_NODES`,
+        tens of seconds); a node is one move tried.
+
+    Returns
+    -------
+    SolveResult
+        ``found``; ``infeasible`` with a :class:`Proof` (argument
+        ``"exhaustive search"``, evidence: nodes searched and the starts
+        tried) when the whole tree was searched; ``unknown`` when the node
+        budget or the time limit ran out.
+
+    Notes
+    -----
+    Worst case exponential; see the module docstring for the pruning.  A
+    closed tour is searched from the square of fewest neighbours (every
+    closed tour passes through it) and listed afterwards from the required
+    start; with a fixed start and end, it is an open tour from the start to
+    the end, which must be a knight's move apart.
+    """
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + float(time_limit)
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
+        raise UnsupportedError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
+    board = graph.board
+    n = graph.n
+    s = None if spec.start is None else board.index(*spec.start)
+    e = None if spec.end is None else board.index(*spec.end)
+    what = spec.describe(board)
+
+    def infeasible(text, **evidence):
+        return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="exhaustive search", evidence=evidence),
+                           stats={"nodes": evidence.get("nodes", 0)})
+
+    # Tiny cases the search itself does not cover.
+    if n == 1:
+        if spec.closed:
+            return SolveResult(Status.INFEASIBLE, proof=Proof(
+                "the board has 1 square; a closed tour needs at least 3", argument="size",
+                evidence={"squares": 1}))
+        return SolveResult(Status.FOUND, tour=Tour(board, [0]), stats={"nodes": 0})
+    if spec.closed and n < 3:
+        return SolveResult(Status.INFEASIBLE, proof=Proof(
+            f"the board has {n} squares; a closed tour needs at least 3", argument="size", evidence={"squares": n}))
+    if not spec.closed and s is not None and s == e:
+        return SolveResult(Status.INFEASIBLE, proof=Proof(
+            f"an open tour of {n} squares cannot start and end on the same square {graph.name(s)}",
+            argument="size", evidence={"squares": n}))
+
+    # What to search: (start, end, closed, reverse the tour found?)
+    finish = lambda sq: sq  # noqa: E731
+    if spec.closed:
+        if s is not None and e is not None:
+            if e not in graph.table[s]:
+                return SolveResult(Status.INFEASIBLE, proof=Proof(
+                    f"a closed tour from {graph.name(s)} to {graph.name(e)} must close with a knight's move "
+                    f"from {graph.name(e)} back to {graph.name(s)}, and there is none",
+                    argument="closing move", evidence={"start": graph.name(s), "end": graph.name(e)}))
+            searches = [(s, e, False)]
+            why = f"every closed tour from {graph.name(s)} to {graph.name(e)} is an open one closed by a move"
+        else:
+            anchor = int(np.argmin(graph.degree))
+            searches = [(anchor, -1, True)]
+            why = f"every closed tour passes through {graph.name(anchor)}"
+
+            def finish(sq):
+                if s is not None:
+                    return np.roll(sq, -int(np.flatnonzero(sq == s)[0]))
+                if e is not None:
+                    return np.roll(sq, -(int(np.flatnonzero(sq == e)[0]) + 1))
+                return sq
+    elif s is not None:
+        searches = [(s, -1 if e is None else e, False)]
+        why = f"the start {graph.name(s)} is fixed"
+    elif e is not None:
+        searches = [(e, -1, False)]
+        why = f"the tours ending on {graph.name(e)} are the reversed ones starting there"
+        finish = lambda sq: sq[::-1].copy()  # noqa: E731
+    else:
+        starts, why = _open_starts(graph)
+        searches = [(int(v), -1, False) for v in starts]
+
+    need = np.ones(n, dtype=np.int32)
+    nodes = 0
+    tried = []
+    outcome = "exhausted"
+    for start, end, closed in searches:
+        if tried and deadline is not None and time.perf_counter() > deadline:
+            outcome = "time"
+            break
+        search = Search(graph, start, end, closed=closed, need=need)
+        outcome = drive(search, deadline, max_nodes - nodes, progress, nodes, max_nodes)
+        nodes += search.nodes
+        tried.append(graph.name(start))
+        if outcome == "found":
+            sq = finish(search.tour())
+            return SolveResult(Status.FOUND, tour=Tour(board, sq, closed=spec.closed),
+                               stats={"nodes": nodes, "starts_tried": len(tried)})
+        if outcome != "exhausted":
+            break
+        if not closed and end < 0:
+            need[start] = 2  # no tour starts here, so none ends here (reverse it)
+    if outcome == "exhausted":
+        return infeasible(
+            f"an exhaustive search of {nodes:,} nodes found no {what} ({why})",
+            nodes=nodes, starts=tried,
+        )
+    budget = (f"the node budget of {max_nodes:,} ran out" if outcome == "nodes"
+              else f"the time limit of {time_limit:g} s ran out")
+    return SolveResult(Status.UNKNOWN, stats={
+        "reason": f"{budget} after {nodes:,} nodes ({len(tried)} start squares begun)",
+        "nodes": nodes, "starts_tried": len(tried)})
+
+
+METHOD = MethodInfo(
+    name="backtrack",
+    family="exact",
+    summary="depth-first search with Warnsdorff ordering and dead-end pruning; proves small boards",
+    func=solve_backtrack,
+    holes=True,
+    open=True,
+    closed=True,
+    start=True,
+    end=True,
+    proves=True,
+    seeded=False,
+    max_squares=None,
+    reference="Pohl 1967 (ordered search); exhaustive DFS",
+)

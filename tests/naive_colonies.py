@@ -1,0 +1,160 @@
+"""Slow, readable references of the ant colonies (plain Python, no numpy in the loops).
+
+They follow the papers' descriptions step by step, with the kernels'
+documented conventions (SplitMix64 stream, one draw per step with two or
+more candidates, first candidate in move order whose running weight sum
+exceeds ``u * total``), so a kernel run and a reference run from the same
+seed must agree exactly: same walks, same tours, same pheromone.
+"""
+
+from __future__ import annotations
+
+import math
+
+MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The generator of the kernels, one uint64 of state."""
+
+    def __init__(self, seed: int):
+        self.state = seed & MASK
+
+    def uniform(self) -> float:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        x = self.state
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
+        x ^= x >> 31
+        return (x >> 11) * (1.0 / 9007199254740992.0)
+
+
+def walk(table, weight, start, rng):
+    """One ant: returns (path, moves).  ``table[s][j]`` is a square or -1."""
+    visited = {start}
+    path, moves = [start], []
+    s = start
+    while True:
+        cands = [j for j in range(len(table[s])) if table[s][j] >= 0 and table[s][j] not in visited]
+        if not cands:
+            break
+        if len(cands) == 1:
+            j = cands[0]
+        else:
+            total = 0.0
+            running = []
+            for jj in range(8):
+                w = weight[s][jj] if jj in cands else 0.0
+                total += w
+                running.append(total)
+            r = rng.uniform() * total
+            j = next(jj for jj in range(8) if running[jj] > r)
+        moves.append(j)
+        s = table[s][j]
+        visited.add(s)
+        path.append(s)
+    return path, moves
+
+
+def is_closed(table, path):
+    return len(path) > 2 and path[0] in table[path[-1]]
+
+
+def aco(table, tau, starts, cycles, seed, *, rho=0.25, q=1.0, alpha=1.0, tau_min=1e-300, closed=False):
+    """Hingston & Kendall: returns (tau, tours kept, counts [walks, complete, closed])."""
+    n = len(table)
+    tau = [list(row) for row in tau]
+    rng = SplitMix64(seed)
+    tours, counts = [], [0, 0, 0]
+    for _ in range(cycles):
+        if alpha == 1.0:
+            weight = tau
+        else:
+            weight = [[max(t**alpha, tau_min) for t in row] for row in tau]
+        delta = [[0.0] * 8 for _ in range(n)]
+        for start in starts:
+            path, moves = walk(table, weight, start, rng)
+            length = len(moves)
+            counts[0] += 1
+            if length == n - 1:
+                counts[1] += 1
+                c = is_closed(table, path)
+                counts[2] += c
+                if c or not closed:
+                    tours.append(path)
+            for i in range(length):
+                delta[path[i]][moves[i]] += q * (length - i) / (n - 1 - i)
+        tau = [[max((1.0 - rho) * tau[s][j] + delta[s][j], tau_min) for j in range(8)] for s in range(n)]
+    return tau, tours, counts
+
+
+def f_mean(values, f):
+    """Power mean with the limits: -inf min, 0 geometric, +inf max."""
+    if f == -math.inf:
+        return min(values)
+    if f == math.inf:
+        return max(values)
+    k = len(values)
+    if f == 0:
+        acc = 0.0
+        for v in values:
+            acc += math.log(v)
+        return math.exp(acc / k)
+    acc = 0.0
+    for v in values:
+        acc += v**f
+    return (acc / k) ** (1.0 / f)
+
+
+def iaco(table, degree, tau, starts, cycles, seed, *, rho=0.45, deposit=0.1, lo=0.001, hi=0.999, f=math.inf,
+         share_every=10, deposit_on="edge", closed=False):
+    """Jiang, Bai & Dong: ``tau[c][s][j]`` per colony; returns (tau, tours, counts)."""
+    n = len(table)
+    k_col = len(tau)
+    tau = [[list(row) for row in col] for col in tau]
+    rng = SplitMix64(seed)
+    tours, counts = [], [0, 0, 0]
+    for cycle in range(1, cycles + 1):
+        delta = [[[0.0] * 8 for _ in range(n)] for _ in range(k_col)]
+        for c in range(k_col):
+            weight = []
+            for s in range(n):
+                row = []
+                for j in range(8):
+                    d = table[s][j]
+                    p = 1.0
+                    for _ in range(degree[d] if d >= 0 else 0):
+                        p *= tau[c][s][j]
+                    row.append(p)
+                weight.append(row)
+            for start in starts:
+                path, moves = walk(table, weight, start, rng)
+                length = len(moves)
+                counts[0] += 1
+                if length == n - 1:
+                    counts[1] += 1
+                    cl = is_closed(table, path)
+                    counts[2] += cl
+                    if cl or not closed:
+                        tours.append(path)
+                for i in range(length):
+                    if deposit_on == "edge":
+                        delta[c][path[i]][moves[i]] = deposit
+                    elif deposit_on == "all" or length == n - 1:
+                        delta[c][path[i]][moves[i]] += deposit
+        for c in range(k_col):
+            for s in range(n):
+                for j in range(8):
+                    tau[c][s][j] = min(max((1.0 - rho) * tau[c][s][j] + delta[c][s][j], lo), hi)
+        if share_every and k_col > 1 and cycle % share_every == 0:
+            share(tau, f, lo, hi)
+    return tau, tours, counts
+
+
+def share(tau, f, lo, hi):
+    """Every colony's trail becomes the F-mean over colonies (clamped), in place."""
+    for s in range(len(tau[0])):
+        for j in range(8):
+            m = min(max(f_mean([col[s][j] for col in tau], f), lo), hi)
+            for col in tau:
+                col[s][j] = m

@@ -1,0 +1,136 @@
+"""Enumeration: the public function, the bulk tour check, the tours file and the CLI command."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from conftest import invoke
+from ktsolve import Board, TourSpec, validate
+from ktsolve.errors import InvalidTourError, UnsupportedError
+from ktsolve.files import parse_tour_text, write_tours
+from ktsolve.heuristics._colony import DistinctTours
+from ktsolve.solve import check_tours, enumerate_tours, enumerating_methods
+
+STATS = {"walks", "complete", "distinct", "closed", "production_rate"}
+
+
+def test_enumerating_methods():
+    assert {"aco", "iaco"} <= set(enumerating_methods())
+
+
+@pytest.mark.parametrize("method", ["aco", "iaco"])
+def test_enumerate_tours_keeps_distinct_valid_tours(method):
+    res = enumerate_tours("6x6", method, cycles=40, seed=2)
+    st = res.stats
+    assert STATS <= set(st) and res.method == method and res.seed == 2
+    assert st["distinct"] == len(res.tours) > 0
+    assert st["production_rate"] == pytest.approx(st["complete"] / st["walks"])
+    assert len({t.tobytes() for t in res.tours}) == len(res.tours)
+    for t in res.tours[:200]:
+        validate(res.board, t)
+    again = enumerate_tours("6x6", method, cycles=40, seed=2)
+    assert np.array_equal(again.tours, res.tours) and again.stats == res.stats
+
+
+def test_closed_start_and_end_requests():
+    res = enumerate_tours("6x6", "aco", cycles=80, seed=1, closed=True, start="c3")
+    assert res.stats["distinct"] > 0 and res.closed
+    for t in res.tours:
+        validate(res.board, t, closed=True, start="c3")
+    assert res.stats["complete"] >= res.stats["closed"] >= res.stats["distinct"]
+    end = res.board.name(*res.board.coords_of(res.tours[:1, -1])[0])
+    ended = enumerate_tours("6x6", "aco", cycles=80, seed=1, closed=True, start="c3", end=end)
+    assert 0 < len(ended.tours) <= len(res.tours)
+    assert (ended.tours[:, -1] == res.tours[0, -1]).all()
+
+
+def test_5x5_never_more_than_the_oracle(counts_oracle):
+    total = next(c["value"] for c in counts_oracle["full"] if c["board"] == [5, 5] and c["kind"] == "open")
+    res = enumerate_tours("5x5", "iaco", cycles=300, seed=1)
+    assert 0 < res.stats["distinct"] <= total
+
+
+def test_infeasible_board_runs_nothing():
+    res = enumerate_tours("5x5", "aco", closed=True, cycles=10, seed=1)
+    assert res.stats["walks"] == 0 and "colour" in res.stats["proof"] and len(res.tours) == 0
+
+
+def test_refuses_methods_that_cannot_enumerate():
+    with pytest.raises(UnsupportedError, match="cannot enumerate"):
+        enumerate_tours("5x5", "ga", cycles=1)
+    with pytest.raises(UnsupportedError, match="no parameter"):
+        enumerate_tours("5x5", "aco", cycles=1, beta=1)
+
+
+def test_check_tours_names_the_fault():
+    board = Board(5, 5)
+    good = enumerate_tours(board, "aco", cycles=100, seed=3).tours
+    check_tours(board, good, TourSpec())
+    bad = good[:3].copy()
+    bad[1, [4, 5]] = bad[1, [5, 4]]
+    with pytest.raises(InvalidTourError, match="illegal move|visited twice"):
+        check_tours(board, bad, TourSpec())
+    with pytest.raises(InvalidTourError, match="not closed"):
+        check_tours(board, good[:1], TourSpec(closed=True))
+    with pytest.raises(InvalidTourError, match="start"):
+        check_tours(board, good[:1], TourSpec(start=(2, 2)) if good[0, 0] != 12 else TourSpec(start=(0, 0)))
+
+
+def test_distinct_tours_keeps_first_seen_order():
+    d = DistinctTours(300)
+    rows = np.arange(900).reshape(3, 300) % 300
+    assert d.add(rows) == 1 and d.add(rows[::-1].copy()) == 0
+    assert d.array().tolist() == [rows[0].tolist()]
+
+
+@pytest.mark.parametrize("name", ["tours.txt", "tours.txt.gz"])
+def test_write_tours_format(tmp_path, name):
+    board = Board(5, 5, holes=[(4, 4)])
+    res = enumerate_tours(board, "aco", cycles=60, seed=1)
+    path = tmp_path / name
+    assert write_tours(path, board, res.tours) == len(res.tours) > 0
+    raw = path.read_bytes()
+    text = (gzip.decompress(raw) if name.endswith(".gz") else raw).decode("ascii")
+    lines = text.splitlines()
+    assert text.endswith("\n") and len(lines) == len(res.tours)
+    for line, row in zip(lines, res.tours):
+        assert "  " not in line and line == line.strip()
+        tour, _ = parse_tour_text(board, line)
+        assert np.array_equal(tour.squares, row)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".ktsolve-")]
+
+
+def test_cli_enumerate_json_and_file(tmp_path):
+    out = tmp_path / "t.txt.gz"
+    res = invoke(["enumerate", "6x6", "--method", "iaco", "--cycles", "30", "--seed", "4", "-o", out])
+    data = json.loads(res.stdout)
+    assert STATS <= set(data["stats"]) and data["method"] == "iaco" and data["seed"] == 4
+    lines = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert len(lines) == data["stats"]["distinct"] > 0
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("ktsolve: kept")  # no progress bar when piped
+
+
+def test_cli_enumerate_closed_start_and_holes(tmp_path):
+    out = tmp_path / "t.txt"
+    res = invoke(["enumerate", "6x6", "--holes", "a1,a2", "--start", "c3", "--cycles", "50", "--seed", "1",
+                  "-o", out], code=0)
+    data = json.loads(res.stdout)
+    assert data["start"] == [3, 2] and data["board"]["holes"] == [[4, 0], [5, 0]]
+    for line in out.read_text().splitlines():
+        assert line.split()[0] == "c3"
+
+
+def test_cli_enumerate_exit_codes(tmp_path):
+    invoke(["enumerate", "5x5", "--closed", "--cycles", "5"], code=1)
+    res = invoke(["enumerate", "4x4", "--cycles", "5", "--seed", "1"], code=3)
+    assert json.loads(res.stdout)["stats"]["distinct"] == 0
+    res = invoke(["enumerate", "5x5", "--method", "nope"], code=2)
+    assert res.stderr.count("\n") == 1
+    invoke(["enumerate", "5x5", "-p", "rho=7", "--cycles", "1"], code=2)
+    out = tmp_path / "never.txt"
+    invoke(["enumerate", "5x5", "--start", "z9", "-o", out], code=2)
+    assert not out.exists()

@@ -1,0 +1,183 @@
+"""Improved multi-colony ant colony: kernel against the plain-Python reference, sharing, behaviour."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import naive_colonies as naive
+from conftest import load_oracle
+from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
+from ktsolve.errors import UnsupportedError
+from ktsolve.heuristics._colony import seed_state, walk_arrays
+from ktsolve.heuristics.iaco import _iaco_cycles, _share, enumerate_iaco, f_mean, solve_iaco
+
+INF = math.inf
+BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(4, 5, holes=[(1, 1)])]
+MODES = {"all": 0, "complete": 1, "edge": 2}
+
+
+def _table(graph):
+    return [[int(v) for v in row] + [-1] * (8 - len(row)) for row in graph.table]
+
+
+def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_on="edge", closed=False):
+    tpad, full, rev = walk_arrays(graph)
+    deg = np.zeros(graph.n + 1, dtype=np.int32)
+    deg[:-1] = graph.degree
+    tau = np.array(tau, dtype=np.float64)
+    out = np.empty((len(starts) * cycles * tau.shape[0], graph.n), dtype=np.int32)
+    counts = np.zeros(5, dtype=np.int64)
+    done, n_out = _iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
+                               MODES[deposit_on], np.asarray(starts, dtype=np.int32), cycles, seed_state(seed),
+                               closed, -1, False, out, counts)
+    assert done == cycles
+    return tau, out[:n_out].tolist(), counts
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=lambda b: f"{b.rows}x{b.cols}h{b.n_holes}")
+@pytest.mark.parametrize("deposit_on", ["edge", "all", "complete"])
+@pytest.mark.parametrize("f", [-INF, 1.0, INF])
+def test_kernel_matches_reference(board, deposit_on, f):
+    graph = KnightGraph(board)
+    rng = np.random.default_rng(graph.n)
+    tau0 = rng.uniform(0.01, 0.99, size=(2, graph.n, 8))
+    starts = list(range(graph.n))
+    tau, tours, counts = _kernel(graph, tau0, starts, 7, 99, f=f, share_every=3, deposit_on=deposit_on)
+    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), starts, 7, 99, f=f,
+                                       share_every=3, deposit_on=deposit_on)
+    assert tours == rtours
+    assert counts[:3].tolist() == rcounts
+    assert np.array_equal(tau, np.array(rtau))
+
+
+@pytest.mark.parametrize("f", [-INF, -2.0, 0.0, 0.5, 1.0, 3.0, INF])
+def test_share_is_the_f_mean(f):
+    rng = np.random.default_rng(1)
+    tau = rng.uniform(0.001, 0.999, size=(3, 10, 8))
+    ref = tau.tolist()
+    _share(tau, f, 0.001, 0.999)
+    naive.share(ref, f, 0.001, 0.999)
+    assert np.allclose(tau, np.array(ref), rtol=1e-14, atol=0)
+    assert (tau[0] == tau[1]).all() and (tau[1] == tau[2]).all()
+    lo, hi = np.array(ref).min(axis=0), np.array(ref).max(axis=0)
+    assert (tau[0] >= lo - 1e-15).all() and (tau[0] <= hi + 1e-15).all()
+
+
+def test_f_mean_limits():
+    x = [0.2, 0.4, 0.8]
+    assert f_mean(x, -INF) == 0.2 and f_mean(x, INF) == 0.8
+    assert f_mean(x, 0) == pytest.approx(0.4)
+    assert f_mean(x, 1) == pytest.approx(1.4 / 3)
+    assert f_mean(x, -60) == pytest.approx(0.2, rel=0.02) and f_mean(x, 60) == pytest.approx(0.8, rel=0.02)
+
+
+def test_low_degree_destinations_are_preferred():
+    """With equal trails t the first move goes to neighbour d with probability proportional to t ** degree(d)."""
+    from ktsolve.heuristics.iaco import _powers, _walk
+
+    graph = KnightGraph(Board(8, 8))
+    tpad, full, rev = walk_arrays(graph)
+    deg = np.zeros(graph.n + 1, dtype=np.int32)
+    deg[:-1] = graph.degree
+    start = graph.node("b8")
+    nb = graph.neighbours(start)
+    assert len(set(graph.degree[nb].tolist())) > 1  # neighbours of several degrees
+    weight = np.empty((graph.n, 8))
+    _powers(np.full((graph.n, 8), 0.5), tpad, deg, weight)
+    expect = {int(d): 0.5 ** int(graph.degree[d]) for d in nb}
+    total = sum(expect.values())
+    avail = np.empty(graph.n + 1, np.uint8)
+    path = np.empty(graph.n, np.int32)
+    moves = np.empty(graph.n, np.int32)
+    rng = seed_state(11)
+    hits = dict.fromkeys(expect, 0)
+    trials = 20000
+    for _ in range(trials):
+        _walk(tpad, full, rev, weight, start, avail, path, moves, np.empty(8), rng)
+        hits[int(path[1])] += 1
+    for d, w in expect.items():
+        assert abs(hits[d] / trials - w / total) < 0.015, (graph.name(d), hits[d] / trials, w / total)
+
+
+def test_chunking_does_not_change_a_run(monkeypatch):
+    from ktsolve.heuristics import _colony
+
+    graph = KnightGraph(Board(6, 6))
+    a = enumerate_iaco(graph, TourSpec(), cycles=25, seed=3)
+    monkeypatch.setattr(_colony, "STEPS_PER_CHUNK", 1)
+    b = enumerate_iaco(graph, TourSpec(), cycles=25, seed=3)
+    assert len(b.history) == 25
+    assert np.array_equal(a.tours, b.tours) and a.stats == b.stats
+    assert np.array_equal(a.pheromone, b.pheromone)
+
+
+def test_same_seed_same_tour_different_seeds_differ():
+    tours = [tuple(solve("6x6", "iaco", seed=s).tour.squares.tolist()) for s in (1, 1, 2, 3, 4)]
+    assert tours[0] == tours[1]
+    assert len(set(tours[1:])) > 1
+
+
+@pytest.mark.parametrize("closed,start", [(False, None), (True, None), (False, "a1"), (True, "c3")])
+def test_finds_tours_on_6x6(closed, start):
+    res = solve("6x6", "iaco", closed=closed, start=start, seed=5, cycles=400)
+    assert res.status is Status.FOUND
+    validate(res.board, res.tour, closed=closed, start=start)
+
+
+@pytest.mark.parametrize("case", [c for c in load_oracle("holed.json")["cases"] if c["exists"]],
+                         ids=lambda c: f"{c['board']}-{c['holes']}-{c['kind']}")
+def test_holed_boards_with_tours(case):
+    board = Board(*case["board"], holes=[tuple(h) for h in case["holes"]])
+    start = tuple(case["start"]) if "start" in case else None
+    res = solve(board, "iaco", closed=case["kind"] == "closed", start=start, seed=1, cycles=2000)
+    assert res.status is Status.FOUND, res.stats
+    validate(board, res.tour, closed=case["kind"] == "closed", start=start)
+
+
+@pytest.mark.parametrize("case", [c for c in load_oracle("holed.json")["cases"] if not c["exists"]],
+                         ids=lambda c: f"{c['board']}-{c['holes']}-{c['kind']}")
+def test_never_a_tour_where_none_exists(case):
+    board = Board(*case["board"], holes=[tuple(h) for h in case["holes"]])
+    spec = TourSpec(closed=case["kind"] == "closed", start=tuple(case["start"]) if "start" in case else None)
+    res = solve_iaco(KnightGraph(board), spec, seed=1, cycles=100)
+    assert res.status is Status.UNKNOWN and res.tour is None
+    assert solve(board, "iaco", closed=spec.closed, start=spec.start, seed=1, cycles=100).status is not Status.FOUND
+
+
+@pytest.mark.parametrize("board,closed", [("4x4", False), ("5x5", True), ("3x6", False)])
+def test_impossible_full_boards(board, closed):
+    b = Board.from_spec(board)
+    res = solve_iaco(KnightGraph(b), TourSpec(closed=closed), seed=2, cycles=100)
+    assert res.status is Status.UNKNOWN and res.tour is None
+
+
+@pytest.mark.parametrize("params", [{"colonies": 0}, {"rho": 1.5}, {"tau0": 1.0}, {"tau_lo": 0.0},
+                                    {"tau_hi": 1.0}, {"deposit_on": "some"}, {"share_every": -1},
+                                    {"f": "max"}, {"deposit": -0.1}])
+def test_bad_parameters(params):
+    with pytest.raises(UnsupportedError):
+        solve("5x5", "iaco", seed=1, **params)
+
+
+def test_seed_tour_sets_trails_in_every_colony():
+    board = Board(5, 5)
+    graph = KnightGraph(board)
+    tour = solve(board, "iaco", start="a5", seed=1).tour
+    res = enumerate_iaco(graph, TourSpec(), cycles=0, seed=1, seed_tour=tour, seed_amount=0.9)
+    sq = tour.squares
+    for a, b in zip(sq[:-1], sq[1:]):
+        j = int(np.flatnonzero(graph.table[a] == b)[0])
+        assert (res.pheromone[:, a, j] == 0.9).all()
+
+
+def test_enumeration_counts():
+    graph = KnightGraph(Board(5, 5))
+    res = enumerate_iaco(graph, TourSpec(), cycles=50, seed=4)
+    st = res.stats
+    assert st["walks"] == 50 * 25 * 3
+    assert st["distinct"] == len(res.tours) <= st["complete"]
+    for t in res.tours:
+        validate(graph.board, t)

@@ -1,0 +1,396 @@
+"""Proofs of impossibility: kernels against references, each argument on its own, soundness, certificates."""
+
+import copy
+import doctest
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ktsolve import Board, KnightGraph, TourSpec
+from ktsolve.solve import make_spec
+from ktsolve.models import _proof_kernels as K
+from ktsolve.models import proofs
+from ktsolve.models.proofs import (
+    check_matching_proof,
+    cut_proof,
+    degree_proof,
+    matching_proof,
+    quick_proof,
+)
+
+from conftest import random_board
+from naive_tours import exhaustive_tour
+
+
+def spec(closed=False, start=None, end=None):
+    return TourSpec(closed=closed, start=start, end=end)
+
+
+def sp(g, closed=False, start=None, end=None):
+    """The question with squares given by name, checked against the board."""
+    return make_spec(g.board, closed, start, end)
+
+
+def test_doctests():
+    assert doctest.testmod(proofs).failed == 0
+
+
+# ---------------------------------------------------------------------- kernels against references
+def _random_alive(rng, g, frac):
+    """A symmetric random alive mask (both directions of an edge alike)."""
+    e = g.edges()
+    keep = rng.random(len(e)) >= frac
+    kept = {(int(u), int(v)) for (u, v), k in zip(e, keep) if k}
+    src = np.repeat(np.arange(g.n), g.degree)
+    alive = np.array([(min(a, b), max(a, b)) in kept for a, b in zip(src, g.indices)], dtype=np.uint8)
+    return alive, kept
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_cut_squares_and_components_match_networkx(compiled):
+    rng = np.random.default_rng(11)
+    dfs = K.lowpoint_dfs if compiled else K.lowpoint_dfs.py_func
+    blocks = K.blocks if compiled else K.blocks.py_func
+    labels = K.component_labels if compiled else K.component_labels.py_func
+    for _ in range(60):
+        g = KnightGraph(random_board(rng, 2, 9, 0.3))
+        alive, kept = _random_alive(rng, g, 0.2)
+        ref = nx.Graph()
+        ref.add_nodes_from(range(g.n))
+        ref.add_edges_from(kept)
+        lab = labels(g.indptr, g.indices, alive)
+        comps = list(nx.connected_components(ref))
+        assert int(lab.max()) + 1 == len(comps)
+        for comp in comps:
+            assert len({int(lab[v]) for v in comp}) == 1
+        root = int(rng.integers(g.n))
+        disc, low, parent, order, count = dfs(g.indptr, g.indices, alive, root)
+        comp = nx.node_connected_component(ref, root)
+        assert count == len(comp)
+        parts, block, ncut = blocks(disc, low, parent, order, count)
+        sub = ref.subgraph(comp)
+        cuts = set(nx.articulation_points(sub))
+        assert {int(v) for v in np.flatnonzero(parts > 1)} == cuts
+        for v in cuts:
+            h = sub.copy()
+            h.remove_node(v)
+            assert parts[v] == nx.number_connected_components(h)
+        # Blocks: ids are the squares heading them; the number of blocks matches networkx.
+        heads = {int(block[w]) for w in order[1:count]}
+        assert len(heads) == len(list(nx.biconnected_components(sub)))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_matching_and_alternating_components_match_references(compiled):
+    rng = np.random.default_rng(5)
+    hk = K.hopcroft_karp if compiled else K.hopcroft_karp.py_func
+    scc = K.alternating_scc if compiled else K.alternating_scc.py_func
+    checked = 0
+    for _ in range(150):
+        g = KnightGraph(random_board(rng, 2, 6, 0.15))
+        alive, kept = _random_alive(rng, g, 0.08)
+        ref = nx.Graph()
+        ref.add_nodes_from(range(g.n))
+        ref.add_edges_from(kept)
+        side = g.colour.astype(np.int32)
+        match = np.full(g.n, -1, dtype=np.int32)
+        size = hk(g.indptr, g.indices, alive, side, match)
+        top = [v for v in range(g.n) if side[v] == 0]
+
+        def max_matching(h):
+            return len(nx.bipartite.maximum_matching(h, top_nodes=[v for v in top if v in h])) // 2
+
+        ref_size = max_matching(ref)
+        assert size == ref_size
+        for v in range(g.n):  # a matching of alive edges, both ways
+            if match[v] >= 0:
+                assert match[match[v]] == v and (min(v, match[v]), max(v, match[v])) in kept
+        if 2 * size != g.n:
+            continue
+        comp, level = scc(g.indptr, g.indices, alive, side, match)
+        # Reference: an edge lies in some perfect matching iff the rest has one.
+        for a, b in kept:
+            rest = ref.copy()
+            rest.remove_nodes_from([a, b])
+            allowed = 2 * len(nx.max_weight_matching(rest, maxcardinality=True)) == g.n - 2
+            a0, b1 = (a, b) if side[a] == 0 else (b, a)
+            same = match[a0] == b1 or comp[a0] == comp[match[b1]]
+            assert allowed == same, (a, b)
+            if not same:  # an excluded arc goes up a level
+                assert level[a0] < level[match[b1]]
+        for a, b in kept:  # arcs never go down a level
+            a0, b1 = (a, b) if side[a] == 0 else (b, a)
+            assert level[a0] <= level[match[b1]]
+        checked += 1
+    assert checked >= 10
+
+
+def test_kernels_warm_start_keeps_a_valid_matching():
+    g = KnightGraph(Board(6, 6))
+    alive = np.ones(g.indices.size, dtype=np.uint8)
+    side = g.colour.astype(np.int32)
+    match = np.full(g.n, -1, dtype=np.int32)
+    assert K.hopcroft_karp(g.indptr, g.indices, alive, side, match) == 18
+    again = match.copy()
+    assert K.hopcroft_karp(g.indptr, g.indices, alive, side, again) == 18
+    assert np.array_equal(again, match)
+
+
+# ---------------------------------------------------------------------- each quick proof
+def test_size_and_ends():
+    g = KnightGraph(Board(1, 2))
+    assert quick_proof(g, spec(closed=True)).argument == "size"
+    g = KnightGraph(Board(3, 4))
+    p = quick_proof(g, spec(start=(0, 0), end=(0, 0)))
+    assert p.argument == "size"
+    g = KnightGraph(Board(6, 6))
+    p = quick_proof(g, sp(g, closed=True, start="a1", end="a2"))
+    assert p.argument == "ends" and "a2 is not a knight's move from a1" in p
+
+
+def test_colour_parity_variants():
+    g = KnightGraph(Board(5, 5))
+    assert quick_proof(g, spec(closed=True)).argument == "colour parity"
+    p = quick_proof(g, sp(g, start="b1"))
+    assert p.argument == "colour parity" and "start b1" in p
+    p = quick_proof(g, sp(g, end="b1"))
+    assert p.argument == "colour parity" and "end b1" in p
+    g = KnightGraph(Board(6, 6))
+    p = quick_proof(g, sp(g, start="a1", end="c1"))
+    assert p.argument == "colour parity" and "opposite colours" in p
+    p = quick_proof(KnightGraph(Board(4, 4, holes=[(0, 0), (0, 2)])), spec())
+    assert p.argument == "colour parity"
+
+
+def test_degree_against_fixed_ends():
+    # 3x4: the corners of the board have degree 2; a 3x3 ring (minus the centre)
+    # with one hole has exactly two squares of degree 1.
+    b = Board(3, 3, holes=[(1, 1), (0, 0)])
+    g = KnightGraph(b)
+    ones = [b.name(*b.coords_of([i])[0]) for i in np.flatnonzero(g.degree == 1)]
+    assert sorted(ones) == ["b1", "c2"]
+    assert degree_proof(g, spec()) is None
+    assert degree_proof(g, sp(g, start="b1")) is None  # the other one-neighbour square ends it
+    assert degree_proof(g, sp(g, start="b1", end="c2")) is None
+    assert degree_proof(g, sp(g, end="c2")) is None
+    p = degree_proof(g, sp(g, start="a1"))
+    assert p is not None and "limited to a1 and one more square" in p
+    p = degree_proof(g, sp(g, start="b1", end="a1"))
+    assert p is not None and "c2 has only one neighbour" in p and "fixed at b1 and a1" in p
+    p = degree_proof(g, spec(closed=True))
+    assert p is not None and "closed tour" in p
+    # Every answer agrees with exhaustive search on this little board.
+    for q in (spec(), sp(g, start="b1"), sp(g, start="a1"), sp(g, start="b1", end="a1"), sp(g, start="c2", end="b1")):
+        assert (exhaustive_tour(g, q) is None) or degree_proof(g, q) is None
+
+
+def test_connectivity_and_isolated():
+    assert quick_proof(KnightGraph(Board(3, 3)), spec()).argument == "degree"  # b2 has no move
+    b = Board(4, 4, holes=[(1, 2), (2, 1), (1, 1), (2, 2), (0, 3), (3, 0)])
+    p = proofs.connectivity_proof(KnightGraph(b), spec())
+    assert p is not None and p.argument == "connectivity"
+
+
+def test_cut_square_closed():
+    b = Board.parse("##..\n#..#\n....\n....\n")
+    g = KnightGraph(b)
+    p = quick_proof(g, spec(closed=True))
+    assert p.argument == "cut square" and p.evidence["square"] == "b3"
+    assert "2 separate parts (8 squares around c4, 3 squares around d4)" in p
+    assert exhaustive_tour(g, spec(closed=True)) is None
+    # Random boards that pass the other checks: a cut square exactly when networkx finds one.
+    rng = np.random.default_rng(2)
+    found = 0
+    for _ in range(3000):
+        b = random_board(rng, 3, 6, 0.3)
+        g = KnightGraph(b)
+        q = spec(closed=True)
+        if any(f(g, q) for f in (proofs.size_proof, proofs.colour_proof, proofs.degree_proof,
+                                 proofs.connectivity_proof)):
+            continue
+        p = cut_proof(g, q)
+        ref = nx.articulation_points(g.to_networkx())
+        assert (p is not None) == bool(list(ref))
+        if p is not None:
+            found += 1
+            assert p.argument == "cut square" and "splits the board" in p
+            assert b.index(*b.parse_square(p.evidence["square"])) in set(nx.articulation_points(g.to_networkx()))
+    assert found >= 1
+
+
+def test_cut_square_open_variants():
+    rng = np.random.default_rng(8)
+    kinds = set()
+    for _ in range(2000):
+        b = random_board(rng, 3, 6, 0.35)
+        g = KnightGraph(b)
+        n = g.n
+        coords = [tuple(int(x) for x in b.coords_of([i])[0]) for i in range(n)]
+        s = coords[int(rng.integers(n))] if rng.random() < 0.5 else None
+        e = coords[int(rng.integers(n))] if rng.random() < 0.3 else None
+        q = spec(start=s, end=e)
+        if any(f(g, q) for f in (proofs.size_proof, proofs.colour_proof, proofs.degree_proof,
+                                 proofs.connectivity_proof)):
+            continue
+        p = cut_proof(g, q)
+        if p is None:
+            continue
+        text = str(p)
+        kinds.add("groups" if "groups" in p.evidence else ("fixed" if "starts on" in text or "ends on" in text
+                                                           else "three parts"))
+        if n <= 20:
+            assert exhaustive_tour(g, q) is None, (b, q, text)
+    assert {"groups", "three parts"} <= kinds
+
+
+def test_full_boards_from_5x5_are_2_connected():
+    """The base case and the first sizes of the argument in proofs._full_and_2_connected."""
+    for m in range(5, 13):
+        for n in range(m, 13):
+            g = KnightGraph(Board(m, n))
+            assert nx.is_biconnected(g.to_networkx()), (m, n)
+            assert proofs._full_and_2_connected(g)
+    for m, n in ((4, 9), (3, 12), (8, 8)):
+        g = KnightGraph(Board(m, n, holes=[(0, 0)] if m == 8 else []))
+        assert not proofs._full_and_2_connected(g)
+
+
+def test_cut_proof_needs_no_recursion_on_a_million_squares():
+    g = KnightGraph(Board(3, 333_334))
+    # The depth-first search goes about a million squares deep; no recursion limit is hit.
+    p = cut_proof(g, spec(closed=True))
+    assert p is None or p.argument == "cut square"
+    g = KnightGraph(Board(1000, 1000, holes=[(500, 500)]))
+    assert cut_proof(g, spec(closed=True)) is None
+
+
+# ---------------------------------------------------------------------- the matching proof
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 24, 31, 50])
+def test_matching_proof_kills_every_closed_4xn(n):
+    g = KnightGraph(Board(4, n))
+    p = matching_proof(g, spec(closed=True))
+    assert p is not None and p.argument == "matching"
+    assert p.evidence["conclusion"]["reason"] in ("disconnected", "degree")
+    assert check_matching_proof(g, spec(closed=True), p)
+    # The n x 4 board too (same proof, transposed).
+    g2 = KnightGraph(Board(n, 4))
+    p2 = matching_proof(g2, spec(closed=True))
+    assert p2 is not None and check_matching_proof(g2, spec(closed=True), p2)
+
+
+@pytest.mark.parametrize("ns", [list(range(3, 201, 11)) + [199, 200],
+                                pytest.param(range(3, 201), marks=pytest.mark.slow)])
+def test_matching_proof_4xn_up_to_200_alone(ns):
+    for n in ns:
+        g = KnightGraph(Board(4, n))
+        p = matching_proof(g, spec(closed=True))
+        assert p is not None, n
+        if n % 37 == 0:
+            assert check_matching_proof(g, spec(closed=True), p)
+
+
+def test_matching_proof_text_says_what_and_why():
+    g = KnightGraph(Board(4, 1000))
+    p = matching_proof(g, spec(closed=True))
+    text = str(p)
+    assert "perfect matching" in text and "1000 light squares" in text
+    assert "1996 moves" in text and "2 separate parts" in text
+    ev = p.evidence
+    assert ev["excluded"] == 1996
+    assert len(ev["steps"][0]["deleted"]) == 1996
+    assert sum(len(v) for v in ev["steps"][0]["levels"].values()) == 1000
+
+
+def test_matching_proof_checker_rejects_tampering():
+    g = KnightGraph(Board(4, 8))
+    p = matching_proof(g, spec(closed=True))
+    bad = copy.deepcopy(dict(p.evidence))
+    level1 = bad["steps"][0]["levels"]["1"]
+    level1.pop()  # the set is no longer tight
+    with pytest.raises(ValueError):
+        check_matching_proof(g, spec(closed=True), proofs.Proof("x", "matching", bad))
+    bad = copy.deepcopy(dict(p.evidence))
+    bad["steps"][0]["deleted"] = bad["steps"][0]["deleted"][:-1]  # one move kept: still connected
+    with pytest.raises(ValueError):
+        check_matching_proof(g, spec(closed=True), proofs.Proof("x", "matching", bad))
+    # The checker also refuses a proof for a question it does not answer.
+    with pytest.raises(ValueError):
+        check_matching_proof(KnightGraph(Board(6, 6)), spec(closed=True), p)
+
+
+def test_matching_proof_open_tours_and_fixed_ends():
+    # 3x5 open: no tour (theorem); the matching proof shows it through extra squares.
+    g = KnightGraph(Board(3, 5))
+    p = matching_proof(g, spec())
+    assert p is not None and "extra square" in p and check_matching_proof(g, spec(), p)
+    assert exhaustive_tour(g, spec()) is None
+
+
+def test_matching_proof_time_and_round_limits_give_none():
+    g = KnightGraph(Board(4, 30))
+    assert matching_proof(g, spec(closed=True), max_rounds=0) is None
+    assert matching_proof(g, spec(closed=True), time_limit=-1) is None
+
+
+def _random_question(rng, b):
+    n = b.n_squares
+    coords = [tuple(int(x) for x in b.coords_of([i])[0]) for i in range(n)]
+    closed = bool(rng.integers(2))
+    r = rng.random()
+    s = e = None
+    if r < 0.3:
+        s = coords[int(rng.integers(n))]
+    elif r < 0.45:
+        e = coords[int(rng.integers(n))]
+    elif r < 0.6:
+        s, e = coords[int(rng.integers(n))], coords[int(rng.integers(n))]
+    if closed and s is not None and s == e:
+        e = None
+    return spec(closed, s, e)
+
+
+boards = st.builds(
+    lambda seed: np.random.default_rng(seed), st.integers(0, 2**32 - 1)
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rng=boards)
+def test_proofs_agree_with_exhaustive_search(rng):
+    """On boards of at most 20 squares every proof is double-checked by exhaustive search."""
+    b = random_board(rng, 1, 6, 0.5)
+    if b.n_squares > 20:
+        return
+    g = KnightGraph(b)
+    question = _random_question(rng, b)
+    tour = exhaustive_tour(g, question)
+    q = quick_proof(g, question)
+    m = matching_proof(g, question)
+    if tour is not None:
+        assert q is None and m is None, (b, question, q, m)
+    if m is not None:
+        assert check_matching_proof(g, question, m)
+
+
+def test_proofs_never_fire_on_boards_with_a_known_tour():
+    """Soundness on bigger boards: a tour found by CP-SAT means no proof may exist."""
+    from ktsolve.models.cpsat import solve_cpsat
+    from ktsolve import validate
+
+    rng = np.random.default_rng(21)
+    tours = 0
+    for _ in range(50):
+        b = random_board(rng, 5, 8, 0.15)
+        g = KnightGraph(b)
+        question = _random_question(rng, b)
+        res = solve_cpsat(g, question, time_limit=2, seed=1)
+        if res.tour is None:
+            continue
+        validate(b, res.tour, closed=question.closed, start=question.start, end=question.end)
+        tours += 1
+        assert quick_proof(g, question) is None
+        assert matching_proof(g, question) is None
+    assert tours >= 10
