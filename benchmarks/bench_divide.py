@@ -174,9 +174,9 @@ def cli_rows(sizes, runs: int):
     exe = shutil.which("ktsolve") or str(Path(sys.executable).with_name("ktsolve"))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for r, c, closed in sizes:
-            out = os.path.join(tmp, "t.npy")
-            solve_cmd = [exe, "solve", f"{r}x{c}", "--method", "divide", "--format", "npy", "-o", out]
+        for r, c, closed, fmt in sizes:
+            out = os.path.join(tmp, f"t.{'npy' if fmt == 'npy' else 'txt'}")
+            solve_cmd = [exe, "solve", f"{r}x{c}", "--method", "divide", "--format", fmt, "-o", out]
             verify_cmd = [exe, "verify", f"{r}x{c}", out]
             if closed:
                 solve_cmd.insert(3, "--closed")
@@ -184,7 +184,7 @@ def cli_rows(sizes, runs: int):
             s = [timed_process(solve_cmd) for _ in range(runs)]
             v = [timed_process(verify_cmd) for _ in range(runs)]
             rows.append([
-                f"{r}x{c} {'closed' if closed else 'open'}",
+                f"{r}x{c} {'closed' if closed else 'open'}, {fmt}",
                 seconds(statistics.median(x[0] for x in s)),
                 f"{max(x[1] for x in s):.0f} MB",
                 seconds(statistics.median(x[0] for x in v)),
@@ -292,13 +292,15 @@ def main(argv=None) -> int:
     print("\n".join(sec), flush=True)
     out += sec
 
-    sizes = [(1000, 1000, True), (999, 1000, True), (1001, 1001, False), (4000, 4000, True)]
+    sizes = [(1000, 1000, True, "npy"), (999, 1000, True, "npy"), (1001, 1001, False, "npy"),
+             (4000, 4000, True, "npy"), (1000, 1000, True, "text")]
     if args.huge:
-        sizes = [(10_000, 10_000, True)]
+        sizes = [(10_000, 10_000, True, "npy"), (10_000, 10_000, True, "text")]
     sec = [
         "## Command line, whole process",
         "",
-        "`ktsolve solve RxC [--closed] --method divide --format npy -o FILE`, then `ktsolve verify RxC FILE`: "
+        "`ktsolve solve RxC [--closed] --method divide --format npy -o FILE` (or `--format text`, "
+        "Euler's matrix streamed row by row), then `ktsolve verify RxC FILE`: "
         f"median wall time of {args.runs} processes and their peak memory (`wait4` ru_maxrss).",
         "",
         table(["board", "solve", "peak", "verify", "peak"], cli_rows(sizes, args.runs)),

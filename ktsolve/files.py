@@ -135,12 +135,15 @@ def _read_fixed_matrix(board: Board, path: str) -> Tour | None:
             hole = hashes.all(axis=2)
             if (hashes.any(axis=2) & ~hole).any() or (~hole & ~digit.any(axis=2)).any():
                 return None
-            val = np.zeros((k, cols), dtype=np.int64)
-            for pos in range(width):
-                val *= 10
-                val += np.where(digit[:, :, pos], cells[:, :, pos].astype(np.int64) - 48, 0)
-            if int(val.max()) > np.iinfo(np.int32).max:
+            if width > 9:  # more digits than any board's step numbers
                 return None
+            values = cells.astype(np.int32)
+            values -= 48
+            values[~digit] = 0
+            val = values[:, :, 0].copy()
+            for pos in range(1, width):
+                val *= 10
+                val += values[:, :, pos]
             steps[r0 * cols : (r0 + k) * cols] = val.ravel()
     flat_holes = steps == 0
     if board.is_full:
