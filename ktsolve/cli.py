@@ -19,9 +19,17 @@ import click
 
 from .board import Board
 from .errors import InvalidBoardError, KtsolveError
-from .files import TourFileError, read_tour, write_atomic, write_tours
+from .files import TourFileError, open_atomic, read_tour, write_atomic, write_tours
 from .progress import terminal_progress
-from .render import path_matrix_text, result_json, tour_matrix_text, tour_svg
+from .render import (
+    JSON_MAX_SQUARES,
+    path_matrix_text,
+    result_json,
+    tour_matrix_text,
+    tour_svg,
+    write_tour_matrix,
+    write_tour_npy,
+)
 from .result import Status
 from .solve import enumerate_tours, enumerating_methods
 from .solve import longest as longest_path
@@ -139,6 +147,28 @@ def emit(payload: str | bytes, output: str | None) -> None:
         click.echo(payload, nl=not payload.endswith("\n"))
 
 
+def check_output(board: Board, fmt: str, output: str | None) -> None:
+    """Refuse, before any work, output that cannot be written: binary npy to a terminal, huge JSON."""
+    if fmt == "npy" and not output and sys.stdout.isatty():
+        raise click.UsageError("--format npy writes binary data: give -o FILE or redirect standard output")
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+        raise click.UsageError(
+            f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this board has "
+            f"{board.n_squares:,}; use --format npy or --format text"
+        )
+
+
+def emit_tour(tour, fmt: str, output: str | None) -> None:
+    """Stream a found tour as text (Euler's matrix) or npy to ``output`` (atomically) or stdout."""
+    writer = write_tour_npy if fmt == "npy" else write_tour_matrix
+    if output:
+        with open_atomic(output) as fh:
+            writer(tour, fh)
+    else:
+        writer(tour, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+
+
 def render_result(res, fmt: str) -> str:
     """The payload of ``solve``/``prove`` in format ``fmt``."""
     if fmt == "json":
@@ -173,18 +203,31 @@ def cli():
 @click.option("--method", "-m", type=click.Choice(_method_choices()), default="auto", help="Method to use.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "svg", "npy"]),
+    default="text",
+    help="Output format. text: Euler's matrix of step numbers (streamed row by row); json: one object "
+    "(tours of at most 1,000,000 squares); svg: a picture; npy: a numpy .npy int32 array of square "
+    "numbers in visiting order, the squares that are not holes numbered row by row from the top-left "
+    "square (needs -o FILE or a redirected stdout; nothing is written when no tour is found).",
+)
 @click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
 def solve(board, holes, closed, start, end, method, seed, time_limit, fmt, output, params):
     """Find a knight's tour of BOARD (a size like 8x8, or a board file)."""
     b = load_board(board, holes)
     kw = _parse_params(params)
+    check_output(b, fmt, output)
     with terminal_progress(f"ktsolve {method}") as progress:
         res = solve_board(
             b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress, **kw
         )
-    emit(render_result(res, fmt), output)
+    if res.status is Status.FOUND and fmt in ("text", "npy"):
+        emit_tour(res.tour, fmt, output)
+    elif fmt != "npy":
+        emit(render_result(res, fmt), output)
     report(res)
     return res.exit_code
 
@@ -213,7 +256,7 @@ def verify(board, holes, closed, start, end, tour_file):
         click.echo(f"invalid: {_one_line(exc)}")
         return 1
     kind = "closed" if tour.closed else "open"
-    s, e = tour.names()[0], tour.names()[-1]
+    s, e = b.name(*tour.start), b.name(*tour.end)
     click.echo(f"valid: {kind} tour of {len(tour)} squares from {s} to {e}")
     return 0
 

@@ -14,6 +14,7 @@ Tour files come in four forms, recognised by content:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -25,13 +26,14 @@ from .board import Board
 from .errors import InvalidSquareError, InvalidTourError
 from .tour import Tour
 
-__all__ = ["read_tour", "parse_tour_text", "write_atomic", "write_tours", "TourFileError"]
+__all__ = ["read_tour", "parse_tour_text", "write_atomic", "open_atomic", "write_tours", "TourFileError"]
 
 
 class TourFileError(InvalidTourError):
     """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
 
 
+_CHUNK = 1 << 22
 _PAIR_LINE = re.compile(r"^\s*\(?\s*\d+\s*,\s*\d+\s*\)?\s*$")
 _MATRIX_TOKEN = re.compile(r"^(\d+|#+)$")
 
@@ -67,16 +69,98 @@ def _from_matrix(board: Board, lines: list[list[str]]) -> Tour:
                 if not board.mask[r, c]:
                     raise InvalidTourError(f"the matrix numbers {board.name(r, c)}, which is a hole")
                 mat[r, c] = int(tok)
-    steps = mat[board.mask]
+    return _tour_from_steps(board, mat[board.mask])
+
+
+def _tour_from_steps(board: Board, steps: np.ndarray) -> Tour:
+    """The tour whose square ``i`` is visited at step ``steps[i]`` (1-based); O(n), no sorting."""
     n = board.n_squares
-    order = np.argsort(steps, kind="stable")
-    s = steps[order]
-    if s[0] != 1 or not np.array_equal(s, np.arange(1, n + 1)):
-        missing = np.setdiff1d(np.arange(1, n + 1), s)
-        if missing.size:
-            raise InvalidTourError(f"the matrix has no step {int(missing[0])}: step numbers must be 1..{n}")
-        raise InvalidTourError(f"the matrix step numbers must be 1..{n}, each once")
-    return Tour(board, order.astype(np.int32))
+    order = np.full(n, -1, dtype=np.int32)
+    for lo in range(0, steps.size, _CHUNK):  # in chunks: no int64 copy of 10^8 steps
+        part = steps[lo : lo + _CHUNK]
+        idx = np.arange(lo, lo + part.size, dtype=np.int32)
+        ok = (part >= 1) & (part <= n)
+        if ok.all():
+            order[part - 1] = idx
+        else:
+            order[part[ok] - 1] = idx[ok]
+    missing = np.flatnonzero(order < 0)
+    if missing.size:
+        # n numbers for n steps: a step out of range or repeated leaves one missing
+        raise InvalidTourError(f"the matrix has no step {int(missing[0]) + 1}: step numbers must be 1..{n}")
+    return Tour(board, order)
+
+
+def _read_fixed_matrix(board: Board, path: str) -> Tour | None:
+    """Fast reader of Euler's matrix as ``ktsolve solve --format text`` writes it; None if the file differs.
+
+    That layout has cells of one width (numbers right-aligned, holes as
+    ``#``), one space between cells and a newline after every row, so a row
+    block of the file is a ``(rows, cols, width + 1)`` byte array and the
+    numbers come out of a few vectorised passes, a block at a time.  Any
+    other layout returns None and is read by the general parser.
+    """
+    rows, cols = board.rows, board.cols
+    size = os.path.getsize(path)
+    with open(path, "rb") as fh:
+        head = fh.read(min(size, 1 << 26))
+        nl = head.find(b"\n")
+        line = nl + 1 if nl >= 0 else size + 1
+        if line % cols or line // cols < 2 or size not in (rows * line, rows * line - 1):
+            return None
+        cw = line // cols
+        width = cw - 1
+        fh.seek(0)
+        steps = np.empty(rows * cols, dtype=np.int32)
+        rows_per = max(1, (1 << 24) // line)
+        for r0 in range(0, rows, rows_per):
+            k = min(rows_per, rows - r0)
+            buf = fh.read(k * line)
+            if len(buf) == k * line - 1:
+                buf += b"\n"
+            if len(buf) != k * line:
+                return None
+            a = np.frombuffer(buf, dtype=np.uint8).reshape(k, cols, cw)
+            sep = a[:, :, width]
+            if not ((sep[:, :-1] == 32).all() and (sep[:, -1] == 10).all()):
+                return None
+            cells = a[:, :, :width]
+            digit = (cells >= 48) & (cells <= 57)
+            space = cells == 32
+            hashes = cells == 35
+            if not (digit | space | hashes).all():
+                return None
+            if width > 1 and (space[:, :, 1:] & ~space[:, :, :-1]).any():
+                return None  # a space after a digit: not right-aligned numbers
+            hole = hashes.all(axis=2)
+            if (hashes.any(axis=2) & ~hole).any() or (~hole & ~digit.any(axis=2)).any():
+                return None
+            if width > 9:  # more digits than any board's step numbers
+                return None
+            values = cells.astype(np.int32)
+            values -= 48
+            values[~digit] = 0
+            val = values[:, :, 0].copy()
+            for pos in range(1, width):
+                val *= 10
+                val += values[:, :, pos]
+            steps[r0 * cols : (r0 + k) * cols] = val.ravel()
+    flat_holes = steps == 0
+    if board.is_full:
+        if flat_holes.any():
+            r, c = divmod(int(np.argmax(flat_holes)), cols)
+            raise InvalidTourError(f"the matrix marks {board.name(r, c)} as a hole, but it is a square")
+        return _tour_from_steps(board, steps)
+    mask = board.mask.ravel()
+    wrong = flat_holes & mask
+    if wrong.any():
+        r, c = divmod(int(np.argmax(wrong)), cols)
+        raise InvalidTourError(f"the matrix marks {board.name(r, c)} as a hole, but it is a square")
+    wrong = ~flat_holes & ~mask
+    if wrong.any():
+        r, c = divmod(int(np.argmax(wrong)), cols)
+        raise InvalidTourError(f"the matrix numbers {board.name(r, c)}, which is a hole")
+    return _tour_from_steps(board, steps[mask])
 
 
 def parse_tour_text(board: Board, text: str) -> tuple[Tour, bool | None]:
@@ -134,6 +218,9 @@ def read_tour(board: Board, path) -> tuple[Tour, bool | None]:
                     f"squares 0..{board.n_squares - 1}"
                 )
             return Tour(board, arr), None
+        tour = _read_fixed_matrix(board, path)
+        if tour is not None:
+            return tour, None
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
@@ -149,12 +236,23 @@ def read_tour(board: Board, path) -> tuple[Tour, bool | None]:
 
 def write_atomic(path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file, so a failure leaves nothing half-written."""
+    with open_atomic(path) as fh:
+        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextlib.contextmanager
+def open_atomic(path):
+    """A binary file that becomes ``path`` when the ``with`` block ends without error.
+
+    For output written piece by piece (huge tours); on any error the
+    temporary file is removed and ``path`` is left as it was.
+    """
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".ktsolve-", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            yield fh
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)

@@ -17,10 +17,27 @@ from .board import Board
 from .result import SolveResult
 from .tour import Tour
 
-__all__ = ["tour_matrix_text", "path_matrix_text", "result_json", "tour_svg", "SVG_MAX_SQUARES"]
+__all__ = [
+    "tour_matrix_text",
+    "path_matrix_text",
+    "write_tour_matrix",
+    "write_tour_npy",
+    "result_json",
+    "tour_svg",
+    "SVG_MAX_SQUARES",
+    "JSON_MAX_SQUARES",
+]
 
 #: Largest board drawn as SVG (a picture of more squares is unreadable and huge).
 SVG_MAX_SQUARES = 250_000
+
+#: Largest tour written as JSON: the list of ``[row, col]`` pairs costs about
+#: 100 bytes of Python memory per square while it is built.  Larger tours are
+#: written as ``npy`` or as the text matrix, both streamed.
+JSON_MAX_SQUARES = 1_000_000
+
+#: Cells formatted at a time by :func:`write_tour_matrix`.
+_TEXT_CHUNK = 1 << 20
 
 
 def tour_matrix_text(tour: Tour) -> str:
@@ -72,8 +89,80 @@ def path_matrix_text(path: Tour) -> str:
     return "\n".join(" ".join(row) for row in cells)
 
 
+def _step_numbers(tour: Tour) -> np.ndarray:
+    """int32 array over the whole rectangle: 1-based step of every square, 0 on holes."""
+    board = tour.board
+    steps = np.zeros(board.size, dtype=np.int32)
+    sq = tour.squares
+    for lo in range(0, sq.size, _TEXT_CHUNK):
+        part = sq[lo : lo + _TEXT_CHUNK]
+        where = part if board.is_full else board.flat_of(part)
+        steps[where] = np.arange(lo + 1, lo + 1 + part.size, dtype=np.int32)
+    return steps
+
+
+def _format_cells(cells: np.ndarray, width: int) -> np.ndarray:
+    """Bytes of rows of cells: numbers right-aligned in ``width`` characters, 0 as ``#``.
+
+    Cells are separated by one space and every row ends with a newline,
+    exactly as :func:`tour_matrix_text` lays them out.
+    """
+    k, cols = cells.shape
+    out = np.empty((k, cols, width + 1), dtype=np.uint8)
+    out[:, :, width] = ord(" ")
+    out[:, -1, width] = ord("\n")
+    rem = cells.astype(np.int32, copy=True)
+    for pos in range(width - 1, -1, -1):
+        rem, digit = np.divmod(rem, 10)
+        shown = (rem > 0) | (digit > 0)
+        out[:, :, pos] = np.where(shown, digit + ord("0"), ord(" "))
+    holes = cells == 0
+    if holes.any():
+        out[holes, :width] = ord("#")
+    return out
+
+
+def write_tour_matrix(tour: Tour, fh) -> None:
+    """Stream :func:`tour_matrix_text` (plus a final newline) to the binary file ``fh``.
+
+    Works a block of rows at a time: besides the tour it holds one int32 per
+    cell of the board and a few megabytes of text, so tours of 10^8 squares
+    are written without building one giant string.
+    """
+    board = tour.board
+    steps = _step_numbers(tour)
+    width = max(2, len(str(len(tour))))
+    cols = board.cols
+    rows_per = max(1, _TEXT_CHUNK // cols)
+    for r0 in range(0, board.rows, rows_per):
+        r1 = min(board.rows, r0 + rows_per)
+        cells = steps[r0 * cols : r1 * cols].reshape(r1 - r0, cols)
+        fh.write(memoryview(_format_cells(cells, width)).cast("B"))
+
+
+def write_tour_npy(tour: Tour, fh) -> None:
+    """Write the tour as a numpy ``.npy`` int32 array of square numbers in visiting order.
+
+    Squares that are not holes are numbered row by row from the top-left
+    square (row 0, column 0), as everywhere in ktsolve.
+    """
+    np.save(fh, np.ascontiguousarray(tour.squares, dtype=np.int32), allow_pickle=False)
+
+
 def result_json(res: SolveResult, indent: int | None = None) -> str:
-    """One JSON object with the fields of DESIGN.md's command line."""
+    """One JSON object with the fields of DESIGN.md's command line.
+
+    Raises :class:`~ktsolve.errors.UnsupportedError` for a tour of more than
+    :data:`JSON_MAX_SQUARES` squares (use ``npy`` or text output instead).
+    """
+    for t in (res.tour, res.path):
+        if t is not None and len(t) > JSON_MAX_SQUARES:
+            from .errors import UnsupportedError
+
+            raise UnsupportedError(
+                f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this tour has "
+                f"{len(t):,}; use --format npy or --format text"
+            )
     return json.dumps(res.to_dict(), indent=indent)
 
 

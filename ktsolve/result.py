@@ -251,6 +251,12 @@ class MethodInfo:
     ``func(graph, spec, *, seed=None, time_limit=None, progress=None, **params) -> SolveResult``.
     ``progress``, when given, is called as ``progress(done, total)`` with
     numbers in the method's own unit (cycles, restarts, milliseconds).
+
+    ``needs_graph=False`` says the method uses only ``graph.board`` and
+    builds no graph arrays.  When such a method also ``proves`` (it checks
+    the necessary conditions itself), :func:`ktsolve.solve` skips the
+    graph-based presolve proofs for it, which would otherwise build the
+    knight graph of the board for nothing.
     """
 
     name: str
@@ -269,6 +275,7 @@ class MethodInfo:
     #: ``enumerate(graph, spec, *, cycles, seed, time_limit, progress, **params) -> Enumeration``
     #: for methods that can collect every distinct tour they meet (the ant colonies), else None.
     enumerate: Callable[..., "Enumeration"] | None = None
+    needs_graph: bool = True
 
     def __post_init__(self):
         if self.family not in FAMILIES:

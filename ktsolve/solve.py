@@ -171,6 +171,17 @@ _PRESOLVE_MATCHING_MAX = 20_000
 _PRESOLVE_MATCHING_TIME = 1.0
 
 
+def wants_presolve(info: MethodInfo) -> bool:
+    """Whether the presolve proofs run before ``info``'s method.
+
+    Not before a method that needs no graph and proves infeasibility itself
+    (``needs_graph=False, proves=True``, such as ``divide``): it checks the
+    necessary conditions on its own, and the proofs would build the graph of
+    the board for nothing.
+    """
+    return info.needs_graph or not info.proves
+
+
 def presolve(graph: KnightGraph, spec: TourSpec) -> SolveResult | None:
     """Cheap necessary conditions; an ``infeasible`` result when one fails, else None.
 
@@ -272,7 +283,7 @@ def solve(
     check_supported(info, board, spec)
     _check_params(info, params)
     graph = KnightGraph.of(board)
-    if presolve_proofs and board.n_squares <= _PRESOLVE_MAX:
+    if presolve_proofs and board.n_squares <= _PRESOLVE_MAX and wants_presolve(info):
         res = presolve(graph, spec)
         if res is not None:
             return res.replace(stats={"requested": method}, elapsed=time.perf_counter() - t0)
@@ -373,26 +384,35 @@ def _solve_auto(board, spec, *, seed, time_limit, progress, presolve_proofs, **p
             f"method 'auto' takes no method parameters (got {', '.join(params)}); name a method"
         )
     t0 = time.perf_counter()
+    plan = auto_plan(board, spec)
+    reg = methods()
     graph = None
+    pending = False  # presolve proofs still to run before the first method that wants them
     if board.n_squares <= _PRESOLVE_MAX:
         graph = KnightGraph.of(board)
-        if presolve_proofs:
-            res = presolve(graph, spec)
-            if res is not None:
-                return res.replace(stats={"auto": "a necessary condition fails"})
-    plan = auto_plan(board, spec)
+        pending = presolve_proofs
+    if pending and (not plan or wants_presolve(reg[plan[0][0]])):
+        pending = False
+        res = presolve(graph, spec)
+        if res is not None:
+            return res.replace(stats={"auto": "a necessary condition fails"})
     if not plan:
         raise UnsupportedError(f"no registered method can answer a {spec.describe(board)} on this board")
     tried = []
     res = None
     for name, share in plan:
+        info = reg[name]
+        if pending and wants_presolve(info):
+            pending = False
+            pre = presolve(graph, spec)
+            if pre is not None:
+                return pre.replace(stats={"auto": " -> ".join([*tried, "a necessary condition fails"])})
         remaining = None
         if time_limit is not None:
             remaining = time_limit - (time.perf_counter() - t0)
             if remaining <= 0:
                 break
             remaining = remaining * share
-        info = methods()[name]
         g = graph if graph is not None else KnightGraph(board)
         res = run_method(info, g, spec, seed=seed, time_limit=remaining, progress=progress)
         tried.append(name)

@@ -25,6 +25,7 @@ from .graph import KNIGHT_MOVES
 __all__ = ["Tour", "TourSpec", "validate"]
 
 _CHUNK = 1 << 22
+_KNIGHT_SET = {tuple(m) for m in KNIGHT_MOVES.tolist()}
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,36 @@ def _move_codes(moves: np.ndarray, span: int) -> np.ndarray:
     return np.sort((moves[:, 0].astype(np.int64) + span) * (2 * span + 1) + (moves[:, 1] + span))
 
 
+def _first_illegal_knight(board: Board, squares: np.ndarray) -> int:
+    """:func:`_first_illegal` for the knight, on flat positions without coordinate pairs.
+
+    With ``p = row * cols + col``, consecutive squares differ by
+    ``dp = dr * cols + dc`` where ``dc`` is the difference of ``p % cols``;
+    so ``|dp - dc| == |dr| * cols`` exactly, and a knight's move is
+    ``|dc| == 1`` with ``|dr| == 2`` or ``|dc| == 2`` with ``|dr| == 1``.
+    On a full board the square numbers are the flat positions (int32).
+    """
+    cols = board.cols
+    n = squares.size
+    for lo in range(0, n - 1, _CHUNK):
+        hi = min(n, lo + _CHUNK + 1)
+        flat = squares[lo:hi] if board.is_full else board.flat_of(squares[lo:hi])
+        dc = np.diff(flat % cols)
+        dr_cols = np.diff(flat)
+        dr_cols -= dc
+        np.abs(dr_cols, out=dr_cols)
+        np.abs(dc, out=dc)
+        legal = (dc == 1) & (dr_cols == 2 * cols)
+        legal |= (dc == 2) & (dr_cols == cols)
+        if not legal.all():
+            return lo + int(np.argmin(legal)) + 1
+    return -1
+
+
 def _first_illegal(board: Board, squares: np.ndarray, moves: np.ndarray) -> int:
     """Index k >= 1 of the first step whose move from k-1 is illegal, or -1."""
+    if {tuple(m) for m in moves.tolist()} == _KNIGHT_SET:
+        return _first_illegal_knight(board, squares)
     span = int(np.abs(moves).max()) if moves.size else 0
     codes = _move_codes(moves, span)
     n = squares.size
