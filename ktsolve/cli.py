@@ -41,6 +41,9 @@ from .tour import validate
 __all__ = ["main", "cli"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "show_default": True}
+# Commands with a BOARD argument read "-3x8" as a (bad) board size, not as an option,
+# so a negative size gets the message that names it.
+BOARD_CONTEXT = {**CONTEXT, "ignore_unknown_options": True}
 EXIT_BAD_INPUT = 2
 
 
@@ -198,7 +201,7 @@ def cli():
     """Knight's tours on m x n boards with holes: solve, prove, verify."""
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(context_settings=BOARD_CONTEXT)
 @board_options
 @click.option("--method", "-m", type=click.Choice(_method_choices()), default="auto", help="Method to use.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
@@ -232,7 +235,7 @@ def solve(board, holes, closed, start, end, method, seed, time_limit, fmt, outpu
     return res.exit_code
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(context_settings=BOARD_CONTEXT)
 @board_options
 @click.argument("tour_file", metavar="TOUR_FILE")
 def verify(board, holes, closed, start, end, tour_file):
@@ -324,7 +327,7 @@ def papers(names, full, seed, plots, fmt):
     return 0
 
 
-@cli.command("enumerate", context_settings=CONTEXT)
+@cli.command("enumerate", context_settings=BOARD_CONTEXT)
 @board_options
 @click.option("--method", "-m", type=click.Choice(enumerating_methods()), default="aco", help="Method to run.")
 @click.option("--cycles", type=click.IntRange(0), metavar="N", help="Cycles to run (default: the method's budget).")
@@ -362,7 +365,7 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     return 0 if st["distinct"] else 3
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(context_settings=BOARD_CONTEXT)
 @board_options
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed of the heuristic attempt and of CP-SAT.")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
@@ -384,7 +387,7 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
     return res.exit_code
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(context_settings=BOARD_CONTEXT)
 @click.argument("board", metavar="BOARD")
 @click.option("--holes", metavar="SQS", help="Holes: names like a1,h8 or row,col pairs like 7,0;0,7.")
 @click.option("--start", metavar="SQ", help="First square of the path (anywhere if omitted).")

@@ -125,7 +125,8 @@ class SolveResult:
         elif self.status is Status.INFEASIBLE:
             head = f"no {what} exists"
         else:
-            head = f"unknown whether a {what} exists"
+            article = "an" if what[:1] in "aeiou" else "a"
+            head = f"unknown whether {article} {what} exists"
         tail = f" with {self.method}" if self.method else ""
         tail += f" in {self.elapsed:.3g} s"
         if self.seed is not None:

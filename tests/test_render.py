@@ -69,3 +69,11 @@ def test_svg_refuses_huge_boards():
 
 def test_status_exit_codes():
     assert [s.exit_code for s in Status] == [0, 1, 3]
+
+
+def test_summary_reads_as_english():
+    b = Board(4, 4)
+    res = SolveResult(Status.UNKNOWN, method="warnsdorff", board=b, spec=TourSpec(), elapsed=1.0)
+    assert res.summary().startswith("unknown whether an open tour exists with warnsdorff")
+    res = res.replace(spec=TourSpec(closed=True))
+    assert res.summary().startswith("unknown whether a closed tour exists")
