@@ -430,6 +430,9 @@ def _solve_auto(board, spec, *, seed, time_limit, progress, presolve_proofs, **p
 #: Seconds the matching proof may take in :func:`prove` when no time limit is given.
 _PROVE_MATCHING_TIME = 60.0
 
+#: Full boards above this many squares go to ``divide`` first in :func:`prove`.
+_PROVE_DIVIDE_FIRST = 10_000
+
 #: Share of the remaining time, and the most seconds, each heuristic gets in :func:`prove`.
 _PROVE_HEURISTICS = (("warnsdorff", 0.1, 1.0), ("backtrack", 0.2, 2.0))
 
@@ -448,13 +451,21 @@ def prove(
 
     The portfolio, in order, stopping at the first definite answer:
 
+    0. on a large board without holes (more than 10,000 squares), divide
+       and conquer (``divide``), which builds a tour in linear time or cites
+       the existence theorems, without building the knight graph;
     1. the linear-time necessary conditions (:func:`~ktsolve.models.proofs.quick_proof`);
     2. the matching proof (:func:`~ktsolve.models.proofs.matching_proof`; at
        most 60 s when no time limit is given);
     3. a short heuristic attempt: ``warnsdorff`` (at most 10% of the
        remaining time, 1 s), then ``backtrack`` (20%, 2 s), each only when
        registered and able to answer the question;
-    4. CP-SAT's circuit model (``cpsat``) with the rest of the time.
+    4. on a smaller board without holes, ``divide``;
+    5. CP-SAT's circuit model (``cpsat``) with the rest of the time.
+
+    Small boards thus get the concrete certificates of the graph steps
+    (parity, matching, exhaustive search, CP-SAT); large full boards get the
+    linear-time construction and the theorems it rests on.
 
     Parameters
     ----------
@@ -502,6 +513,23 @@ def prove(
         stats["steps"] = steps
         return res.replace(stats=stats, elapsed=time.perf_counter() - t0, board=board, spec=spec)
 
+    reg = methods()
+    divide_first = board.is_full and board.n_squares > _PROVE_DIVIDE_FIRST
+    if divide_first and "divide" in reg:
+        info = reg["divide"]
+        try:
+            check_supported(info, board, spec)
+        except UnsupportedError as exc:
+            steps.append({"step": "divide", "status": "not applicable", "reason": str(exc)})
+        else:
+            t1 = time.perf_counter()
+            res = run_method(info, graph, spec, seed=seed, time_limit=remaining(), progress=progress)
+            steps.append({"step": "divide", "status": res.status.value,
+                          "seconds": round(time.perf_counter() - t1, 6)})
+            if res.status is not Status.UNKNOWN:
+                return finish(res, "divide")
+            steps[-1]["reason"] = res.stats.get("reason", "")
+
     for label, method, func in (
         ("quick proofs", "proofs", lambda: quick_proof(graph, spec)),
         ("matching proof", "matching",
@@ -514,8 +542,10 @@ def prove(
         if proof is not None:
             return finish(SolveResult(Status.INFEASIBLE, proof=proof, method=method), label)
 
-    reg = methods()
-    plan = [(name, share, cap) for name, share, cap in _PROVE_HEURISTICS] + [("cpsat", 1.0, None)]
+    plan = [(name, share, cap) for name, share, cap in _PROVE_HEURISTICS]
+    if board.is_full and not divide_first:
+        plan.append(("divide", 1.0, None))
+    plan.append(("cpsat", 1.0, None))
     res = None
     for name, share, cap in plan:
         info = reg.get(name)

@@ -111,3 +111,32 @@ def test_cli_prove_exit_codes_and_json(tmp_path):
 def test_cli_prove_bad_input_exit_2():
     out = invoke(["prove", "4x4", "--holes", "a1", "--start", "a1"], code=2)
     assert out.stderr.startswith("ktsolve: error:") and out.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "size, kw, status",
+    [
+        ("300x300", dict(closed=True), "found"),
+        ("4x3000", dict(closed=True), "infeasible"),
+        ("4x3000", dict(start=(1, 1500)), "infeasible"),
+        ("101x101", dict(closed=True), "infeasible"),
+        ("111x111", dict(start="a1"), "found"),
+    ],
+)
+def test_large_full_boards_are_settled_by_divide_without_the_graph(size, kw, status):
+    from ktsolve import KnightGraph
+    from ktsolve.solve import as_board
+
+    board = as_board(size)
+    res = prove(board, **kw)
+    assert res.status.value == status and res.stats["settled_by"] == "divide"
+    assert [s["step"] for s in res.stats["steps"]] == ["divide"]
+    assert "table" not in KnightGraph.of(board).__dict__
+
+
+def test_divide_that_cannot_answer_hands_over_to_the_rest():
+    # both ends fixed: divide answers only when its construction happens to join them
+    res = prove("120x120", start="a1", end="a120", time_limit=60)
+    assert res.status.value == "found"
+    assert res.stats["steps"][0] == {**res.stats["steps"][0], "step": "divide", "status": "unknown"}
+    assert len(res.stats["steps"]) > 1
