@@ -132,7 +132,8 @@ _POPS = 15  # squares given back to change the end's colour
 _PARKED = 16  # square given back, kept off until the path grows, or -1
 _GSTEPS = 17  # walk steps towards the current goal
 _GCAP = 18  # walk steps allowed towards the current goal
-_NSTATE = 19
+_FLIPS = 19  # times the two ends of the path were swapped
+_NSTATE = 20
 
 # Kernel answers.
 _GOING = 0
@@ -184,6 +185,22 @@ def rotate(path, pos, length, i):
         lo += 1
         hi -= 1
     return path[length - 1]
+
+
+@njit(cache=True)
+def _reverse_all(path, pos, L):
+    """Reverse the whole path: its start and end swap."""
+    lo = 0
+    hi = L - 1
+    while lo < hi:
+        a = path[lo]
+        b = path[hi]
+        path[lo] = b
+        pos[b] = lo
+        path[hi] = a
+        pos[a] = hi
+        lo += 1
+        hi -= 1
 
 
 @njit(cache=True)
@@ -322,6 +339,27 @@ def _free_square(indptr, indices, pos, udeg, w):
 
 
 @njit(cache=True)
+def _give_back(indptr, indices, path, pos, udeg, state, L):
+    """Take the end off the path and park it; returns the new length.
+
+    The path gets one square shorter and its end changes colour.  The square
+    is parked (neither free nor on the path, so the squares around it keep
+    their free-neighbour counts) until the path grows again; a square parked
+    before is freed first.
+    """
+    if state[_PARKED] >= 0:
+        _free_square(indptr, indices, pos, udeg, state[_PARKED])
+    u = path[L - 1]
+    pos[u] = _PARKED_MARK
+    state[_PARKED] = u
+    state[_POPS] += 1
+    state[_SINCE] += 1  # counts as a rotation against the budget
+    state[_GOAL] = -1
+    state[_PREV] = -1
+    return L - 1
+
+
+@njit(cache=True)
 def _init(indptr, indices, path, pos, udeg, state, start, reserved):
     """Reset the path to ``[start]`` with ``reserved`` (or -1) kept off it."""
     n = pos.size
@@ -340,7 +378,7 @@ def _init(indptr, indices, path, pos, udeg, state, start, reserved):
     state[_BEST] = L
     for f in (_GOAL, _PREV, _PARKED):
         state[f] = -1
-    for f in (_ROT, _EXT, _WALK, _REPAIRS, _REVERSED, _SINCE, _POPS, _GSTEPS, _GCAP):
+    for f in (_ROT, _EXT, _WALK, _REPAIRS, _REVERSED, _SINCE, _POPS, _GSTEPS, _GCAP, _FLIPS):
         state[f] = 0
 
 
@@ -420,7 +458,20 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
             continue
         # ---------------------------------------------------------- walk
         g = goal
-        if g < 0:
+        if g >= 0:
+            if g != state[_GOAL]:
+                state[_GOAL] = g
+                state[_GSTEPS] = 0
+                state[_GCAP] = 64 + 8 * _knight_dist(coords[u, 0], coords[u, 1], coords[g, 0], coords[g, 1])
+            elif closed and state[_GSTEPS] > state[_GCAP]:
+                # The end does not find its way to the start: for a cycle the
+                # start is free too, so swap the two ends and walk the other.
+                _reverse_all(path, pos, L)
+                spent += L
+                state[_FLIPS] += 1
+                state[_PREV] = -1
+                continue
+        else:
             g = state[_GOAL]
             colour = 1 - (coords[u, 0] + coords[u, 1]) % 2
             if g < 0 or pos[g] != _FREE or (coords[g, 0] + coords[g, 1]) % 2 != colour:
@@ -431,18 +482,13 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
                 if g >= 0:
                     state[_GCAP] = 64 + 8 * _knight_dist(coords[u, 0], coords[u, 1], coords[g, 0], coords[g, 1])
             if g < 0 or state[_GSTEPS] > state[_GCAP]:
-                # ------------------------------------------------ colour fix
+                # Colour fix: no free square the end can reach, or the walk to
+                # one takes too long (the squares along the edge of a free
+                # region often all have the end's colour).
                 if L <= 2:
                     status = _STALLED
                     break
-                if state[_PARKED] >= 0:
-                    _free_square(indptr, indices, pos, udeg, state[_PARKED])
-                L -= 1
-                pos[u] = _PARKED_MARK  # off the path, not free: udeg unchanged
-                state[_PARKED] = u
-                state[_POPS] += 1
-                state[_GOAL] = -1
-                state[_PREV] = -1
+                L = _give_back(indptr, indices, path, pos, udeg, state, L)
                 continue
         gr, gc = coords[g, 0], coords[g, 1]
         prev = state[_PREV]
@@ -471,8 +517,13 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
                     choice = i
                     break
         if choice < 0:
-            status = _STALLED  # the end has no pivot and no free neighbour
-            break
+            # A dead end: no free neighbour and no neighbour on the path but
+            # its predecessor (say a corner next to the reserved end).
+            if L <= 2:
+                status = _STALLED
+                break
+            L = _give_back(indptr, indices, path, pos, udeg, state, L)
+            continue
         spent += L - 1 - choice
         state[_REVERSED] += L - 1 - choice
         state[_PREV] = u
@@ -504,11 +555,25 @@ def _priority(graph: KnightGraph) -> np.ndarray:
     return (dr * dr + dc * dc).astype(np.int64)
 
 
-def _corner_square(graph: KnightGraph) -> int:
-    """The square nearest the top-left corner (fewest neighbours among equals)."""
+def _corner_square(graph: KnightGraph, colour: int | None = None) -> int:
+    """The square nearest the top-left corner (of ``colour`` when given; fewest neighbours among equals)."""
     c = graph.coords.astype(np.int64)
     key = (c[:, 0] + c[:, 1]) * 16 + graph.degree
+    if colour is not None:
+        key = np.where(graph.colour == colour, key, np.iinfo(np.int64).max)
     return int(np.argmin(key))
+
+
+def _majority_colour(graph: KnightGraph) -> int | None:
+    """The colour with more squares (parity 0 or 1), or None when the counts are equal.
+
+    An open tour of a board with unequal counts starts and ends on the
+    majority colour.
+    """
+    even, odd = graph.board.colour_counts()
+    if even == odd:
+        return None
+    return 0 if even > odd else 1
 
 
 def _plan(graph: KnightGraph, spec: TourSpec) -> tuple[int, int, bool, bool]:
@@ -529,7 +594,7 @@ def _plan(graph: KnightGraph, spec: TourSpec) -> tuple[int, int, bool, bool]:
         return start, (-1 if end is None else end), False, False
     if end is not None:
         return end, -1, False, True
-    return _corner_square(graph), -1, False, False
+    return _corner_square(graph, _majority_colour(graph)), -1, False, False
 
 
 def solve_rotation(
@@ -621,8 +686,8 @@ def solve_rotation(
     state[_DEPTH] = depth
     work = max(1 << 20, 4 * n)
 
-    names = ("rotations", "extensions", "repairs", "walk_steps", "reversed", "given_back")
-    fields = (_ROT, _EXT, _REPAIRS, _WALK, _REVERSED, _POPS)
+    names = ("rotations", "extensions", "repairs", "walk_steps", "reversed", "given_back", "swaps")
+    fields = (_ROT, _EXT, _REPAIRS, _WALK, _REVERSED, _POPS, _FLIPS)
     totals = dict.fromkeys(names, 0)
     deadline = None if time_limit is None else t0 + float(time_limit)
     streams = np.random.SeedSequence(seed).spawn(restarts)
