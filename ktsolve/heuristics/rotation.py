@@ -39,21 +39,26 @@ One numba kernel, run in chunks so that Python can watch the clock, does:
 4. **Colour fix.**  The free squares along the edge of a region the greedy
    path left behind often all have the end's colour (the path ran along a
    diagonal), and then no rotation can ever reach them.  When there is no
-   goal, or the walk to one takes too long, the end is given back: the path
-   gets one square shorter, its end changes colour, and the square given back
-   is *parked* (neither free nor on the path) until the path grows again.
+   goal, when the walk to one takes too long, or when the end is a dead end
+   (no free neighbour, no pivot), the end is given back: the path gets one
+   square shorter, its end changes colour, and the square given back is
+   *parked* (neither free nor on the path) until the path grows again.
 5. **Closing.**  A closed tour needs the end next to the start ``p[0]``; an
    open tour with a fixed end ``t`` keeps ``t`` off the path (reserved) and
    needs the end next to ``t``, which is then appended.  Both are steps 2 and
    3 with that square as the goal.  For a closed tour the kernel chooses
    ``p[0]`` itself, in the board's top-left corner, where Warnsdorff's rule
    starts well (a requested start only fixes where the listing begins, so the
-   cycle is rotated afterwards).
-6. **Restarts.**  A run that spends :data:`DEFAULT_ROTATIONS` rotations
-   without growing the path stops; the next run starts again with a fresh
-   random stream.  After :data:`DEFAULT_RESTARTS` runs, or when the time
-   limit runs out, the answer is ``unknown``: a heuristic never proves that no
-   tour exists.
+   cycle is rotated afterwards); and since that start is free, when the end
+   does not find its way to it the whole path is reversed and the other end
+   walks.  An open tour with no fixed start begins in the corner too, on the
+   colour with more squares (an open tour starts and ends on it).
+6. **Restarts.**  A run that spends ``rotations`` rotations (default
+   :data:`DEFAULT_ROTATIONS`; each square given back counts as one) without
+   growing its path past its longest stops, and the next run starts again
+   with a fresh random stream.  After ``restarts`` runs (default
+   :data:`DEFAULT_RESTARTS`), or when the time limit runs out, the answer is
+   ``unknown``: a heuristic never proves that no tour exists.
 
 No exact fallback lives here.  On small boards ``auto`` runs the exact
 methods first (:func:`ktsolve.solve.auto_plan`); this method only ever
@@ -77,9 +82,8 @@ References
 .. [3] D. Angluin and L. G. Valiant, "Fast probabilistic algorithms for
    Hamiltonian circuits and matchings", *Journal of Computer and System
    Sciences* 18 (1979) 155-193.
-.. [4] A. Roth, "The problem of the knight: a fast and simple algorithm",
-   MathSource item 0200-393, Wolfram Research (tie-break: farthest from the
-   centre).
+.. [4] A. Roth, "The Problem of the Knight": break Warnsdorff's ties by
+   taking the square farthest from the board's centre.
 """
 
 from __future__ import annotations
