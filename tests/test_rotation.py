@@ -385,7 +385,7 @@ def test_tiny_budget_ends_unknown():
     board = random_holed_board(40, 40, 0.02, seed=3)
     res = solve(board, method="rotation", closed=True, seed=0, rotations=1, restarts=2)
     assert res.status is Status.UNKNOWN and res.tour is None
-    assert "2 runs" in res.stats["reason"]
+    assert "2 runs ended without a tour" in res.stats["reason"]
     assert res.stats["runs"] == 2
 
 
@@ -440,6 +440,9 @@ def test_one_square_and_degenerate_requests():
     res = solve(Board(6, 6), method="rotation", closed=True, start="a1", end="c1", seed=0,
                 presolve_proofs=False)
     assert res.status is Status.UNKNOWN  # c1 is not a knight's move from a1
+    for board, closed in [(Board(1, 2), True), (Board(1, 3), True), (Board(1, 2), False)]:
+        res = solve(board, method="rotation", closed=closed, seed=0, presolve_proofs=False)
+        assert res.status is Status.UNKNOWN and res.tour is None
 
 
 def test_auto_uses_rotation_on_large_holed_boards():

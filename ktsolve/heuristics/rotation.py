@@ -644,7 +644,8 @@ def solve_rotation(
 
     Notes
     -----
-    Memory: five int32 or int64 arrays of ``n`` entries besides the graph.
+    Memory: four arrays of ``n`` entries (three int32, one int64) besides the
+    graph's.
     Time: see the module docstring.  The answer is ``unknown`` on boards with
     no tour (the method cannot prove that; :func:`ktsolve.solve` runs the
     cheap proofs first), and may be ``unknown`` on boards with one.
@@ -666,9 +667,9 @@ def solve_rotation(
     seed = 0 if seed is None else int(seed)
     first, reserved, closing, flip = _plan(graph, spec)
 
+    if spec.closed and n < 3:
+        return SolveResult(Status.UNKNOWN, stats={"reason": "a closed tour needs at least 3 squares"})
     if n == 1:
-        if spec.closed:
-            return SolveResult(Status.UNKNOWN, stats={"reason": "a closed tour needs at least 3 squares"})
         return SolveResult(Status.FOUND, tour=Tour(board, np.array([first]), closed=False))
     if reserved == first:
         return SolveResult(Status.UNKNOWN, stats={"reason": "the start and the end are the same square"})
@@ -718,8 +719,9 @@ def solve_rotation(
             stats["reason"] = f"the time limit of {time_limit:g} s ran out"
         else:
             stats["reason"] = (
-                f"{runs} run{'s' if runs != 1 else ''} each spent {rotations:,} rotations "
-                f"without growing the path (longest path {int(state[_BEST]):,} of {n:,} squares)"
+                f"{runs} run{'s' if runs != 1 else ''} ended without a tour (longest path "
+                f"{int(state[_BEST]):,} of {n:,} squares); a run stops when its end is stuck for good "
+                f"or after {rotations:,} rotations without growing its path"
             )
         return SolveResult(Status.UNKNOWN, stats=stats)
     squares = path[::-1] if flip else path
