@@ -348,20 +348,24 @@ _EXACT_MAX = 400
 def auto_plan(board: Board, spec: TourSpec) -> list[tuple[str, float]]:
     """The methods ``auto`` tries in turn, with the share of the time limit each gets.
 
-    Full large boards go to divide and conquer; large holed boards to
-    Warnsdorff then Posa rotations; small boards get a quick Warnsdorff try
+    Full large boards go to divide and conquer; large holed boards to Posa
+    rotations (which start from Warnsdorff's path) and then plain Warnsdorff;
+    small boards get a quick Warnsdorff try
     and then the exact side, which can also prove that no tour exists.
     Methods that are not registered, or cannot answer the request, are
     skipped.
     """
     n = board.n_squares
     plan: list[tuple[str, float]] = []
-    if board.is_full and n > _EXACT_MAX:
-        plan.append(("divide", 1.0))
-    plan.append(("warnsdorff", 0.2 if n <= _EXACT_MAX else 0.5))
     if n > _EXACT_MAX:
-        plan.append(("rotation", 1.0))
+        if board.is_full:
+            plan.append(("divide", 1.0))
+        # Rotation starts from Warnsdorff's greedy path and repairs it, so it
+        # goes first; plain Warnsdorff is the fallback.
+        plan.append(("rotation", 0.8))
+        plan.append(("warnsdorff", 1.0))
     else:
+        plan.append(("warnsdorff", 0.2))
         plan.append(("cpsat", 1.0))
         plan.append(("backtrack", 1.0))
     reg = methods()
