@@ -2,40 +2,14 @@
 
 from __future__ import annotations
 
-import datetime
-import platform
 import statistics
 import time
-from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 
-RESULTS = Path(__file__).parent / "results"
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+from _machine import RESULTS, machine_lines  # noqa: E402
 
 
 def machine() -> str:
-    import os
-
-    vers = []
-    for pkg in ("numpy", "numba", "ortools", "python-constraint", "ktsolve"):
-        try:
-            vers.append(f"{pkg} {version(pkg)}")
-        except PackageNotFoundError:
-            pass
-    return (
-        f"{datetime.date.today().isoformat()}; {cpu_model()}, {os.cpu_count()} cores; "
-        f"Python {platform.python_version()}; " + ", ".join(vers)
-    )
+    return "; ".join(machine_lines())
 
 
 def timed(func, *args, **kwargs):

@@ -12,6 +12,9 @@ from pathlib import Path
 
 RESULTS = Path(__file__).parent / "results"
 
+#: Load average when the benchmark started (this module is imported first thing).
+START_LOAD = os.getloadavg() if hasattr(os, "getloadavg") else None
+
 
 def cpu_model() -> str:
     try:
@@ -24,9 +27,10 @@ def cpu_model() -> str:
     return platform.processor() or "unknown CPU"
 
 
-def versions() -> str:
+def versions(extra: tuple[str, ...] = ()) -> str:
+    """Python and the versions of the packages behind the figures (``extra``: more package names)."""
     parts = [f"Python {platform.python_version()}"]
-    for pkg in ("numpy", "numba", "ortools", "ktsolve"):
+    for pkg in ("numpy", "numba", "ortools", "python-constraint", "ktsolve", *extra):
         try:
             parts.append(f"{pkg} {version(pkg)}")
         except PackageNotFoundError:
@@ -34,14 +38,28 @@ def versions() -> str:
     return ", ".join(parts)
 
 
-def machine_lines() -> list[str]:
-    load = ""
-    if hasattr(os, "getloadavg"):
-        load = " (load average %.2f %.2f %.2f when started)" % os.getloadavg()
+def java_version() -> str | None:
+    """First line of ``java -version``, or None without a JVM."""
+    import shutil
+    import subprocess
+
+    java = shutil.which("java")
+    if not java:
+        return None
+    res = subprocess.run([java, "-version"], capture_output=True, text=True)
+    return (res.stderr or res.stdout).splitlines()[0].replace('"', "")
+
+
+def machine_lines(extra: tuple[str, ...] = (), java: bool = False) -> list[str]:
+    """Date, CPU and cores, versions, and the load note: the lines every result file starts with."""
+    vers = versions(extra)
+    if java:
+        vers += f", {java_version() or 'no JVM'}"
     return [
         f"Date: {datetime.datetime.now().isoformat(timespec='minutes')}",
-        f"Machine: {cpu_model()}, {os.cpu_count()} cores{load}",
-        f"Versions: {versions()}",
+        f"Machine: {cpu_model()}, {os.cpu_count()} cores",
+        f"Versions: {vers}",
+        load_note(),
     ]
 
 
@@ -80,3 +98,17 @@ def write_result(name: str, text: str) -> Path:
     path = RESULTS / f"{name}.md"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def load_note() -> str:
+    """One line on whether other jobs shared the machine, from the load average when it started.
+
+    Benchmarks run one after another, so the load left by the previous one
+    (about 1 on this machine) is no sign of other work; above 1.6 is.
+    """
+    if START_LOAD is None:
+        return "Load average unknown: other jobs may have shared the machine."
+    shown = " ".join(f"{x:.2f}" for x in START_LOAD)
+    if START_LOAD[0] < 1.6:
+        return f"Load average {shown} at the start: no other heavy job ran beside this benchmark."
+    return f"Load average {shown} at the start: other jobs shared the machine, so wall times are noisy."

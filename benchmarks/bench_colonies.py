@@ -15,9 +15,7 @@ folder); "cached" is the first call of a fresh process whose cache is warm.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -28,6 +26,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+from _machine import machine_lines  # noqa: E402
 
 FIRST_CALL = {
     "aco": "solve('6x6', 'aco', seed=1, cycles=5)",
@@ -35,28 +35,6 @@ FIRST_CALL = {
     "ga": "solve('6x6', 'ga', seed=1, generations=5)",
     "dfs": "solve('6x6', 'dfs', seed=1, nodes=1000)",
 }
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo", encoding="utf-8"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import numba
-    import numpy
-
-    try:
-        import ortools
-
-        ort = ortools.__version__
-    except Exception:  # pragma: no cover - optional here
-        ort = "not installed"
-    return (f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy {numpy.__version__}, "
-            f"numba {numba.__version__}, ortools {ort}")
 
 
 def first_call(method: str, cache_dir: str) -> float:
@@ -152,15 +130,12 @@ def main() -> None:
                  f"paper 0.000003)"))
     print(rows[-1], flush=True)
 
-    stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     head = ["what", "figure", "notes"]
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(3)]
     lines = [
         "# Ant colonies, GA and DFS: speed",
         "",
-        f"Recorded {stamp} on {machine()}.",
-        "The machine was shared with other jobs while this ran, so wall-clock figures are noisy",
-        "(CPU seconds are less so); re-run on a quiet machine for publication.",
+        *machine_lines(),
         f"Command: python benchmarks/bench_colonies.py{' --quick' if args.quick else ''}",
         "",
         "| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",

@@ -27,10 +27,8 @@ Java objects does not fit the memory of the machines we use).
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import resource
 import shutil
 import statistics
@@ -38,10 +36,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _machine import machine_lines  # noqa: E402
+
 RESULTS = HERE / "results" / "divide.md"
 JARS = ("/usr/share/java/jgrapht-core.jar", "/usr/share/java/jgrapht-demo.jar")
 JAVA_SRC = HERE / "java" / "ParberryTiming.java"
@@ -65,31 +65,6 @@ JAVA_BOARDS = [(1000, 1000, 2), (1000, 1002, 2), (4000, 4000, 0)]
 
 
 # ---------------------------------------------------------------------- small helpers
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def versions() -> str:
-    out = [f"Python {platform.python_version()}"]
-    for pkg in ("numpy", "numba", "ortools", "ktsolve"):
-        try:
-            out.append(f"{pkg} {version(pkg)}")
-        except PackageNotFoundError:
-            out.append(f"{pkg} missing")
-    java = shutil.which("java")
-    if java:
-        res = subprocess.run([java, "-version"], capture_output=True, text=True)
-        out.append((res.stderr or res.stdout).splitlines()[0].replace('"', ""))
-    return ", ".join(out)
-
-
 def seconds(x) -> str:
     if x is None:
         return "-"
@@ -253,17 +228,7 @@ def main(argv=None) -> int:
         print(json.dumps(worker(rows, cols, closed, tuple(start) if start else None, runs)))
         return 0
 
-    load = os.getloadavg()
-    head = [
-        "# Divide and conquer on huge boards",
-        "",
-        f"Date: {datetime.datetime.now().isoformat(timespec='minutes')}",
-        f"Machine: {cpu_model()}, {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} "
-        f"{load[2]:.2f} when started",
-        f"Versions: {versions()}",
-        "Note: the machine was shared with other jobs while this ran; times are noisy (see the load).",
-        "",
-    ]
+    head = ["# Divide and conquer on huge boards", "", *machine_lines(java=True), ""]
     print("\n".join(head), flush=True)
     out = list(head)
 

@@ -47,10 +47,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -60,40 +58,14 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _machine import machine_lines  # noqa: E402
+
 from ktsolve import KnightGraph, TourSpec, solve, validate
 from ktsolve.generate import random_holed_board
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "rotation.md"
-
-
-# ---------------------------------------------------------------------- machine
-def machine_lines() -> list[str]:
-    cpu = "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo", encoding="utf-8"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    versions = [f"Python {platform.python_version()}", f"numpy {np.__version__}"]
-    for mod in ("numba", "ortools", "elkai"):
-        try:
-            from importlib.metadata import version
-
-            versions.append(f"{mod} {version(mod)}")
-        except Exception:
-            versions.append(f"{mod} not installed")
-    try:
-        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        load = "n/a"
-    return [
-        f"date {_dt.date.today().isoformat()}; {cpu}, {os.cpu_count()} cores; load average {load}",
-        "; ".join(versions),
-        "The machine was shared with other work while this ran: timings are noisy.",
-    ]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -349,7 +321,7 @@ def main(argv=None) -> None:
     t_start = time.perf_counter()
     big = 5 if args.full else 2
     sections = ["# Large boards with holes: ktsolve (auto) against LKH-3 and CP-SAT", ""]
-    sections += [f"- {line}" for line in machine_lines()]
+    sections += [f"- {line}" for line in machine_lines(extra=("elkai",))]
     shown = " ".join(sys.argv[1:] if argv is None else argv)
     sections.append(f"- command: `python benchmarks/bench_rotation.py{' ' + shown if shown else ''}`")
     sections.append("")

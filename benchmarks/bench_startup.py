@@ -106,7 +106,7 @@ def main(argv=None):
         print("  ", r)
 
     text = ["# Start-up and compile time", "", *machine_lines(),
-            "Timings on a machine shared with other jobs: noisy, re-run on a quiet machine before quoting.", "",
+            "",
             "## Whole-process wall time", "",
             f"First = empty numba cache (kernels compiled and cached); warm = median (and best) of "
             f"{warm_runs} later runs.  CPU = user + system time of the process, a steadier figure than "

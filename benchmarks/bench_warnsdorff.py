@@ -27,7 +27,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _machine import fmt_s, machine_lines, markdown_table, median_time, write_result  # noqa: E402
@@ -178,7 +177,7 @@ def main(argv=None):
     solve_rows = solve_1000(repeat)
 
     text = ["# Warnsdorff's rule", "", *machine_lines(),
-            "Timings on a machine shared with other jobs: noisy, re-run on a quiet machine before quoting.", "",
+            "",
             "## Success from the corner (0,0) and time of one walk", "",
             "Each cell: completed an open tour? and the median time of the walk (numba kernel, graph "
             "built beforehand; 'no (k)' = stopped after k squares).  Random: share of seeded walks that "

@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from _bees_env import load_average, machine_lines  # noqa: E402
+from _machine import machine_lines  # noqa: E402
 
 from ktsolve import Board, KnightGraph  # noqa: E402
 from ktsolve.heuristics.neural import MODES, NeuralRule, sample_neural  # noqa: E402
@@ -84,7 +84,6 @@ def main(argv=None) -> int:
                 print(f"{size}x{size} 4,2,{mode} p_on={p_on}: {r:.4f}", file=sys.stderr, flush=True)
     lines.append("")
     lines += [f"- {x}" for x in machine_lines()]
-    lines.append(f"- {load_average()} (the machine was shared with other jobs: attempts/s are noisy)")
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from ktsolve import Board, KnightGraph, Status, Tour, TourSpec, solve, validate
+from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import InvalidTourError, UnsupportedError
 from ktsolve.heuristics import abc
 from ktsolve.heuristics._streams import unit_seeds

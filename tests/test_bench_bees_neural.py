@@ -27,7 +27,6 @@ def test_warnsdorff_walks_are_walks_or_absent():
 
 
 def test_exact_cell_formats():
-    assert bees_section._exact_cell(None) == "n/a"
     assert bees_section._exact_cell((64, 64, True)) == "64 (optimal)"
     assert bees_section._exact_cell((50, 61, False)) == ">= 50, <= 61"
 

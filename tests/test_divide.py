@@ -8,7 +8,7 @@ import pytest
 from ktsolve import Board, KnightGraph, Proof, Status, TourSpec, UnsupportedError, solve, validate
 from ktsolve.heuristics import _divide_blocks as blocks
 from ktsolve.heuristics import divide
-from ktsolve.heuristics.divide import full_board_proof, has_closed_tour, has_open_tour, solve_divide
+from ktsolve.heuristics.divide import full_board_proof, has_closed_tour, has_open_tour
 
 
 def run(board, closed=False, start=None, end=None):

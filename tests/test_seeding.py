@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ktsolve import Board, KnightGraph, MethodInfo, SolveResult, Status, TourSpec, solve
+from ktsolve import Board, KnightGraph, MethodInfo, SolveResult, Status, solve
 from ktsolve.errors import UnsupportedError
 from ktsolve.result import Proof
 from ktsolve.solve import enumerate_tours, methods

@@ -48,48 +48,24 @@ def _boards() -> list[tuple[str, Board]]:
     ]
 
 
-def warnsdorff_walks(graph: KnightGraph, start: int, count: int, seed: int) -> list[np.ndarray] | None:
-    """``count`` Warnsdorff walks from ``start`` with random tie-breaks, complete or not.
+def warnsdorff_walks(graph: KnightGraph, start: int, count: int, seed: int) -> list[np.ndarray]:
+    """``count`` Warnsdorff walks from ``start`` with random tie-breaks, complete or not."""
+    from ..heuristics.warnsdorff import warnsdorff_path
 
-    None when Warnsdorff's rule is not available in this installation.
-    """
-    try:
-        from ..heuristics.warnsdorff import warnsdorff_path
-    except ImportError:
-        warnsdorff_path = None
-    if warnsdorff_path is not None:
-        return [np.asarray(warnsdorff_path(graph, start, rule="random", seed=(seed * 7919 + i) % 2**32))
-                for i in range(count)]
-    from ..solve import methods, run_method
-    from ..tour import TourSpec
-
-    info = methods().get("warnsdorff")
-    if info is None:
-        return None
-    spec = TourSpec(start=tuple(int(v) for v in graph.coords[start]))
-    out = []
-    for i in range(count):
-        res = run_method(info, graph, spec, seed=seed * 7919 + i)
-        best = res.tour if res.tour is not None else res.path
-        if best is not None:
-            out.append(np.asarray(best.squares))
-    return out
+    return [np.asarray(warnsdorff_path(graph, start, rule="random", seed=(seed * 7919 + i) % 2**32))
+            for i in range(count)]
 
 
 def exact_longest(graph: KnightGraph, start: int, time_limit: float, seed: int):
-    """``(length, bound, optimal)`` of the exact longest path from ``start``, or None when unavailable."""
-    try:
-        from ..models.longest import longest_path
-    except ImportError:
-        return None
+    """``(length, bound, optimal)`` of the exact longest path from ``start`` (CP-SAT)."""
+    from ..models.longest import longest_path
+
     res = longest_path(graph, start, time_limit=time_limit, num_workers=1, seed=seed)
     st = res.stats
     return int(st.get("length", 0)), st.get("bound"), bool(st.get("optimal", False))
 
 
 def _exact_cell(ex) -> str:
-    if ex is None:
-        return "n/a"
     length, bound, optimal = ex
     if optimal:
         return f"{length} (optimal)"
@@ -105,7 +81,6 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
     exact_limit = 5.0 if quick else 120.0
     boards = _boards()
     rows, seed_rows = [], []
-    warnsdorff_missing = exact_missing = False
     t0 = time.perf_counter()
     for b_i, (label, board) in enumerate(boards):
         g = KnightGraph(board)
@@ -113,29 +88,22 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
         plain = [run_abc(g, start=start, seed=seed * 1000 + r) for r in range(runs)]
         lens = [p["moves"] + 1 for p in plain]
         walks = warnsdorff_walks(g, start, walks_k, seed)
-        if walks is None:
-            warnsdorff_missing = True
-            w_best = w_full = seeded_cell = gain_cell = many_best = None
-            seeded_ms = many_ms = None
-            s_lens = []
-        else:
-            w_lens = [len(w) for w in walks]
-            w_best, w_full = max(w_lens), sum(x == g.n for x in w_lens)
-            seeded = [run_abc(g, start=start, seed=seed * 1000 + r, initial_paths=walks) for r in range(runs)]
-            seeded_ms = f"{1000 * statistics.mean(x['elapsed'] for x in seeded):.1f}"
-            s_lens = [s["moves"] + 1 for s in seeded]
-            seeded_cell = f"{statistics.mean(s_lens):.1f}"
-            gain_cell = f"{statistics.mean(s_lens) - w_best:+.1f}"
-            t_w = time.perf_counter()
-            more = warnsdorff_walks(g, start, many, seed + 1)
-            many_ms = f"{1000 * (time.perf_counter() - t_w):.1f}"
-            many_best = max(len(w) for w in more)
+        w_lens = [len(w) for w in walks]
+        w_best, w_full = max(w_lens), sum(x == g.n for x in w_lens)
+        seeded = [run_abc(g, start=start, seed=seed * 1000 + r, initial_paths=walks) for r in range(runs)]
+        seeded_ms = f"{1000 * statistics.mean(x['elapsed'] for x in seeded):.1f}"
+        s_lens = [s["moves"] + 1 for s in seeded]
+        seeded_cell = f"{statistics.mean(s_lens):.1f}"
+        gain_cell = f"{statistics.mean(s_lens) - w_best:+.1f}"
+        t_w = time.perf_counter()
+        more = warnsdorff_walks(g, start, many, seed + 1)
+        many_ms = f"{1000 * (time.perf_counter() - t_w):.1f}"
+        many_best = max(len(w) for w in more)
         ex = exact_longest(g, start, exact_limit, seed)
-        exact_missing |= ex is None
         rows.append([label, g.n, max(lens), f"{statistics.mean(lens):.1f}", sum(x == g.n for x in lens),
-                     w_best, f"{statistics.mean(s_lens):.1f}" if s_lens else None, _exact_cell(ex)])
-        seed_rows.append([label, walks_k if walks is not None else None, w_full, w_best,
-                          f"{statistics.mean(lens):.1f}", seeded_cell, max(s_lens) if s_lens else None,
+                     w_best, seeded_cell, _exact_cell(ex)])
+        seed_rows.append([label, walks_k, w_full, w_best,
+                          f"{statistics.mean(lens):.1f}", seeded_cell, max(s_lens),
                           gain_cell, seeded_ms, many_best, many_ms])
         if progress is not None:
             progress(b_i + 1, len(boards))
@@ -151,10 +119,6 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
         "Published: Banharnsakun (2019) reports the colony's longest paths on 8x8, 12x12 and 16x16; "
         "those figures were not available to us, so no published column is printed.",
     ]
-    if warnsdorff_missing:
-        notes.append("Warnsdorff's rule is not available in this installation: its columns are empty.")
-    if exact_missing:
-        notes.append("ktsolve.models.longest is not available in this installation: exact column n/a.")
     table = Table(
         "Artificial bee colony: longest knight's path from a1 (squares)",
         ["board", "squares", "ABC best", "ABC mean", "ABC tours", "Warnsdorff", "ABC seeded", "exact"],

@@ -778,7 +778,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         progress(2, 3)
     if late():
         return _unknown("the time limit ran out while joining the blocks")
-    rows, cols = lay.rows, lay.cols
+    cols = lay.cols
 
     def built(sq) -> int:
         r, c = tf.square(sq, m, n)
