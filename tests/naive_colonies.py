@@ -83,7 +83,7 @@ def aco(table, tau, starts, cycles, seed, *, rho=0.25, q=1.0, alpha=1.0, tau_min
                 if c or not closed:
                     tours.append(path)
             for i in range(length):
-                delta[path[i]][moves[i]] += q * (length - i) / (n - 1 - i)
+                delta[path[i]][moves[i]] += (length - i) * (q / (n - 1 - i))
         tau = [[max((1.0 - rho) * tau[s][j] + delta[s][j], tau_min) for j in range(8)] for s in range(n)]
     return tau, tours, counts
 

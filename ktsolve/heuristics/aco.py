@@ -145,20 +145,24 @@ def _walk(tpad, full, rev, weight, start, avail, path, moves, cum, rng):
         av = avail[s]
         if av == 0:
             break
-        tot = 0.0
-        for j in range(8):
-            tot += weight[s, j] * ((av >> j) & 1)
-            cum[j] = tot
-        r = 0.0
-        if av & (av - np.uint8(1)):
-            r = _uniform(rng) * tot
-        c = 0
-        for j in range(8):
-            c += cum[j] <= r
-        if c >= 8:  # cannot happen with positive weights (u < 1); kept as a guard
-            c = 7
+        if av & (av - np.uint8(1)) == 0:
+            # one candidate: a forced move, no draw
+            c = 0
             while (av >> c) & 1 == 0:
-                c -= 1
+                c += 1
+        else:
+            tot = 0.0
+            for j in range(8):
+                tot += weight[s, j] * ((av >> j) & 1)
+                cum[j] = tot
+            r = _uniform(rng) * tot
+            c = 0
+            for j in range(8):
+                c += cum[j] <= r
+            if c >= 8:  # cannot happen with positive weights (u < 1); kept as a guard
+                c = 7
+                while (av >> c) & 1 == 0:
+                    c -= 1
         moves[length] = c
         s = tpad[s, c]
         length += 1
@@ -200,6 +204,10 @@ def _aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, n_
     n_ants = starts.shape[0]
     cap = out.shape[0]
     keep = 1.0 - rho
+    # q / (n - 1 - i): the deposit per unit of walk left after move i, divided once here
+    share = np.empty(max(n - 1, 1), np.float64)
+    for i in range(n - 1):
+        share[i] = q / (n - 1 - i)
     n_out = 0
     for c in range(n_cycles):
         if not first_only and n_out + n_ants > cap:
@@ -220,7 +228,7 @@ def _aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, n_
                     if first_only:
                         return c, n_out
             for i in range(length):
-                delta[path[i], moves[i]] += q * (length - i) / (n - 1 - i)
+                delta[path[i], moves[i]] += (length - i) * share[i]
         for s in range(n):
             for j in range(k):
                 v = keep * tau[s, j] + delta[s, j]

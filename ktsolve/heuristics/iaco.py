@@ -187,20 +187,24 @@ def _walk(tpad, full, rev, weight, start, avail, path, moves, cum, rng):
         av = avail[s]
         if av == 0:
             break
-        tot = 0.0
-        for j in range(8):
-            tot += weight[s, j] * ((av >> j) & 1)
-            cum[j] = tot
-        r = 0.0
-        if av & (av - np.uint8(1)):
-            r = _uniform(rng) * tot
-        c = 0
-        for j in range(8):
-            c += cum[j] <= r
-        if c >= 8:  # cannot happen with positive weights (u < 1); kept as a guard
-            c = 7
+        if av & (av - np.uint8(1)) == 0:
+            # one candidate: a forced move, no draw
+            c = 0
             while (av >> c) & 1 == 0:
-                c -= 1
+                c += 1
+        else:
+            tot = 0.0
+            for j in range(8):
+                tot += weight[s, j] * ((av >> j) & 1)
+                cum[j] = tot
+            r = _uniform(rng) * tot
+            c = 0
+            for j in range(8):
+                c += cum[j] <= r
+            if c >= 8:  # cannot happen with positive weights (u < 1); kept as a guard
+                c = 7
+                while (av >> c) & 1 == 0:
+                    c -= 1
         moves[length] = c
         s = tpad[s, c]
         length += 1
