@@ -8,10 +8,6 @@ import time
 from _machine import RESULTS, machine_lines  # noqa: E402
 
 
-def machine() -> str:
-    return "; ".join(machine_lines())
-
-
 def timed(func, *args, **kwargs):
     t0 = time.perf_counter()
     out = func(*args, **kwargs)
@@ -31,7 +27,7 @@ def table(head, rows) -> str:
 
 
 def write(name: str, title: str, body: str, note: str = "") -> str:
-    text = f"# {title}\n\nMachine: {machine()}\n\n"
+    text = f"# {title}\n\n" + "\n".join(machine_lines()) + "\n\n"
     if note:
         text += note.strip() + "\n\n"
     text += body.strip() + "\n"

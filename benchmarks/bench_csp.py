@@ -15,7 +15,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _machine import load_note  # noqa: E402
 from _exact_common import table, timed, write  # noqa: E402
 
 from ktsolve import Board, solve  # noqa: E402
@@ -89,8 +88,7 @@ def main(argv=None):
     body += table(["boards", "count", "answered, warnsdorff", "answered, plain"], hrows)
     note = (f"Each cell: the answer and wall seconds of one run (deterministic search), time limit "
             f"{args.time_limit:g} s ({args.time_limit / 5:g} s for the holed boards), presolve proofs off in "
-            f"the first table (the search itself must answer). "
-            + load_note())
+            "the first table (the search itself must answer).")
     print(write("csp", "python-constraint model: where it stops being usable", body, note))
 
 

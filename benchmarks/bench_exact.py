@@ -28,7 +28,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _machine import load_note  # noqa: E402
 from _exact_common import median, table, timed, write  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -183,8 +182,7 @@ def main(argv=None):
     summary, tab = suite_table(60 if args.quick else args.boards, args.seed, args.time_limit)
     parts.append("## Holed-board suite through prove()\n\n" + summary + "\n\n" + tab)
     parts.append("## Numba compile time\n\n" + compile_times())
-    note = (f"Timings are wall seconds. {load_note()} "
-            "'solve' times include building the model and validating the tour.")
+    note = "Timings are wall seconds; 'solve' times include building the model and validating the tour."
     print(write("exact", "Exact side: CP-SAT, the matching proof, prove()", "\n\n".join(parts), note))
 
 
