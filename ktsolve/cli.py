@@ -11,6 +11,7 @@ standard error.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from importlib.metadata import version as _pkg_version
@@ -73,6 +74,10 @@ class KtsolveGroup(click.Group):
             code = 130
         except BrokenPipeError:
             code = 0
+        except OSError as exc:  # a file operation failed after the checks (disk full, permissions)
+            where = f": '{exc.filename}'" if exc.filename else ""
+            click.echo(f"ktsolve: error: {_one_line(exc.strerror or exc)}{where}", err=True)
+            code = EXIT_BAD_INPUT
         sys.exit(code)
 
 
@@ -137,6 +142,27 @@ def board_options(fn):
     )(fn)
     fn = click.argument("board", metavar="BOARD")(fn)
     return fn
+
+
+def _writable_output(ctx, param, value):
+    """Refuse, before any work, an output path that cannot be written."""
+    if value is None:
+        return None
+    if value == "":
+        raise click.BadParameter("the file name is empty", ctx, param)
+    if os.path.isdir(value):
+        raise click.BadParameter(f"'{value}' is a directory", ctx, param)
+    directory = os.path.dirname(os.path.abspath(value))
+    if not os.path.isdir(directory):
+        raise click.BadParameter(f"directory '{directory}' does not exist", ctx, param)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"cannot create files in directory '{directory}'", ctx, param)
+    return value
+
+
+def output_option(help_text: str):
+    """The ``-o FILE`` option of every command that writes, checked before the work starts."""
+    return click.option("-o", "--output", metavar="FILE", callback=_writable_output, help=help_text)
 
 
 def emit(payload: str | bytes, output: str | None) -> None:
@@ -216,7 +242,7 @@ def cli():
     "numbers in visiting order, the squares that are not holes numbered row by row from the top-left "
     "square (needs -o FILE or a redirected stdout; nothing is written when no tour is found).",
 )
-@click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
+@output_option("Write the output here instead of stdout.")
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
 def solve(board, holes, closed, start, end, method, seed, time_limit, fmt, output, params):
     """Find a knight's tour of BOARD (a size like 8x8, or a board file)."""
@@ -333,7 +359,7 @@ def papers(names, full, seed, plots, fmt):
 @click.option("--cycles", type=click.IntRange(0), metavar="N", help="Cycles to run (default: the method's budget).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Stop after S seconds.")
-@click.option("-o", "--output", metavar="FILE", help="Write the distinct tours here, one per line (.gz compresses).")
+@output_option("Write the distinct tours here, one per line (.gz compresses).")
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
 def enumerate_command(board, holes, closed, start, end, method, cycles, seed, time_limit, output, params):
     """Run an ant colony on BOARD and keep every distinct complete tour it meets.
@@ -370,7 +396,7 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed of the heuristic attempt and of CP-SAT.")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", help="Output format.")
-@click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
+@output_option("Write the output here instead of stdout.")
 def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
     """Settle whether BOARD has the tour asked for: a tour, or a proof that none exists.
 
@@ -394,7 +420,7 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before stopping with the best path and its bound.")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, help="CP-SAT's seed.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
-@click.option("-o", "--output", metavar="FILE", help="Write the output here instead of stdout.")
+@output_option("Write the output here instead of stdout.")
 def longest(board, holes, start, time_limit, seed, fmt, output):
     """The longest knight's path on BOARD from --start, exactly (CP-SAT).
 

@@ -222,3 +222,39 @@ def test_text_matrix_of_a_partial_path():
 
     path = Tour(Board(4, 5, holes=[(0, 0)]), [0, 8, 11], closed=False)  # squares never visited show 0
     assert tour_matrix_text(path) == _plain_matrix_text(path)
+
+
+# ---------------------------------------------------------------------- output paths
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "5x5", "--method", "warnsdorff"],
+        ["prove", "5x5"],
+        ["longest", "4x4", "--start", "a1"],
+        ["enumerate", "5x5", "--cycles", "1"],
+    ],
+    ids=lambda c: c[0],
+)
+@pytest.mark.parametrize("where", ["missing directory", "a directory"])
+def test_unwritable_output_is_refused_before_any_work(tmp_path, command, where):
+    target = tmp_path / "no" / "such" / "out.txt" if where == "missing directory" else tmp_path
+    before = sorted(p.name for p in tmp_path.iterdir())
+    res = invoke([*command, "-o", str(target)], 2)
+    lines = res.stderr.strip().splitlines()
+    assert res.stdout == "" and len(lines) == 1 and lines[0].startswith("ktsolve: error: ")
+    assert ("does not exist" if where == "missing directory" else "is a directory") in lines[0]
+    assert "found" not in res.stderr and "Traceback" not in res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_failed_write_is_one_line(tmp_path, monkeypatch):
+    # a disk that fills up while the output is written: one line, exit 2, no traceback
+    out = tmp_path / "t.json"
+
+    def disk_full(path, data):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr("ktsolve.cli.write_atomic", disk_full)
+    res = invoke(["solve", "5x5", "--method", "warnsdorff", "--seed", "1", "--format", "json", "-o", str(out)], 2)
+    assert res.stderr.strip().splitlines()[-1] == f"ktsolve: error: No space left on device: '{out}'"
+    assert "Traceback" not in res.stderr and not out.exists()
