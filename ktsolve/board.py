@@ -221,7 +221,7 @@ class Board:
                 with open(path, encoding="utf-8") as fh:
                     text = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
-            reason = getattr(exc, "strerror", None) or type(exc).__name__
+            reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
             raise InvalidBoardError(f"cannot read board file {str(path)!r}: {reason}") from None
         return cls.parse(text)
 

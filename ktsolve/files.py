@@ -224,7 +224,7 @@ def read_tour(board: Board, path) -> tuple[Tour, bool | None]:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
         raise TourFileError(f"cannot read tour file {path!r}: {reason}") from None
     try:
         return parse_tour_text(board, text)

@@ -121,7 +121,8 @@ class SolveResult:
         """One line for people, such as ``found closed tour from a1 of 64 squares with cpsat in 0.03 s``."""
         what = self.spec.describe(self.board) if self.spec is not None else "tour"
         if self.status is Status.FOUND:
-            head = f"found {what} of {len(self.tour)} squares"
+            n = len(self.tour)
+            head = f"found {what} of {n} square{'' if n == 1 else 's'}"
         elif self.status is Status.INFEASIBLE:
             head = f"no {what} exists"
         else:

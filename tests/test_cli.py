@@ -102,6 +102,15 @@ def test_verify_missing_file_exit_2(tmp_path):
     assert "cannot read tour file" in res.stderr
 
 
+def test_binary_tour_and_board_files_are_named_as_not_text(tmp_path):
+    f = tmp_path / "junk.bin"
+    f.write_bytes(b"\x00\xff\xfe\x80")
+    res = invoke(["verify", "3x4", f], code=2)
+    assert res.stderr.strip() == f"ktsolve: error: cannot read tour file '{f}': not UTF-8 text"
+    res = invoke(["solve", f], code=2)
+    assert res.stderr.strip() == f"ktsolve: error: cannot read board file '{f}': not UTF-8 text"
+
+
 @pytest.mark.parametrize(
     "args, problem",
     [

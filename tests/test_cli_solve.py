@@ -258,3 +258,8 @@ def test_a_failed_write_is_one_line(tmp_path, monkeypatch):
     res = invoke(["solve", "5x5", "--method", "warnsdorff", "--seed", "1", "--format", "json", "-o", str(out)], 2)
     assert res.stderr.strip().splitlines()[-1] == f"ktsolve: error: No space left on device: '{out}'"
     assert "Traceback" not in res.stderr and not out.exists()
+
+
+def test_one_square_board_is_a_tour_of_one_square():
+    res = invoke(["solve", "1x1"], 0)
+    assert res.stdout.split() == ["1"] and "open tour of 1 square with" in res.stderr
