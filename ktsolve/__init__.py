@@ -30,6 +30,7 @@ from .result import MethodInfo
 from .result import Proof
 from .result import SolveResult
 from .result import Status
+from .solve import enumerate_tours
 from .solve import longest
 from .solve import methods
 from .solve import prove
@@ -56,6 +57,7 @@ __all__ = [
     "MethodInfo",
     "solve",
     "prove",
+    "enumerate_tours",
     "longest",
     "methods",
     "validate",

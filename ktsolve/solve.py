@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import numbers
 import pkgutil
 import secrets
 import time
@@ -115,6 +116,20 @@ def _check_params(info: MethodInfo, params: dict, func: Callable | None = None) 
             raise UnsupportedError(f"method {info.name!r} has no parameter {key!r} (it takes {takes})")
 
 
+def check_budget(seed, time_limit) -> None:
+    """Refuse a seed or time limit the command line would refuse too.
+
+    A seed is a whole number in ``[0, 2**32)`` (what numba's and CP-SAT's
+    generators take); a time limit is a positive number of seconds.
+    """
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**32:
+            raise UnsupportedError(f"seed must be a whole number from 0 to {2**32 - 1}, not {seed!r}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real) or not time_limit > 0:
+            raise UnsupportedError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+
+
 def new_seed() -> int:
     """A fresh seed in ``[0, 2**31 - 1)``, recorded in the result so a run can be repeated."""
     return secrets.randbelow(2**31 - 1)
@@ -133,6 +148,7 @@ def run_method(
     """Call one method and check what it returns: tours are validated, proofs only from provers."""
     board = graph.board
     _check_params(info, params)
+    check_budget(seed, time_limit)
     if info.seeded and seed is None:
         seed = new_seed()
     t0 = time.perf_counter()
@@ -275,6 +291,7 @@ def solve(
     t0 = time.perf_counter()
     board = as_board(board)
     spec = make_spec(board, closed, start, end)
+    check_budget(seed, time_limit)
     if method == "auto":
         res = _solve_auto(board, spec, seed=seed, time_limit=time_limit, progress=progress,
                           presolve_proofs=presolve_proofs, **params)
@@ -503,6 +520,7 @@ def prove(
     t0 = time.perf_counter()
     board = as_board(board)
     spec = make_spec(board, closed, start, end)
+    check_budget(seed, time_limit)
     graph = KnightGraph.of(board)
     if seed is None:
         seed = new_seed()
@@ -697,6 +715,7 @@ def enumerate_tours(
         raise UnsupportedError(f"method {method!r} cannot enumerate tours; choose one of {able}")
     check_supported(info, board, spec)
     _check_params(info, params, func=info.enumerate)
+    check_budget(seed, time_limit)
     if seed is None:
         seed = new_seed()
     graph = KnightGraph.of(board)
