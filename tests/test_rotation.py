@@ -474,3 +474,23 @@ def test_million_square_board(closed):
     res = solve(board, closed=closed, seed=0)
     assert res.found, res.stats
     assert validate(board, res.tour, closed=closed).is_complete
+
+
+def test_rotation_budget_grows_with_the_long_side():
+    # the end of a long thin board walks back along its length, a few rotations per column
+    small = solve(Board(30, 30), "rotation", seed=1)
+    assert small.stats["rotation_limit"] == R.DEFAULT_ROTATIONS
+    long = solve(Board(4, 20_000), "rotation", start=(0, 10_000), seed=1)
+    assert long.found and long.stats["rotation_limit"] == R.ROTATIONS_PER_LENGTH * 20_000
+    explicit = solve(Board(30, 30), "rotation", seed=1, rotations=7)
+    assert explicit.stats["rotation_limit"] == 7
+
+
+@pytest.mark.slow
+def test_long_four_row_board_from_the_middle():
+    # divide's 4-row chains start near an end; auto falls back to rotation, whose
+    # end must walk 25,000 columns back (about 112,000 rotations)
+    board = Board(4, 50_000)
+    res = solve(board, start=(0, 25_000), seed=1)
+    assert res.found and res.method == "rotation", res.stats
+    validate(board, res.tour, start=(0, 25_000))

@@ -54,7 +54,10 @@ One numba kernel, run in chunks so that Python can watch the clock, does:
    walks.  An open tour with no fixed start begins in the corner too, on the
    colour with more squares (an open tour starts and ends on it).
 6. **Restarts.**  A run that spends ``rotations`` rotations (default
-   :data:`DEFAULT_ROTATIONS`; each square given back counts as one) without
+   :data:`DEFAULT_ROTATIONS`, or :data:`ROTATIONS_PER_LENGTH` per square of
+   the board's long side when that is more: on a long thin board the end
+   walks back along the whole length, a few rotations per column; each
+   square given back counts as one) without
    growing its path past its longest stops, and the next run starts again
    with a fresh random stream.  After ``restarts`` runs (default
    :data:`DEFAULT_RESTARTS`), or when the time limit runs out, the answer is
@@ -102,6 +105,7 @@ __all__ = [
     "solve_rotation",
     "METHOD",
     "DEFAULT_ROTATIONS",
+    "ROTATIONS_PER_LENGTH",
     "DEFAULT_RESTARTS",
     "DEFAULT_DEPTH",
     "rotate",
@@ -109,6 +113,9 @@ __all__ = [
 
 #: Rotations a run may spend without growing the path before it gives up.
 DEFAULT_ROTATIONS = 50_000
+#: Rotations without growth allowed per square of the long side, for long thin boards
+#: (a 4 x 100,000 board with the start in the middle needs about 2.2 per column).
+ROTATIONS_PER_LENGTH = 3
 #: Runs (the first one included) before answering ``unknown``.
 DEFAULT_RESTARTS = 3
 #: Rotations in the sequences the repair search tries.
@@ -608,7 +615,7 @@ def solve_rotation(
     seed: int | None = None,
     time_limit: float | None = None,
     progress=None,
-    rotations: int = DEFAULT_ROTATIONS,
+    rotations: int | None = None,
     restarts: int = DEFAULT_RESTARTS,
     depth: int = DEFAULT_DEPTH,
 ) -> SolveResult:
@@ -627,7 +634,8 @@ def solve_rotation(
         Called as ``progress(squares on the path, squares of the board)``.
     rotations : int
         Rotations a run may spend without growing its path before it stops
-        (default :data:`DEFAULT_ROTATIONS`).
+        (default :data:`DEFAULT_ROTATIONS`, or :data:`ROTATIONS_PER_LENGTH`
+        times the board's long side when that is more).
     restarts : int
         Runs before answering ``unknown`` (default :data:`DEFAULT_RESTARTS`).
     depth : int
@@ -658,6 +666,8 @@ def solve_rotation(
     >>> res.status.value, len(res.tour)
     ('found', 142)
     """
+    if rotations is None:
+        rotations = max(DEFAULT_ROTATIONS, ROTATIONS_PER_LENGTH * max(graph.board.rows, graph.board.cols))
     rotations = _check_int("rotations", rotations, 1)
     restarts = _check_int("restarts", restarts, 1)
     depth = _check_int("depth", depth, 1, _MAXD)
@@ -713,7 +723,7 @@ def solve_rotation(
             totals[name] += int(state[f])
         if status != _STALLED:
             break
-    stats = dict(totals, runs=runs, longest=int(state[_BEST]), squares=n)
+    stats = dict(totals, runs=runs, longest=int(state[_BEST]), squares=n, rotation_limit=rotations)
     if status != _DONE:
         if status == _GOING:
             stats["reason"] = f"the time limit of {time_limit:g} s ran out"
