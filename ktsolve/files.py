@@ -279,27 +279,14 @@ def write_tours(path, board: Board, tours) -> int:
     tours = np.asarray(tours)
     n = board.n_squares
     names = [nm.encode("ascii") for nm in board.names(board.coords_of(np.arange(n)))]
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".ktsolve-", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            fh = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if path.endswith(".gz") else raw
-            try:
-                get = names.__getitem__
-                for lo in range(0, tours.shape[0], 4096):
-                    block = tours[lo : lo + 4096].tolist()
-                    fh.write(b"".join(b" ".join(map(get, row)) + b"\n" for row in block))
-            finally:
-                if fh is not raw:
-                    fh.close()
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
+    get = names.__getitem__
+    with open_atomic(path) as raw:
+        fh = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if path.endswith(".gz") else raw
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+            for lo in range(0, tours.shape[0], 4096):
+                block = tours[lo : lo + 4096].tolist()
+                fh.write(b"".join(b" ".join(map(get, row)) + b"\n" for row in block))
+        finally:
+            if fh is not raw:
+                fh.close()
     return int(tours.shape[0])
