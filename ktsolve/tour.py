@@ -22,10 +22,37 @@ from .board import Board
 from .errors import InvalidSquareError, InvalidTourError
 from .graph import KNIGHT_MOVES
 
-__all__ = ["Tour", "TourSpec", "validate"]
+__all__ = ["Tour", "TourSpec", "list_cycle", "validate"]
 
 _CHUNK = 1 << 22
 _KNIGHT_SET = {tuple(m) for m in KNIGHT_MOVES.tolist()}
+
+
+def list_cycle(squares, start: int | None = None, end: int | None = None) -> np.ndarray:
+    """The squares of a closed tour listed as asked: from ``start``, ending on ``end``.
+
+    ``squares`` lists a Hamiltonian cycle from any square in either
+    direction.  With ``start`` the listing begins there; with ``end`` as well
+    it runs in the direction that finishes on ``end`` (a neighbour of
+    ``start`` on the cycle); with ``end`` alone it begins on the square after
+    ``end``.  Square numbers, not coordinates.
+
+    >>> list_cycle([0, 1, 2, 3], start=2).tolist()
+    [2, 3, 0, 1]
+    >>> list_cycle([0, 1, 2, 3], start=2, end=3).tolist()
+    [2, 1, 0, 3]
+    >>> list_cycle([0, 1, 2, 3], end=1).tolist()
+    [2, 3, 0, 1]
+    """
+    sq = np.asarray(squares)
+    if start is not None:
+        sq = np.roll(sq, -int(np.flatnonzero(sq == start)[0]))
+        if end is not None and sq[-1] != end:
+            sq = np.concatenate([sq[:1], sq[1:][::-1]])
+        return sq
+    if end is not None:
+        return np.roll(sq, -(int(np.flatnonzero(sq == end)[0]) + 1))
+    return sq
 
 
 @dataclass(frozen=True)
@@ -130,10 +157,9 @@ class Tour:
         """A closed tour listed from square number ``square``."""
         if not self.closed:
             raise ValueError("only a closed tour can be rotated")
-        k = np.flatnonzero(self.squares == square)
-        if k.size == 0:
+        if not np.any(self.squares == square):
             raise ValueError(f"square {square} is not on the tour")
-        return Tour(self.board, np.roll(self.squares, -int(k[0])), True)
+        return Tour(self.board, list_cycle(self.squares, start=square), True)
 
     def reversed(self) -> "Tour":
         return Tour(self.board, self.squares[::-1], self.closed)

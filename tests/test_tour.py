@@ -97,3 +97,21 @@ def test_long_tour_in_chunks(monkeypatch):
     bad[[9, 10]] = bad[[10, 9]]
     with pytest.raises(InvalidTourError, match="illegal move at step 10"):
         validate(b, bad)
+
+
+def test_list_cycle_against_every_rotation_and_direction():
+    from ktsolve.tour import list_cycle
+
+    cycle = [4, 9, 2, 7, 0, 5]
+    n = len(cycle)
+    for k in range(n):
+        start = cycle[k]
+        fwd = cycle[k:] + cycle[:k]
+        assert list_cycle(cycle, start=start).tolist() == fwd
+        # the two neighbours of start on the cycle: one listing ends on each
+        before, after = cycle[k - 1], cycle[(k + 1) % n]
+        assert list_cycle(cycle, start=start, end=before).tolist() == fwd
+        assert list_cycle(cycle, start=start, end=after).tolist() == [start] + fwd[1:][::-1]
+        # end alone: the listing starts on the square after it
+        assert list_cycle(cycle, end=start).tolist() == cycle[k + 1 :] + cycle[: k + 1]
+    assert list_cycle(cycle).tolist() == cycle

@@ -74,7 +74,7 @@ from numba import njit
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import MethodInfo, SolveResult, Status
-from ..tour import Tour, TourSpec
+from ..tour import Tour, TourSpec, list_cycle
 from ._streams import unit_seeds
 
 __all__ = [
@@ -701,18 +701,9 @@ def sample_neural(
 def _listing(graph: KnightGraph, net: NeuralNet, V: np.ndarray, spec: TourSpec) -> np.ndarray:
     """The cycle of ``V`` as a closed tour listed as ``spec`` asks."""
     b = graph.board
-    if spec.start is not None:
-        first = b.index(*spec.start)
-        order = net.cycle_order(V, first)
-        if spec.end is not None and int(order[-1]) != b.index(*spec.end):
-            order = np.concatenate([order[:1], order[1:][::-1]])
-        return order
-    order = net.cycle_order(V, 0)
-    if spec.end is not None:
-        e = b.index(*spec.end)
-        k = int(np.flatnonzero(order == e)[0])
-        order = np.roll(order, -(k + 1))
-    return order
+    s = None if spec.start is None else b.index(*spec.start)
+    e = None if spec.end is None else b.index(*spec.end)
+    return list_cycle(net.cycle_order(V, 0 if s is None else s), s, e)
 
 
 def solve_neural(

@@ -99,7 +99,7 @@ from numba import njit
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import MethodInfo, SolveResult, Status
-from ..tour import Tour, TourSpec
+from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
     "solve_rotation",
@@ -743,14 +743,9 @@ def solve_rotation(
 
 def _list_closed(tour: Tour, board, spec: TourSpec) -> Tour:
     """The cycle listed as asked: from ``spec.start``, or ending on ``spec.end``."""
-    if spec.start is not None:
-        return tour.rotated(board.index(*spec.start))
-    if spec.end is not None:
-        # End on `end`: start on its successor.
-        sq = tour.squares
-        k = int(np.flatnonzero(sq == board.index(*spec.end))[0])
-        return Tour(board, np.roll(sq, -(k + 1)), closed=True)
-    return tour
+    s = None if spec.start is None else board.index(*spec.start)
+    e = None if spec.end is None else board.index(*spec.end)
+    return Tour(board, list_cycle(tour.squares, s, e), closed=True)
 
 
 METHOD = MethodInfo(

@@ -72,7 +72,7 @@ from numba import njit
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import MethodInfo, SolveResult, Status
-from ..tour import Tour, TourSpec
+from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
     "RULES",
@@ -547,13 +547,7 @@ def _plan(graph: KnightGraph, spec: TourSpec):
             return [(int(a), int(t), False) for a in anchors for t in table[a] if t >= 0]
 
         def finish(sq):
-            if s is not None:
-                k = int(np.flatnonzero(sq == s)[0])
-                return np.roll(sq, -k)
-            if e is not None:
-                k = int(np.flatnonzero(sq == e)[0])
-                return np.roll(sq, -(k + 1))
-            return sq
+            return list_cycle(sq, s, e)
 
         return _Pairs(make), finish, ""
     if s is not None and e is not None:

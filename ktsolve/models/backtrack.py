@@ -56,7 +56,7 @@ from numba import njit
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import MethodInfo, Proof, SolveResult, Status
-from ..tour import Tour, TourSpec
+from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -462,11 +462,7 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
             why = f"every closed tour passes through {graph.name(anchor)}"
 
             def finish(sq):
-                if s is not None:
-                    return np.roll(sq, -int(np.flatnonzero(sq == s)[0]))
-                if e is not None:
-                    return np.roll(sq, -(int(np.flatnonzero(sq == e)[0]) + 1))
-                return sq
+                return list_cycle(sq, s, e)
     elif s is not None:
         searches = [(s, -1 if e is None else e, False)]
         why = f"the start {graph.name(s)} is fixed"
