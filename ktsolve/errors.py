@@ -1,10 +1,25 @@
-"""The exceptions ktsolve raises for bad input.
+"""The exceptions ktsolve raises for bad input, documented in one place.
 
 "No tour exists" is never an exception: it is the ``infeasible`` status of a
 :class:`~ktsolve.result.SolveResult`.  Exceptions are for input that cannot be
 answered at all, and each message is one sentence naming the offending value,
 for example ``hole j3 is outside the 8x8 board``.  The hierarchy mirrors
-networkx's ``NetworkXError`` family so callers can catch the root.
+networkx's ``NetworkXError`` family so callers can catch the root, and every
+class is also a :class:`ValueError`, since each one reports a bad argument:
+
+=========================  ==================================================
+``KtsolveError``           root of every error ktsolve raises on purpose
+``InvalidBoardError``      a board size, board file or hole list that is no board
+``InvalidSquareError``     a square name that is malformed, off the board or a hole
+``InvalidTourError``       a tour that breaks a rule (the first fault is named)
+``UnsupportedError``       an unknown method, or a method asked for what it
+                           cannot do (a closed tour of an open-only method)
+``InvalidParameterError``  a value out of its range or of the wrong type: a
+                           seed, a time limit, a flag, a method parameter
+=========================  ==================================================
+
+Messages never use command-line words (``--closed``): the command line adds
+its own.
 """
 
 __all__ = [
@@ -13,14 +28,15 @@ __all__ = [
     "InvalidSquareError",
     "InvalidTourError",
     "UnsupportedError",
+    "InvalidParameterError",
 ]
 
 
-class KtsolveError(Exception):
+class KtsolveError(ValueError):
     """Root of every error ktsolve raises on purpose."""
 
 
-class InvalidBoardError(KtsolveError, ValueError):
+class InvalidBoardError(KtsolveError):
     """A board size, board file or hole list that does not describe a board."""
 
 
@@ -28,9 +44,13 @@ class InvalidSquareError(InvalidBoardError):
     """A square name that is malformed, off the board, or on a hole."""
 
 
-class InvalidTourError(KtsolveError, ValueError):
+class InvalidTourError(KtsolveError):
     """A tour that breaks a rule; the message names the first fault."""
 
 
 class UnsupportedError(KtsolveError):
-    """A method asked for something it cannot do, or a method that does not exist."""
+    """An unknown method, or a method asked for something it cannot do."""
+
+
+class InvalidParameterError(UnsupportedError):
+    """A seed, time limit, flag or method parameter of the wrong type or out of range."""

@@ -32,8 +32,10 @@ from __future__ import annotations
 import numpy as np
 
 from .board import Board
-from .errors import InvalidBoardError
+from .checks import check_flag, check_real
+from .errors import InvalidBoardError, InvalidParameterError
 from .graph import KNIGHT_MOVES, KnightGraph
+from .seeds import resolve_seed
 
 __all__ = ["random_holed_board"]
 
@@ -122,27 +124,29 @@ def _draw(rows: int, cols: int, n0: int, n1: int, rng: np.random.Generator) -> l
 def random_holed_board(
     rows: int,
     cols: int,
-    hole_fraction: float,
-    seed: int,
+    holes: int | float,
     *,
-    closed: bool = True,
+    closed: bool = False,
+    seed: int | None = None,
 ) -> Board:
-    """A ``rows x cols`` board with about ``hole_fraction`` of its cells removed at random.
+    """A ``rows x cols`` board with holes drawn at random, fit for a tour.
 
     Parameters
     ----------
     rows, cols : int
         Size of the rectangle, both at least 5 (smaller boards have squares
         with fewer than two neighbours to begin with).
-    hole_fraction : float
-        Share of the cells to remove, in ``[0, 0.2]``; the count is rounded
-        to the nearest whole number and, for a closed tour on a board whose
-        colour split needs it, raised by one to keep the colours balanced.
-    seed : int
-        Seed of the draw; the same arguments always give the same board.
+    holes : int or float
+        A whole number is the number of holes; a float is the share of the
+        cells to remove, in ``[0, 0.2]``, rounded to the nearest whole
+        number.  For a closed tour on a board whose colour split needs it,
+        the count is raised by one to keep the colours balanced.
     closed : bool
         Balance the colours for a closed tour (equal counts) when True, for an
         open tour (counts differing by at most one) when False.
+    seed : int, optional
+        Seed of the draw, a whole number from 0 to 2**32 - 1; the same
+        arguments always give the same board.  None draws a fresh seed.
 
     Returns
     -------
@@ -154,9 +158,11 @@ def random_holed_board(
     Raises
     ------
     InvalidBoardError
-        For a board smaller than 5 x 5, a fraction outside ``[0, 0.2]``, or
-        when no such board is found in a few draws (too many holes for the
-        board).
+        For a board smaller than 5 x 5, or when no such board is found in a
+        few draws (too many holes for the board), or for a share of holes
+        outside ``[0, 0.2]``.
+    InvalidParameterError
+        For a bad seed or flag.
 
     Notes
     -----
@@ -166,10 +172,10 @@ def random_holed_board(
 
     Examples
     --------
-    >>> b = random_holed_board(20, 20, 0.02, seed=1)
+    >>> b = random_holed_board(20, 20, 0.02, closed=True, seed=1)
     >>> b.n_holes, b.colour_counts()
     (8, (196, 196))
-    >>> b == random_holed_board(20, 20, 0.02, seed=1)
+    >>> b == random_holed_board(20, 20, 8, closed=True, seed=1)
     True
     """
     for name, value in (("rows", rows), ("cols", cols)):
@@ -178,17 +184,20 @@ def random_holed_board(
     rows, cols = int(rows), int(cols)
     if rows < 5 or cols < 5:
         raise InvalidBoardError(f"a {rows}x{cols} board is too small for random holes; use at least 5x5")
-    try:
-        frac = float(hole_fraction)
-    except (TypeError, ValueError):
-        raise InvalidBoardError(f"hole fraction {hole_fraction!r} is not a number") from None
-    if not 0.0 <= frac <= 0.2:
-        raise InvalidBoardError(f"hole fraction {hole_fraction!r} is outside [0, 0.2]")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidBoardError(f"seed {seed!r} must be a whole number >= 0")
-    k = int(round(frac * rows * cols))
+    closed = check_flag("closed", closed)
+    seed = resolve_seed(seed)
+    if isinstance(holes, (int, np.integer)) and not isinstance(holes, bool):
+        k = int(holes)
+        if not 0 <= k <= rows * cols // 5:
+            raise InvalidBoardError(f"{k} holes on a {rows}x{cols} board: give 0 to {rows * cols // 5}")
+    else:
+        try:
+            frac = check_real("holes", holes, 0.0, 0.2)
+        except InvalidParameterError as exc:
+            raise InvalidBoardError(f"{exc} (a share of the cells, or a whole number of holes)") from None
+        k = int(round(frac * rows * cols))
     n0, n1 = _hole_counts(rows, cols, k, closed)
-    rng = np.random.default_rng(int(seed))
+    rng = np.random.default_rng(seed)
     for _ in range(_ATTEMPTS):
         chosen = _draw(rows, cols, n0, n1, rng)
         if chosen is None:
@@ -198,7 +207,7 @@ def random_holed_board(
         if _connected(board):
             return board
     raise InvalidBoardError(
-        f"no {rows}x{cols} board with {frac:g} of its cells as holes meets the conditions "
+        f"no {rows}x{cols} board with {k} holes meets the conditions "
         f"after {_ATTEMPTS} draws; use fewer holes"
     )
 

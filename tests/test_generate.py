@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ktsolve import Board, InvalidBoardError, KnightGraph, TourSpec
+from ktsolve import Board, InvalidBoardError, InvalidParameterError, KnightGraph, TourSpec
 from ktsolve.generate import random_holed_board
 from ktsolve.models.proofs import components, quick_proof
 
@@ -34,7 +34,7 @@ def _forced(graph: KnightGraph) -> np.ndarray:
 
 @pytest.mark.parametrize("rows,cols,frac,seed,closed", CASES)
 def test_conditions_hold(rows, cols, frac, seed, closed):
-    board = random_holed_board(rows, cols, frac, seed, closed=closed)
+    board = random_holed_board(rows, cols, frac, seed=seed, closed=closed)
     assert (board.rows, board.cols) == (rows, cols)
     graph = KnightGraph(board)
     assert graph.degree.min() >= 2
@@ -51,18 +51,18 @@ def test_conditions_hold(rows, cols, frac, seed, closed):
 
 @pytest.mark.parametrize("rows,cols,frac,seed,closed", CASES)
 def test_hole_count_follows_the_fraction(rows, cols, frac, seed, closed):
-    board = random_holed_board(rows, cols, frac, seed, closed=closed)
+    board = random_holed_board(rows, cols, frac, seed=seed, closed=closed)
     k = round(frac * rows * cols)
     # Closed tours on boards with an odd cell count may need one hole more.
     assert board.n_holes in (k, k + 1)
 
 
 def test_reproducible_from_the_seed():
-    a = random_holed_board(40, 40, 0.02, seed=11)
-    b = random_holed_board(40, 40, 0.02, seed=11)
+    a = random_holed_board(40, 40, 0.02, seed=11, closed=True)
+    b = random_holed_board(40, 40, 0.02, seed=11, closed=True)
     assert a == b
     assert a.holes == b.holes
-    others = {random_holed_board(40, 40, 0.02, seed=s).holes for s in range(12, 16)}
+    others = {random_holed_board(40, 40, 0.02, seed=s, closed=True).holes for s in range(12, 16)}
     assert len(others | {a.holes}) > 1
 
 
@@ -76,25 +76,26 @@ def test_open_and_closed_draws_differ_only_in_balance():
 
 
 @pytest.mark.parametrize(
-    "args",
+    "args, error",
     [
-        (4, 10, 0.01, 0),
-        (10, 3, 0.01, 0),
-        (10, 10, -0.1, 0),
-        (10, 10, 0.5, 0),
-        (10, 10, "lots", 0),
-        (10, 10, 0.01, -1),
-        (10, 10, 0.01, 1.5),
-        (10.0, 10, 0.01, 0),
+        ((4, 10, 0.01, 0), InvalidBoardError),
+        ((10, 3, 0.01, 0), InvalidBoardError),
+        ((10, 10, -0.1, 0), InvalidBoardError),
+        ((10, 10, 0.5, 0), InvalidBoardError),
+        ((10, 10, "lots", 0), InvalidBoardError),
+        ((10, 10, 0.01, -1), InvalidParameterError),
+        ((10, 10, 0.01, 1.5), InvalidParameterError),
+        ((10.0, 10, 0.01, 0), InvalidBoardError),
     ],
 )
-def test_bad_input(args):
-    with pytest.raises(InvalidBoardError):
-        random_holed_board(*args)
+def test_bad_input(args, error):
+    # a bad board is an InvalidBoardError, a bad seed an InvalidParameterError (the seed rule)
+    with pytest.raises(error):
+        random_holed_board(*args[:3], seed=args[3], closed=True)
 
 
 def test_a_fifth_of_a_small_board_still_fits():
-    board = random_holed_board(5, 5, 0.2, seed=0)
+    board = random_holed_board(5, 5, 0.2, seed=0, closed=True)
     assert board.n_holes == 5
     assert KnightGraph(board).degree.min() >= 2
 
@@ -104,4 +105,4 @@ def test_refused_when_no_draw_fits(monkeypatch):
 
     monkeypatch.setattr(gen, "_draw", lambda *a: None)
     with pytest.raises(InvalidBoardError, match="fewer holes"):
-        random_holed_board(20, 20, 0.1, seed=0)
+        random_holed_board(20, 20, 0.1, seed=0, closed=True)

@@ -174,7 +174,7 @@ def test_search_matches_trying_every_sequence():
     rng = np.random.default_rng(2)
     checked = found = 0
     for trial in range(60):
-        board = random_holed_board(int(rng.integers(5, 9)), int(rng.integers(5, 9)), 0.1, seed=trial)
+        board = random_holed_board(int(rng.integers(5, 9)), int(rng.integers(5, 9)), 0.1, seed=trial, closed=True)
         graph = KnightGraph(board)
         path = random_walk_path(graph, rng)
         if len(path) < 4:
@@ -216,7 +216,7 @@ def test_knight_distance_matches_breadth_first_search():
 def test_nearest_free_square_the_end_can_reach():
     rng = np.random.default_rng(3)
     for trial in range(40):
-        board = random_holed_board(12, 12, 0.05, seed=trial)
+        board = random_holed_board(12, 12, 0.05, seed=trial, closed=True)
         graph = KnightGraph(board)
         path = random_walk_path(graph, rng)
         _, pos = arrays_of(graph, path)
@@ -238,7 +238,7 @@ def test_nearest_free_square_the_end_can_reach():
 
 
 def test_kernel_is_reproducible_and_chunking_does_not_matter():
-    board = random_holed_board(40, 40, 0.02, seed=5)
+    board = random_holed_board(40, 40, 0.02, seed=5, closed=True)
     graph = KnightGraph(board)
     spec = TourSpec(closed=True)
     a = R.solve_rotation(graph, spec, seed=9)
@@ -311,7 +311,7 @@ def test_fixed_start_and_end():
 
 
 def test_closed_tours_listed_as_asked():
-    board = random_holed_board(30, 30, 0.02, seed=4)
+    board = random_holed_board(30, 30, 0.02, seed=4, closed=True)
     graph = KnightGraph(board)
     sq = board.coords_of(np.arange(board.n_squares))
     start = tuple(int(x) for x in sq[100])
@@ -372,7 +372,7 @@ def test_holed_oracle(holed_oracle):
 
 
 def test_same_seed_same_tour_different_seeds_differ():
-    board = random_holed_board(30, 30, 0.02, seed=7)
+    board = random_holed_board(30, 30, 0.02, seed=7, closed=True)
     a = solve(board, method="rotation", closed=True, seed=1)
     b = solve(board, method="rotation", closed=True, seed=1)
     assert a.tour == b.tour and a.seed == b.seed == 1
@@ -382,7 +382,7 @@ def test_same_seed_same_tour_different_seeds_differ():
 
 def test_tiny_budget_ends_unknown():
     # Closing a cycle on this board takes rotations; one rotation per run is not enough.
-    board = random_holed_board(40, 40, 0.02, seed=3)
+    board = random_holed_board(40, 40, 0.02, seed=3, closed=True)
     res = solve(board, method="rotation", closed=True, seed=0, rotations=1, restarts=2)
     assert res.status is Status.UNKNOWN and res.tour is None
     assert "2 runs ended without a tour" in res.stats["reason"]
@@ -417,7 +417,7 @@ def test_time_limit_ends_unknown():
 
 def test_progress_is_reported():
     calls = []
-    board = random_holed_board(30, 30, 0.02, seed=8)
+    board = random_holed_board(30, 30, 0.02, seed=8, closed=True)
     res = solve(board, method="rotation", closed=True, seed=0, progress=lambda d, t: calls.append((d, t)))
     assert res.found
     assert calls and all(t == board.n_squares for _, t in calls)
@@ -446,14 +446,14 @@ def test_one_square_and_degenerate_requests():
 
 
 def test_auto_uses_rotation_on_large_holed_boards():
-    board = random_holed_board(30, 30, 0.02, seed=12)
+    board = random_holed_board(30, 30, 0.02, seed=12, closed=True)
     res = solve(board, closed=True, seed=0)
     assert res.found and res.method == "rotation"
     assert res.stats["auto"].startswith("rotation")
 
 
 def test_cli_solves_a_board_file(tmp_path):
-    board = random_holed_board(24, 24, 0.02, seed=13)
+    board = random_holed_board(24, 24, 0.02, seed=13, closed=True)
     path = tmp_path / "board.txt"
     path.write_text(board.to_text() + "\n")
     res = invoke(["solve", str(path), "--closed", "--method", "rotation", "--seed", "1", "--format", "json"])
