@@ -18,26 +18,31 @@ from importlib.metadata import PackageNotFoundError, version
 from .board import Board
 from .errors import (
     InvalidBoardError,
+    InvalidParameterError,
     InvalidSquareError,
     InvalidTourError,
     KtsolveError,
     UnsupportedError,
 )
+from .generate import random_holed_board
 from .graph import KNIGHT_MOVES
 from .graph import KnightGraph
-from .graph import leaper_moves
-from .result import MethodInfo
+from .registry import MethodInfo
+from .registry import methods
+from .registry import register_method
+from .registry import unregister_method
+from .result import Enumeration
 from .result import Proof
 from .result import SolveResult
 from .result import Status
 from .solve import enumerate_tours
 from .solve import longest
-from .solve import methods
 from .solve import prove
 from .solve import solve
 from .tour import Tour
 from .tour import TourSpec
 from .tour import validate
+from .tour import validate_many
 
 try:
     __version__ = version("ktsolve")
@@ -48,10 +53,10 @@ __all__ = [
     "Board",
     "KnightGraph",
     "KNIGHT_MOVES",
-    "leaper_moves",
     "Tour",
     "TourSpec",
     "SolveResult",
+    "Enumeration",
     "Status",
     "Proof",
     "MethodInfo",
@@ -60,11 +65,16 @@ __all__ = [
     "enumerate_tours",
     "longest",
     "methods",
+    "register_method",
+    "unregister_method",
+    "random_holed_board",
     "validate",
+    "validate_many",
     "KtsolveError",
     "InvalidBoardError",
     "InvalidSquareError",
     "InvalidTourError",
     "UnsupportedError",
+    "InvalidParameterError",
     "__version__",
 ]

@@ -31,10 +31,11 @@ from .render import (
     write_tour_matrix,
     write_tour_npy,
 )
+from .registry import enumerating_methods
+from .registry import methods as registered_methods
 from .result import Status
-from .solve import enumerate_tours, enumerating_methods
+from .solve import enumerate_tours
 from .solve import longest as longest_path
-from .solve import methods as registered_methods
 from .solve import prove as prove_board
 from .solve import solve as solve_board
 from .tour import validate
@@ -297,12 +298,7 @@ def methods(fmt):
     reg = registered_methods()
     cols = ("holes", "open", "closed", "start", "end", "proves")
     if fmt == "json":
-        rows = [
-            {"name": m.name, "family": m.family, **{c: getattr(m, c) for c in cols},
-             "max_squares": m.max_squares, "summary": m.summary, "reference": m.reference}
-            for m in reg.values()
-        ]
-        click.echo(json.dumps(rows, indent=2))
+        click.echo(json.dumps([m.capabilities() for m in reg.values()], indent=2))
         return 0
     head = ["method", "family", *cols, "summary"]
     table = [[m.name, m.family, *("yes" if getattr(m, c) else "-" for c in cols), m.summary] for m in reg.values()]
@@ -429,7 +425,7 @@ def longest(board, holes, start, time_limit, seed, fmt, output):
     search first (the best path and the proven bound are reported).
     """
     b = load_board(board, holes)
-    res = longest_path(b, start, time_limit=time_limit, seed=seed)
+    res = longest_path(b, start=start, time_limit=time_limit, seed=seed)
     if fmt == "json":
         payload = result_json(res) + "\n"
     else:

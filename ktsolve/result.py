@@ -5,24 +5,21 @@
 actually used, the time spent and method statistics.  The result alone knows
 its exit code.  :class:`Proof` is the certificate of an ``infeasible``
 answer: a string a person can read and check, with the name of the argument
-and its evidence attached.  :class:`MethodInfo` is what every method module
-declares about itself; the registry in :mod:`ktsolve.solve` collects them.
+and its evidence attached.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
 from .tour import Tour, TourSpec
 
-__all__ = ["Status", "Proof", "SolveResult", "Enumeration", "MethodInfo", "FAMILIES"]
-
-FAMILIES = ("exact", "heuristic", "metaheuristic")
+__all__ = ["Status", "Proof", "SolveResult", "Enumeration"]
 
 
 class Status(str, enum.Enum):
@@ -243,42 +240,3 @@ def _jsonable(value):
     if isinstance(value, enum.Enum):
         return value.value
     return value
-
-
-@dataclass(frozen=True)
-class MethodInfo:
-    """What a method is and what it can do; every method module defines ``METHOD = MethodInfo(...)``.
-
-    ``func`` has the signature
-    ``func(graph, spec, *, seed=None, time_limit=None, progress=None, **params) -> SolveResult``.
-    ``progress``, when given, is called as ``progress(done, total)`` with
-    numbers in the method's own unit (cycles, restarts, milliseconds).
-
-    ``needs_graph=False`` says the method uses only ``graph.board`` and
-    builds no graph arrays.  When such a method also ``proves`` (it checks
-    the necessary conditions itself), :func:`ktsolve.solve` skips the
-    graph-based presolve proofs for it, which would otherwise build the
-    knight graph of the board for nothing.
-    """
-
-    name: str
-    family: str
-    summary: str
-    func: Callable[..., SolveResult]
-    holes: bool = True
-    open: bool = True
-    closed: bool = True
-    start: bool = True
-    end: bool = True
-    proves: bool = False
-    seeded: bool = True
-    max_squares: int | None = None
-    reference: str = ""
-    #: ``enumerate(graph, spec, *, cycles, seed, time_limit, progress, **params) -> Enumeration``
-    #: for methods that can collect every distinct tour they meet (the ant colonies), else None.
-    enumerate: Callable[..., "Enumeration"] | None = None
-    needs_graph: bool = True
-
-    def __post_init__(self):
-        if self.family not in FAMILIES:
-            raise ValueError(f"family must be one of {FAMILIES}, not {self.family!r}")

@@ -22,7 +22,7 @@ from .board import Board
 from .errors import InvalidSquareError, InvalidTourError
 from .graph import KNIGHT_MOVES
 
-__all__ = ["Tour", "TourSpec", "list_cycle", "validate"]
+__all__ = ["Tour", "TourSpec", "list_cycle", "validate", "validate_many"]
 
 _CHUNK = 1 << 22
 _KNIGHT_SET = {tuple(m) for m in KNIGHT_MOVES.tolist()}
@@ -264,10 +264,10 @@ def _first_repeat(squares: np.ndarray) -> tuple[int, int]:
 def validate(
     board: Board,
     tour,
+    *,
     closed: bool | None = None,
     start=None,
     end=None,
-    *,
     complete: bool = True,
     moves=None,
 ) -> Tour:
@@ -389,3 +389,73 @@ def validate(
     if t.closed != bool(closed):
         t = Tour(board, sq, bool(closed))
     return t
+
+
+def validate_many(board: Board, tours, *, closed: bool = False, start=None, end=None, moves=None) -> None:
+    """Check many complete tours at once; raise :class:`InvalidTourError` naming the first fault.
+
+    Each row of ``tours`` (a ``(k, N)`` array of square numbers) must be a
+    permutation of the board's squares with a move of ``moves`` between
+    consecutive squares (and from the last back to the first when
+    ``closed``), starting and ending where asked.  The rows are checked
+    together, vectorised, a block at a time; the first faulty row is handed
+    to :func:`validate`, whose message names its first fault.
+
+    Parameters
+    ----------
+    board : Board
+    tours : (k, N) array of int
+    closed : bool
+    start, end : square, optional
+    moves : (m, 2) array, optional
+        The leaper's moves (``graph.moves``); the knight by default.
+
+    Examples
+    --------
+    >>> b = Board(3, 4)
+    >>> t = validate(b, [(0, 0), (1, 2), (2, 0), (0, 1), (1, 3), (2, 1), (0, 2), (2, 3), (1, 1), (0, 3), (2, 2),
+    ...                  (1, 0)]).squares
+    >>> validate_many(b, [t, t])
+    >>> validate_many(b, [t, t[::-1]], start="a3")
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidTourError: tour 2: the tour starts on a2, not on the required start a3
+    """
+    tours = np.asarray(tours)
+    n = board.n_squares
+    if tours.size == 0:
+        return
+    if tours.ndim != 2 or tours.shape[1] != n or not np.issubdtype(tours.dtype, np.integer):
+        raise InvalidTourError(f"expected tours of {n} square numbers as rows, got an array of shape {tours.shape}")
+    mv = KNIGHT_MOVES if moves is None else np.asarray(moves, dtype=np.int64).reshape(-1, 2)
+    span = int(np.abs(mv).max()) if mv.size else 0
+    codes = _move_codes(mv, span)
+    s = None if start is None else board.index(*board.parse_square(start, what="start"))
+    e = None if end is None else board.index(*board.parse_square(end, what="end"))
+
+    def legal(d: np.ndarray) -> np.ndarray:
+        code = (d[..., 0] + span) * (2 * span + 1) + (d[..., 1] + span)
+        pos = np.minimum(np.searchsorted(codes, code), codes.size - 1)
+        return (np.abs(d) <= span).all(axis=-1) & (codes[pos] == code)
+
+    step = max(1, 1_000_000 // n)
+    ident = np.arange(n)
+    for lo in range(0, tours.shape[0], step):
+        block = tours[lo : lo + step].astype(np.int64)
+        ok = (np.sort(block, axis=1) == ident).all(axis=1)
+        rc = board.coords_of(np.clip(block, 0, n - 1).ravel()).reshape(block.shape[0], n, 2).astype(np.int64)
+        if n > 1:
+            ok &= legal(np.diff(rc, axis=1)).all(axis=1)
+        if closed:
+            ok &= legal(rc[:, 0] - rc[:, -1])
+        if s is not None:
+            ok &= block[:, 0] == s
+        if e is not None:
+            ok &= block[:, -1] == e
+        if not ok.all():
+            k = int(np.argmin(ok))
+            try:
+                validate(board, block[k], closed=closed, start=start, end=end, moves=mv)
+            except InvalidTourError as exc:
+                raise InvalidTourError(f"tour {lo + k + 1}: {exc}") from None
+            raise InvalidTourError(f"tour {lo + k + 1} is not a valid tour")

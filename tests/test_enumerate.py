@@ -13,7 +13,13 @@ from ktsolve import Board, TourSpec, validate
 from ktsolve.errors import InvalidTourError, UnsupportedError
 from ktsolve.files import parse_tour_text, write_tours
 from ktsolve.heuristics._colony import DistinctTours
-from ktsolve.solve import check_tours, enumerate_tours, enumerating_methods
+from ktsolve.registry import enumerating_methods
+from ktsolve.solve import enumerate_tours
+from ktsolve.tour import validate_many
+
+
+def check_tours(board, tours, spec):
+    validate_many(board, tours, closed=spec.closed, start=spec.start, end=spec.end)
 
 STATS = {"walks", "complete", "distinct", "closed", "production_rate"}
 

@@ -2,7 +2,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ktsolve import Board, KnightGraph, leaper_moves
+from ktsolve import Board, KnightGraph
+from ktsolve.graph import leaper_moves
 from ktsolve.graph import KNIGHT_MOVES
 
 from conftest import random_board

@@ -10,7 +10,7 @@ from numba import njit
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
 from ktsolve.heuristics import neural
-from ktsolve.heuristics._streams import unit_seeds
+from ktsolve.seeds import derive_seeds as unit_seeds
 from ktsolve.heuristics.neural import (
     MODES,
     RULES,

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ktsolve import Board, KnightGraph, TourSpec
-from ktsolve.solve import make_spec
+from ktsolve.request import make_spec
 from ktsolve.models import _proof_kernels as K
 from ktsolve.models import proofs
 from ktsolve.models.proofs import (
@@ -31,7 +31,7 @@ def spec(closed=False, start=None, end=None):
 
 def sp(g, closed=False, start=None, end=None):
     """The question with squares given by name, checked against the board."""
-    return make_spec(g.board, closed, start, end)
+    return make_spec(g.board, closed=closed, start=start, end=end)
 
 
 def test_doctests():

@@ -8,7 +8,8 @@ import pytest
 from ktsolve import Board, KnightGraph, MethodInfo, SolveResult, Status, solve
 from ktsolve.errors import UnsupportedError
 from ktsolve.result import Proof
-from ktsolve.solve import enumerate_tours, methods
+from ktsolve.registry import register_method, reset_methods, unregister_method
+from ktsolve.solve import enumerate_tours
 from ktsolve.tour import Tour
 
 
@@ -23,20 +24,14 @@ def _fake(name, answer):
 
 
 @pytest.fixture
-def registry(monkeypatch):
-    import importlib
-
-    s = importlib.import_module("ktsolve.solve")
-    reg = dict(methods())
-
+def registry():
     def install(info):
-        reg[info.name] = info
-        monkeypatch.setattr(s, "_REGISTRY", reg)
+        register_method(info, replace=True)
 
     for name in ("warnsdorff", "cpsat", "backtrack"):
-        reg.pop(name, None)
-    monkeypatch.setattr(s, "_REGISTRY", reg)
-    return install
+        unregister_method(name)
+    yield install
+    reset_methods()
 
 
 def _dfs_tour(graph, spec):

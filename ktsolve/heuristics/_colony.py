@@ -16,22 +16,18 @@ of the walks even at half a million tours.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import InvalidTourError, UnsupportedError
+from ..errors import InvalidTourError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
 from ..tour import Tour, TourSpec
 
 __all__ = [
-    "check_real",
-    "check_int",
     "spec_squares",
-    "check_seed",
     "seed_moves",
     "seed_state",
     "walk_arrays",
@@ -46,53 +42,12 @@ __all__ = [
 STEPS_PER_CHUNK = 2_000_000
 
 
-def check_real(method: str, name: str, value, lo=-math.inf, hi=math.inf, *, lo_open=False, hi_open=False) -> float:
-    """``value`` as a float inside the interval, or :class:`UnsupportedError` naming it."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise UnsupportedError(f"method {method!r}: {name} must be a number, not {value!r}") from None
-    if math.isnan(v) or v < lo or v > hi or (lo_open and v == lo) or (hi_open and v == hi):
-        left = "(" if lo_open else "["
-        right = ")" if hi_open else "]"
-        raise UnsupportedError(f"method {method!r}: {name} = {value!r} is outside {left}{lo}, {hi}{right}")
-    return v
-
-
-def check_int(method: str, name: str, value, lo: int = 0, hi: int | None = None) -> int:
-    """``value`` as an int ``>= lo`` (and ``<= hi``), or :class:`UnsupportedError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise UnsupportedError(f"method {method!r}: {name} must be a whole number, not {value!r}")
-    v = int(value)
-    if v < lo or (hi is not None and v > hi):
-        rng = f"at least {lo}" if hi is None else f"in {lo}..{hi}"
-        raise UnsupportedError(f"method {method!r}: {name} = {v} must be {rng}")
-    return v
-
-
 def spec_squares(graph: KnightGraph, spec: TourSpec) -> tuple[int, int]:
     """Square numbers of the fixed start and end (-1 where none is fixed)."""
     b = graph.board
     s = -1 if spec.start is None else b.index(*spec.start)
     e = -1 if spec.end is None else b.index(*spec.end)
     return s, e
-
-
-def check_seed(seed) -> int:
-    """The seed of a kernel's generator (64 bits: ``seed mod 2**64``).
-
-    ``None`` (a caller that did not go through :func:`ktsolve.solve`) draws one.
-    """
-    if seed is None:
-        return int(np.random.default_rng().integers(0, 2**31 - 1))
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise UnsupportedError(f"seed must be a whole number, not {seed!r}")
-    if seed < 0:
-        raise UnsupportedError(f"seed {seed} is negative")
-    return int(seed) % 2**64
 
 
 def seed_moves(graph: KnightGraph, seed_tour, method: str) -> tuple[np.ndarray, np.ndarray]:

@@ -68,9 +68,9 @@ from numba import njit
 
 from ..errors import InvalidTourError, UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, SolveResult, Status
+from ..seeds import derive_seeds
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
-from ._streams import unit_seeds
 
 __all__ = [
     "BLOCK",
@@ -79,7 +79,6 @@ __all__ = [
     "path_fitness",
     "run_abc",
     "solve_abc",
-    "METHOD",
 ]
 
 #: Iterations per kernel call; numba's generator is reseeded at every block.
@@ -433,7 +432,7 @@ def run_abc(
             preset[i] = c.size
         fit = np.zeros(SN, dtype=np.int32)
         stream = _STREAM + run
-        _init(table, codes, starts, fit, preset, fixed, int(unit_seeds(seed, stream, 0, 1)[0]), mark)
+        _init(table, codes, starts, fit, preset, fixed, int(derive_seeds(seed, stream, 0, 1)[0]), mark)
         done = 0
         blk = 0
         while done < iterations and int(fit.max()) < L:
@@ -441,7 +440,7 @@ def run_abc(
                 timed_out = True
                 break
             k = min(BLOCK, int(iterations) - done)
-            s = int(unit_seeds(seed, stream, blk + 1, 1)[0])
+            s = int(derive_seeds(seed, stream, blk + 1, 1)[0])
             done += _block(table, codes, starts, fit, k, s, mark, counters)
             blk += 1
             if progress is not None:
@@ -565,19 +564,3 @@ def solve_abc(
                            f"longest path has {squares.size} of {graph.n} squares")
     return SolveResult(Status.UNKNOWN, path=path, stats=stats)
 
-
-METHOD = MethodInfo(
-    name="abc",
-    family="metaheuristic",
-    summary="artificial bee colony on move-code sequences: longest path, or an open tour",
-    func=solve_abc,
-    holes=True,
-    open=True,
-    closed=False,
-    start=True,
-    end=False,
-    proves=False,
-    seeded=True,
-    max_squares=1_000_000,
-    reference="Banharnsakun, AISC 866, Springer 2019",
-)

@@ -61,13 +61,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..checks import check_int, check_real
 from ..graph import KnightGraph
-from ..result import Enumeration, MethodInfo, SolveResult
+from ..seeds import resolve_seed
+from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
 from ._colony import (
-    check_int,
-    check_real,
-    check_seed,
     chunk_cycles,
     colony_enumerate,
     colony_solve,
@@ -77,7 +76,7 @@ from ._colony import (
     walk_arrays,
 )
 
-__all__ = ["solve_aco", "enumerate_aco", "default_cycles", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN", "METHOD"]
+__all__ = ["solve_aco", "enumerate_aco", "default_cycles", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
 
 #: Evaporation per cycle (Hingston & Kendall 2004).
 RHO = 0.25
@@ -255,13 +254,13 @@ class _Colony:
         n = graph.n
         self.graph = graph
         self.n = n
-        self.cycles = default_cycles(n) if cycles is None else check_int(method, "cycles", cycles, 0)
-        self.rho = check_real(method, "rho", rho, 0.0, 1.0, hi_open=True)
-        self.q = check_real(method, "q", q, 0.0, lo_open=True)
-        self.alpha = check_real(method, "alpha", alpha, 0.0)
-        self.tau0 = check_real(method, "tau0", tau0, 0.0, lo_open=True)
+        self.cycles = default_cycles(n) if cycles is None else check_int("cycles", cycles, 0, method=method)
+        self.rho = check_real("rho", rho, 0.0, 1.0, hi_open=True, method=method)
+        self.q = check_real("q", q, 0.0, lo_open=True, method=method)
+        self.alpha = check_real("alpha", alpha, 0.0, method=method)
+        self.tau0 = check_real("tau0", tau0, 0.0, lo_open=True, method=method)
         start, self.end = spec_squares(graph, spec)
-        n_ants = n if ants is None else check_int(method, "ants", ants, 1)
+        n_ants = n if ants is None else check_int("ants", ants, 1, method=method)
         self.starts = (np.full(n_ants, start, np.int32) if start >= 0
                        else (np.arange(n_ants, dtype=np.int64) % n).astype(np.int32))
         self.closed = bool(spec.closed)
@@ -269,12 +268,12 @@ class _Colony:
         self.tau = np.full(self.tpad.shape, max(self.tau0, TAU_MIN), dtype=np.float64)
         self.seeded_moves = 0
         if seed_tour is not None:
-            amount = self.q if seed_amount is None else check_real(method, "seed_amount", seed_amount, 0.0)
+            amount = self.q if seed_amount is None else check_real("seed_amount", seed_amount, 0.0, method=method)
             src, mv = seed_moves(graph, seed_tour, method)
             np.add.at(self.tau, (src, mv), amount)
             self.seeded_moves = int(src.size)
         self.weight = self.tau if self.alpha == 1.0 else np.maximum(self.tau ** self.alpha, TAU_MIN)
-        self.seed = check_seed(seed)
+        self.seed = resolve_seed(seed)
         self.rng = seed_state(self.seed)
         self.counts = np.zeros(5, dtype=np.int64)
         self.chunk = chunk_cycles(n, n_ants)
@@ -385,20 +384,3 @@ def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None,
                   seed_tour=seed_tour, seed_amount=seed_amount, seed=seed)
     return colony_enumerate(col, graph, spec, "aco", time_limit=time_limit, progress=progress)
 
-
-METHOD = MethodInfo(
-    name="aco",
-    family="metaheuristic",
-    summary="ant colony of Hingston & Kendall: one ant per square, trails on (square, move)",
-    func=solve_aco,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=MAX_SQUARES,
-    reference="Hingston & Kendall, Ant colonies discover knight's tours, AI 2004, LNCS 3339",
-    enumerate=enumerate_aco,
-)

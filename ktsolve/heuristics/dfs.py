@@ -39,10 +39,10 @@ from numba import njit
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, SolveResult, Status
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
 
-__all__ = ["solve_dfs", "dfs_count", "move_order", "NODES", "METHOD"]
+__all__ = ["solve_dfs", "dfs_count", "move_order", "NODES"]
 
 #: Default budget in nodes (moves made); about a second on 8x8.
 NODES = 100_000_000
@@ -293,19 +293,3 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None,
         st["reason"] = f"no tour in {st['nodes']:,} nodes"
     return SolveResult(Status.UNKNOWN, stats=st)
 
-
-METHOD = MethodInfo(
-    name="dfs",
-    family="heuristic",
-    summary="naive depth-first search with a fixed move order (the papers' baseline)",
-    func=solve_dfs,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=None,
-    reference="Gordon & Slocum, The knight's tour - evolutionary vs. depth-first search, CEC 2004",
-)

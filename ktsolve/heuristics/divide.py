@@ -68,11 +68,11 @@ import numpy as np
 
 from ..board import Board
 from ..errors import UnsupportedError
-from ..result import MethodInfo, Proof, SolveResult, Status
+from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._divide_blocks import lane_arc, load_catalog
 
-__all__ = ["solve_divide", "full_board_proof", "has_closed_tour", "has_open_tour", "METHOD"]
+__all__ = ["solve_divide", "full_board_proof", "has_closed_tour", "has_open_tour"]
 
 
 # ---------------------------------------------------------------------- existence
@@ -815,20 +815,3 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         return _unknown("the time limit ran out while walking the tour", stats)
     return SolveResult(Status.FOUND, tour=Tour(board, squares, closed=spec.closed), stats=stats)
 
-
-METHOD = MethodInfo(
-    name="divide",
-    family="heuristic",
-    summary="divide and conquer: CP-SAT-built blocks joined into tours of any full board, linear time",
-    func=solve_divide,
-    holes=False,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=True,
-    seeded=False,
-    max_squares=None,
-    reference="Parberry 1997; Lin & Wei 2005",
-    needs_graph=False,
-)

@@ -43,12 +43,14 @@ import time
 import numpy as np
 from numba import njit
 
+from ..checks import check_int, check_real
 from ..graph import KnightGraph
-from ..result import MethodInfo, SolveResult, Status
+from ..seeds import derive_seed, resolve_seed
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
-from ._colony import check_int, check_real, check_seed, seed_state, spec_squares
+from ._colony import seed_state, spec_squares
 
-__all__ = ["solve_ga", "ga_rate", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL", "METHOD"]
+__all__ = ["solve_ga", "ga_rate", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
 
 #: Default budget in generations.
 GENERATIONS = 10_000
@@ -220,12 +222,12 @@ class _GA:
         if n < 2:
             raise ValueError("a one-square board needs no search")
         self.graph = graph
-        self.generations = check_int("ga", "generations", generations, 0)
-        p = check_int("ga", "population", population, 2)
-        self.crossover = check_real("ga", "crossover", crossover, 0.0, 1.0)
+        self.generations = check_int("generations", generations, 0, method="ga")
+        p = check_int("population", population, 2, method="ga")
+        self.crossover = check_real("crossover", crossover, 0.0, 1.0, method="ga")
         self.mutation = (1.0 / (3 * (n - 1)) if mutation is None
-                         else check_real("ga", "mutation", mutation, 0.0, 1.0))
-        self.stall = check_int("ga", "stall", stall, 1)
+                         else check_real("mutation", mutation, 0.0, 1.0, method="ga"))
+        self.stall = check_int("stall", stall, 1, method="ga")
         start, self.end = spec_squares(graph, spec)
         self.start = start
         self.closed = bool(spec.closed)
@@ -237,7 +239,7 @@ class _GA:
         self.new = np.zeros_like(self.pop)
         self.fit = np.zeros(p, dtype=np.int64)
         self.starts = np.zeros(1, dtype=np.int64)
-        self.seed = check_seed(seed)
+        self.seed = resolve_seed(seed)
         self.rng = seed_state(self.seed)
         self.visited = np.zeros(n + 1, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
@@ -335,14 +337,15 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, tim
     """
     t0 = time.perf_counter()
     tours = used = runs = 0
-    rng = np.random.default_rng(seed)
+    seed = resolve_seed(seed)
     while used < attempts:
         left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
         if left is not None and left <= 0:
             break
         pop = params.get("population", POPULATION)
         gens = max(1, (attempts - used) // max(1, pop - 1))
-        res = solve_ga(graph, spec, seed=int(rng.integers(2**63)), time_limit=left, generations=gens, **params)
+        res = solve_ga(graph, spec, seed=derive_seed(seed, "ga_rate", runs), time_limit=left, generations=gens,
+                       **params)
         runs += 1
         used += res.stats["attempts"]
         if res.status is Status.FOUND:
@@ -352,19 +355,3 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, tim
     return {"tours": tours, "attempts": used, "runs": runs,
             "tours_per_attempt": tours / used if used else 0.0, "seconds": time.perf_counter() - t0}
 
-
-METHOD = MethodInfo(
-    name="ga",
-    family="metaheuristic",
-    summary="genetic algorithm with repair of Gordon & Slocum (moves of 3 bits)",
-    func=solve_ga,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=100_000,
-    reference="Gordon & Slocum, The knight's tour - evolutionary vs. depth-first search, CEC 2004",
-)

@@ -66,13 +66,12 @@ import numpy as np
 from numba import njit
 
 from ..errors import UnsupportedError
+from ..checks import check_int, check_real
 from ..graph import KnightGraph
-from ..result import Enumeration, MethodInfo, SolveResult
+from ..seeds import resolve_seed
+from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
 from ._colony import (
-    check_int,
-    check_real,
-    check_seed,
     chunk_cycles,
     colony_enumerate,
     colony_solve,
@@ -95,7 +94,6 @@ __all__ = [
     "F",
     "TAU_LO",
     "TAU_HI",
-    "METHOD",
 ]
 
 #: Number of colonies (Jiang, Bai & Dong).
@@ -344,20 +342,20 @@ class _Colonies:
         n = graph.n
         self.graph = graph
         self.n = n
-        self.n_col = check_int(method, "colonies", colonies, 1)
-        self.cycles = default_cycles(n) if cycles is None else check_int(method, "cycles", cycles, 0)
-        self.tau_lo = check_real(method, "tau_lo", tau_lo, 0.0, 1.0, lo_open=True, hi_open=True)
-        self.tau_hi = check_real(method, "tau_hi", tau_hi, self.tau_lo, 1.0, hi_open=True)
-        self.tau0 = check_real(method, "tau0", tau0, self.tau_lo, self.tau_hi)
-        self.deposit = check_real(method, "deposit", deposit, 0.0)
-        self.rho = check_real(method, "rho", rho, 0.0, 1.0)
-        self.share_every = check_int(method, "share_every", share_every, 0)
-        self.f = check_real(method, "f", f)
+        self.n_col = check_int("colonies", colonies, 1, method=method)
+        self.cycles = default_cycles(n) if cycles is None else check_int("cycles", cycles, 0, method=method)
+        self.tau_lo = check_real("tau_lo", tau_lo, 0.0, 1.0, lo_open=True, hi_open=True, method=method)
+        self.tau_hi = check_real("tau_hi", tau_hi, self.tau_lo, 1.0, hi_open=True, method=method)
+        self.tau0 = check_real("tau0", tau0, self.tau_lo, self.tau_hi, method=method)
+        self.deposit = check_real("deposit", deposit, 0.0, method=method)
+        self.rho = check_real("rho", rho, 0.0, 1.0, method=method)
+        self.share_every = check_int("share_every", share_every, 0, method=method)
+        self.f = check_real("f", f, allow_inf=True, method=method)
         if deposit_on not in _DEPOSIT_MODES:
             raise UnsupportedError(f"method {method!r}: deposit_on must be 'edge', 'all' or 'complete', not {deposit_on!r}")
         self.deposit_on = deposit_on
         start, self.end = spec_squares(graph, spec)
-        n_ants = n if ants is None else check_int(method, "ants", ants, 1)
+        n_ants = n if ants is None else check_int("ants", ants, 1, method=method)
         self.starts = (np.full(n_ants, start, np.int32) if start >= 0
                        else (np.arange(n_ants, dtype=np.int64) % n).astype(np.int32))
         self.closed = bool(spec.closed)
@@ -368,11 +366,11 @@ class _Colonies:
         self.seeded_moves = 0
         if seed_tour is not None:
             amount = (self.tau_hi if seed_amount is None
-                      else check_real(method, "seed_amount", seed_amount, self.tau_lo, self.tau_hi))
+                      else check_real("seed_amount", seed_amount, self.tau_lo, self.tau_hi, method=method))
             src, mv = seed_moves(graph, seed_tour, method)
             self.tau[:, src, mv] = amount
             self.seeded_moves = int(src.size)
-        self.seed = check_seed(seed)
+        self.seed = resolve_seed(seed)
         self.rng = seed_state(self.seed)
         self.counts = np.zeros(5, dtype=np.int64)
         self.chunk = chunk_cycles(n, n_ants, self.n_col)
@@ -505,20 +503,3 @@ enumerate_iaco.__doc__ = (
 """
 )
 
-
-METHOD = MethodInfo(
-    name="iaco",
-    family="metaheuristic",
-    summary="multi-colony ant colony of Jiang, Bai & Dong: degree-powered trails, F-mean sharing",
-    func=solve_iaco,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=MAX_SQUARES,
-    reference="Jiang, Bai & Dong, improved multi-colony ant colony for knight's tours on holed boards",
-    enumerate=enumerate_iaco,
-)

@@ -73,9 +73,9 @@ from numba import njit
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, SolveResult, Status
+from ..seeds import derive_seeds
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
-from ._streams import unit_seeds
 
 __all__ = [
     "NeuralRule",
@@ -87,7 +87,6 @@ __all__ = [
     "sample_neural",
     "merge_cycles",
     "solve_neural",
-    "METHOD",
 ]
 
 MODES = {"sync": 0, "random": 1, "fixed": 2}
@@ -661,7 +660,7 @@ def sample_neural(
     t0 = time.perf_counter()
     if reason is None and net.n_edges > 0:
         for start, k in _budget_chunks(int(attempts), time_limit, t0):
-            seeds = unit_seeds(seed, _STREAM, start, k)
+            seeds = derive_seeds(seed, _STREAM, start, k)
             found = np.array([-1, -1], dtype=np.int64)
             ran = _run(net.table, net.eid, net.ea, net.eb, r.a, r.b, MODES[r.mode], float(p_on),
                        int(max_sweeps), clamp, seeds, bool(stop_first), bool(repair),
@@ -792,19 +791,3 @@ def solve_neural(
         stats["reason"] = f"no attempt of {st['attempts']} converged to a single cycle"
     return SolveResult(Status.UNKNOWN, stats=stats)
 
-
-METHOD = MethodInfo(
-    name="neural",
-    family="metaheuristic",
-    summary="Takefuji-Lee neural network: one hysteresis neuron per knight edge (closed tours)",
-    func=solve_neural,
-    holes=True,
-    open=False,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=40_000,
-    reference="Takefuji & Lee, Neurocomputing 4(5):249-254, 1992",
-)

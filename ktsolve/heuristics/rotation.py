@@ -98,12 +98,12 @@ from numba import njit
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, SolveResult, Status
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
     "solve_rotation",
-    "METHOD",
+    
     "DEFAULT_ROTATIONS",
     "ROTATIONS_PER_LENGTH",
     "DEFAULT_RESTARTS",
@@ -747,19 +747,3 @@ def _list_closed(tour: Tour, board, spec: TourSpec) -> Tour:
     e = None if spec.end is None else board.index(*spec.end)
     return Tour(board, list_cycle(tour.squares, s, e), closed=True)
 
-
-METHOD = MethodInfo(
-    name="rotation",
-    family="heuristic",
-    summary="Warnsdorff extension repaired by Posa rotations; large boards with holes",
-    func=solve_rotation,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=None,
-    reference="Posa 1976; Angluin & Valiant 1979; Roth (tie-break)",
-)

@@ -71,7 +71,7 @@ from numba import njit
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, SolveResult, Status
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -81,7 +81,6 @@ __all__ = [
     "squirrel_applies",
     "default_restarts",
     "solve_warnsdorff",
-    "METHOD",
 ]
 
 #: Tie-breaking rules of one walk, by name (``auto`` is the restart strategy of the method).
@@ -701,19 +700,3 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
     stats.update(walks=walks, longest=longest)
     return SolveResult(Status.UNKNOWN, stats=stats)
 
-
-METHOD = MethodInfo(
-    name="warnsdorff",
-    family="heuristic",
-    summary="Warnsdorff's rule (fewest onward moves) with tie-break rules and restarts",
-    func=solve_warnsdorff,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=False,
-    seeded=True,
-    max_squares=None,
-    reference="Warnsdorff 1823; Pohl 1967; Squirrel & Cull 1996; Ganzfried 2004",
-)

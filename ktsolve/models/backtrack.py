@@ -55,7 +55,7 @@ from numba import njit
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, Proof, SolveResult, Status
+from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -64,7 +64,6 @@ __all__ = [
     "Search",
     "drive",
     "solve_backtrack",
-    "METHOD",
 ]
 
 #: Default node budget of :func:`solve_backtrack` (tens of seconds of search).
@@ -505,19 +504,3 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
         "reason": f"{budget} after {nodes:,} nodes ({len(tried)} start squares begun)",
         "nodes": nodes, "starts_tried": len(tried)})
 
-
-METHOD = MethodInfo(
-    name="backtrack",
-    family="exact",
-    summary="depth-first search with Warnsdorff ordering and dead-end pruning; proves small boards",
-    func=solve_backtrack,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=True,
-    seeded=False,
-    max_squares=None,
-    reference="Pohl 1967 (ordered search); exhaustive DFS",
-)

@@ -42,7 +42,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, Proof, SolveResult, Status
+from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
 
 __all__ = [
@@ -52,7 +52,6 @@ __all__ = [
     "solver_stats",
     "DEFAULT_TIME_LIMIT",
     "DEFAULT_PARAMETERS",
-    "METHOD",
 ]
 
 #: Seconds CP-SAT runs when no time limit is given.
@@ -352,19 +351,3 @@ def _tour_from_successors(graph: KnightGraph, spec: TourSpec, succ: dict[int, in
         v = succ[v]
     return Tour(board, np.array(order, dtype=np.int32), closed=spec.closed)
 
-
-METHOD = MethodInfo(
-    name="cpsat",
-    family="exact",
-    summary="OR-Tools CP-SAT circuit model; proves infeasibility (1 worker: reproducible)",
-    func=solve_cpsat,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=True,
-    seeded=True,
-    max_squares=40_000,
-    reference="Perron & Didier, OR-Tools CP-SAT",
-)

@@ -56,7 +56,7 @@ import time
 
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..result import MethodInfo, Proof, SolveResult, Status
+from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
 
 __all__ = [
@@ -67,7 +67,6 @@ __all__ = [
     "MAX_SQUARES",
     "DEFAULT_TIME_LIMIT",
     "CLOCK_EVERY",
-    "METHOD",
 ]
 
 #: Largest board (in squares) the method accepts; see the module notes.
@@ -339,19 +338,3 @@ def solve_csp(
     order = [sol[k] for k in steps]
     return SolveResult(Status.FOUND, tour=Tour(graph.board, order, closed=spec.closed), stats=stats)
 
-
-METHOD = MethodInfo(
-    name="csp",
-    family="exact",
-    summary="python-constraint model of the Prolog papers (steps, all-different, knight moves); small boards",
-    func=solve_csp,
-    holes=True,
-    open=True,
-    closed=True,
-    start=True,
-    end=True,
-    proves=True,
-    seeded=False,
-    max_squares=MAX_SQUARES,
-    reference="the Prolog papers' declarative formulation; python-constraint",
-)

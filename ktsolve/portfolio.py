@@ -1,0 +1,382 @@
+"""The portfolio engine: run one method safely, or a plan of steps, on one question.
+
+A *step* is a proof (``quick proofs``, ``matching proof``) or a method of the
+registry, with a share of the time left and an optional cap in seconds.  A
+*plan* is a list of steps; :func:`run_plan` runs them in turn and stops at
+the first definite answer (a tour, or a proof that none exists).  Two plans
+are built from the board and the question:
+
+* :func:`auto_plan`, the plan of ``solve(method="auto")``: find a tour fast;
+* :func:`prove_plan`, the plan of :func:`ktsolve.prove`: every step of
+  :func:`auto_plan` with the same budget, plus the exact steps that can
+  prove that no tour exists.  So ``prove`` settles every question ``solve``
+  settles.
+
+Every answer passes through :func:`run_method`, which calls the method,
+validates its tour with the one validator, refuses a proof from a method
+that cannot prove, and records the seed and the time.  The steps tried,
+with their status and seconds (graph building and validation included), are
+kept in ``stats["steps"]``.
+
+Examples
+--------
+>>> from ktsolve import Board
+>>> from ktsolve.tour import TourSpec
+>>> [s.name for s in auto_plan(Board(6, 6), TourSpec(closed=True))]
+['quick proofs', 'matching proof', 'warnsdorff', 'cpsat', 'backtrack']
+>>> [s.name for s in prove_plan(Board(6, 6), TourSpec(closed=True))]
+['quick proofs', 'matching proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import Board
+from .driver import Deadline
+from .errors import InvalidTourError
+from .graph import KnightGraph
+from .registry import MethodInfo, methods
+from .request import supports
+from .result import SolveResult, Status
+from .seeds import resolve_seed
+from .tour import Tour, TourSpec, validate
+
+__all__ = [
+    "Step",
+    "run_method",
+    "run_plan",
+    "auto_plan",
+    "prove_plan",
+    "presolve",
+    "PROOFS",
+    "PRESOLVE_MAX",
+    "PRESOLVE_MATCHING_MAX",
+    "EXACT_MAX",
+]
+
+#: Boards above this size skip the presolve proofs (they need the graph arrays).
+PRESOLVE_MAX = 5_000_000
+#: Boards up to this many squares get the matching proof in every plan, early.
+PRESOLVE_MATCHING_MAX = 20_000
+#: Seconds the early matching proof may take before it gives up (no proof).
+PRESOLVE_MATCHING_TIME = 1.0
+#: Seconds the matching proof of :func:`prove_plan` may take without a time limit.
+PROVE_MATCHING_TIME = 60.0
+#: Boards up to this many squares go to the exact side in ``auto``.
+EXACT_MAX = 400
+#: Full boards above this many squares go to ``divide`` before anything else in ``prove``.
+PROVE_DIVIDE_FIRST = 10_000
+
+#: The names of the proof steps (every other step is a method of the registry).
+PROOFS = ("quick proofs", "matching proof")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a plan.
+
+    ``share`` is the fraction of the time left that the step may use and
+    ``cap`` the most seconds (None: no cap).  Without a time limit a step
+    runs to its own default budget, or to ``cap`` when there is one.  A
+    step is skipped once the time is up, unless ``always`` (the method a
+    user named runs even then, and gives its own honest ``unknown``).
+    """
+
+    name: str
+    share: float = 1.0
+    cap: float | None = None
+    always: bool = False
+
+
+def _method_steps(board: Board, spec: TourSpec) -> list[Step]:
+    """The methods ``auto`` tries after the proofs, with their shares of the time left."""
+    if board.n_squares > EXACT_MAX:
+        # Rotation starts from Warnsdorff's greedy path and repairs it, so it
+        # goes first; plain Warnsdorff is the fallback.
+        return [Step("rotation", 0.8), Step("warnsdorff", 1.0)]
+    return [Step("warnsdorff", 0.2), Step("cpsat", 1.0), Step("backtrack", 1.0)]
+
+
+def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
+    n = board.n_squares
+    if n > PRESOLVE_MAX:
+        return []
+    steps = [Step("quick proofs")]
+    if n <= PRESOLVE_MATCHING_MAX or prove:
+        steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
+    return steps
+
+
+def _usable(plan: list[Step], board: Board, spec: TourSpec) -> list[Step]:
+    reg = methods()
+    return [s for s in plan if s.name in PROOFS or (s.name in reg and supports(reg[s.name], board, spec))]
+
+
+def auto_plan(board: Board, spec: TourSpec) -> list[Step]:
+    """The steps of ``solve(method="auto")``.
+
+    Large full boards go to divide and conquer first (it needs no graph);
+    then the linear-time proofs (and the matching proof up to
+    :data:`PRESOLVE_MATCHING_MAX` squares, one second at most); then, on
+    large boards, Posa rotations and plain Warnsdorff; on small ones a short
+    Warnsdorff try, CP-SAT and exhaustive search.  Methods that are not
+    registered or cannot answer the question are left out.
+    """
+    plan: list[Step] = []
+    if board.n_squares > EXACT_MAX and board.is_full:
+        plan.append(Step("divide"))
+    plan += _proof_steps(board, prove=False)
+    plan += _method_steps(board, spec)
+    return _usable(plan, board, spec)
+
+
+def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
+    """The steps of :func:`ktsolve.prove`: those of :func:`auto_plan` and the exact ones.
+
+    Every method step of :func:`auto_plan` comes with the same share of the
+    time, in the same order; before them the proofs (the matching proof on
+    every board, up to a minute); after them a short exhaustive search
+    (20% of the time left, at most 2 s), divide and conquer on a full board,
+    and CP-SAT with the rest of the time.  The cheap constructions of
+    ``auto`` thus answer quickly where a tour exists, and the exact steps
+    settle what they cannot.
+    """
+    n = board.n_squares
+    plan: list[Step] = []
+    divide_first = board.is_full and n > PROVE_DIVIDE_FIRST
+    if divide_first:
+        plan.append(Step("divide"))
+    plan += _proof_steps(board, prove=True)
+    for step in _method_steps(board, spec):
+        if step.name in ("cpsat", "backtrack"):
+            continue  # the exact steps come below, in the order that settles most
+        # the last construction of auto gets the whole remainder there; here the
+        # exact steps follow, so it gets half
+        plan.append(step if step.share < 1.0 else Step(step.name, 0.5, step.cap))
+    plan.append(Step("backtrack", 0.2, 2.0))
+    if board.is_full and not divide_first:
+        plan.append(Step("divide"))
+    plan.append(Step("cpsat", 1.0))
+    return _usable(plan, board, spec)
+
+
+# ---------------------------------------------------------------------- one method
+def _as_result(out, info: MethodInfo, graph: KnightGraph, spec: TourSpec) -> SolveResult:
+    """A method's return value as a SolveResult: user methods may return a tour or None."""
+    if isinstance(out, SolveResult):
+        return out
+    if out is None:
+        return SolveResult(Status.UNKNOWN, stats={"reason": f"method {info.name!r} returned no tour"})
+    if isinstance(out, Tour):
+        return SolveResult(Status.FOUND, tour=out)
+    try:
+        squares = np.asarray(out)
+    except Exception:  # noqa: BLE001 - anything that is not an array of squares
+        squares = None
+    if squares is None or squares.ndim != 1 or squares.size == 0 or not np.issubdtype(squares.dtype, np.integer):
+        raise RuntimeError(
+            f"method {info.name!r} returned {type(out).__name__}; a method returns a SolveResult, "
+            "a tour as square numbers, or None"
+        )
+    return SolveResult(Status.FOUND, tour=squares.astype(np.int32))
+
+
+def run_method(
+    info: MethodInfo,
+    graph: KnightGraph,
+    spec: TourSpec,
+    *,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable | None = None,
+    **params,
+) -> SolveResult:
+    """Call one method and check what it returns.
+
+    A tour is validated (an invalid one becomes an honest ``unknown`` whose
+    ``stats["invalid_tour"]`` has the validator's message); only a method
+    that can prove may answer ``infeasible``; the seed used is recorded.
+    ``stats["steps"]`` gets the method's time and the validation's time.
+    """
+    board = graph.board
+    seed = resolve_seed(seed) if info.seeded else seed
+    func = info.load()
+    t0 = time.perf_counter()
+    out = func(graph, spec, seed=seed, time_limit=time_limit, progress=progress, **params)
+    elapsed = time.perf_counter() - t0
+    res = _as_result(out, info, graph, spec)
+    tour, stats = res.tour, dict(res.stats)
+    status = res.status
+    t1 = time.perf_counter()
+    if status is Status.FOUND:
+        if tour is None:
+            raise RuntimeError(f"method {info.name!r} reported a tour but returned none")
+        try:
+            # The one validator: a method's bug must never reach a user as a tour.
+            tour = validate(board, tour, closed=spec.closed, start=spec.start, end=spec.end, moves=graph.moves)
+        except InvalidTourError as exc:
+            status, tour = Status.UNKNOWN, None
+            stats["invalid_tour"] = str(exc)
+            stats["reason"] = f"method {info.name!r} returned an invalid tour: {exc}"
+    elif tour is not None:
+        raise RuntimeError(f"method {info.name!r} returned a tour with status {res.status.value}")
+    if status is Status.INFEASIBLE and not info.proves:
+        raise RuntimeError(f"method {info.name!r} cannot prove infeasibility but said so")
+    path = res.path
+    if path is not None:
+        path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)
+    checking = time.perf_counter() - t1
+    stats.setdefault("steps", [
+        {"step": info.name, "status": status.value, "seconds": round(elapsed, 6),
+         "validation_s": round(checking, 6)},
+    ])
+    return res.replace(
+        status=status,
+        tour=tour,
+        path=path,
+        stats=stats,
+        method=res.method or info.name,
+        seed=seed if info.seeded else res.seed,
+        elapsed=res.elapsed or elapsed,
+        board=board,
+        spec=spec,
+    )
+
+
+# ---------------------------------------------------------------------- proofs as steps
+def _proof_result(proof, method: str, graph: KnightGraph, spec: TourSpec, seconds: float) -> SolveResult:
+    return SolveResult(Status.INFEASIBLE, proof=proof, method=method, elapsed=seconds, board=graph.board, spec=spec)
+
+
+def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: float | None) -> tuple[object, bool]:
+    """Run proof step ``name``; returns ``(proof or None, ran to the end)``."""
+    from .models.proofs import matching_proof, quick_proof
+
+    if name == "quick proofs":
+        return quick_proof(graph, spec), True
+    t0 = time.perf_counter()
+    proof = matching_proof(graph, spec, time_limit=time_limit)
+    finished = proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
+    return proof, finished
+
+
+def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None) -> SolveResult | None:
+    """The proofs every method gets before it runs; an ``infeasible`` result, or None.
+
+    :func:`~ktsolve.models.proofs.quick_proof` runs on every board, and
+    :func:`~ktsolve.models.proofs.matching_proof` too on boards of at most
+    :data:`PRESOLVE_MATCHING_MAX` squares, at most
+    :data:`PRESOLVE_MATCHING_TIME` seconds, so that no method burns its
+    budget on a question with no answer (a closed tour of a 4 x n board).
+    """
+    deadline = deadline or Deadline(None)
+    t0 = time.perf_counter()
+    for step in _proof_steps(graph.board, prove=False):
+        proof, _ = run_proof(step.name, graph, spec, time_limit=deadline.share(step.share, step.cap))
+        if proof is not None:
+            method = "proofs" if step.name == "quick proofs" else "matching"
+            return _proof_result(proof, method, graph, spec, time.perf_counter() - t0)
+    return None
+
+
+def wants_presolve(info: MethodInfo) -> bool:
+    """Whether the presolve proofs run before ``info``'s method.
+
+    Not before a method that needs no graph and proves infeasibility itself
+    (``needs_graph=False, proves=True``, such as ``divide``): it checks the
+    necessary conditions on its own, and the proofs would build the graph
+    of the board for nothing.
+    """
+    return info.needs_graph or not info.proves
+
+
+# ---------------------------------------------------------------------- plans
+def _build_graph(graph: KnightGraph) -> dict:
+    """Build the graph arrays now, so that their time is reported apart (``graph_s`` of the step)."""
+    if "table" in graph.__dict__:
+        return {}
+    t0 = time.perf_counter()
+    graph.table  # noqa: B018 - the cached property builds the arrays
+    graph.indptr  # noqa: B018
+    return {"graph_s": round(time.perf_counter() - t0, 6)}
+
+
+def run_plan(
+    plan: list[Step],
+    board: Board,
+    spec: TourSpec,
+    *,
+    seed: int,
+    deadline: Deadline,
+    progress: Callable | None = None,
+    label: str | None = "auto",
+    params: dict | None = None,
+) -> SolveResult:
+    """Run ``plan`` until a step settles the question or the time runs out.
+
+    Every method step gets the same ``seed``, so a step can be repeated on
+    its own with that seed.  Returns the settling step's result with
+    ``stats["steps"]`` (every step tried: name, status, seconds),
+    ``stats["settled_by"]`` (the settling step, or ``"none"``) and
+    ``stats[label]``, the steps tried joined by arrows (unless ``label`` is
+    None).  ``params[name]`` are the parameters of method step ``name``.
+    An interrupted step (Ctrl-C) ends the plan with its ``unknown``.
+    """
+    reg = methods()
+    graph = KnightGraph.of(board)
+    steps: list[dict] = []
+    tried: list[str] = []
+    last: SolveResult | None = None
+
+    def finish(res: SolveResult, settled_by: str) -> SolveResult:
+        stats = dict(res.stats)
+        stats.pop("steps", None)
+        stats["steps"] = steps
+        stats["settled_by"] = settled_by
+        if label is not None:
+            stats[label] = " -> ".join(tried) if tried else "none"
+        return res.replace(stats=stats, elapsed=deadline.elapsed(), board=board, spec=spec)
+
+    for step in plan:
+        if deadline.expired() and not step.always:
+            continue
+        budget = deadline.share(step.share, step.cap)
+        if budget is not None:
+            budget = max(budget, 1e-9)
+        built = _build_graph(graph) if step.name in PROOFS or reg[step.name].needs_graph else {}
+        if step.name in PROOFS:
+            t0 = time.perf_counter()
+            proof, _ = run_proof(step.name, graph, spec, time_limit=budget)
+            seconds = time.perf_counter() - t0
+            steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
+                          "seconds": round(seconds, 6), **built})
+            if proof is not None:
+                tried.append("a necessary condition fails" if step.name == "quick proofs" else step.name)
+                method = "proofs" if step.name == "quick proofs" else "matching"
+                return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
+            continue
+        info = reg[step.name]
+        res = run_method(info, graph, spec, seed=seed, time_limit=budget, progress=progress,
+                         **(params or {}).get(step.name, {}))
+        for k, entry in enumerate(res.stats.get("steps", ())):
+            steps.append({**entry, **built} if k == 0 else entry)
+        tried.append(step.name)
+        last = res
+        if res.status is not Status.UNKNOWN:
+            return finish(res, step.name)
+        if res.stats.get("interrupted"):
+            return finish(res, "none")
+    if last is None:
+        reason = ("the time limit ran out before any step settled the question" if deadline.expired()
+                  else "no method can answer this question on this board")
+        last = SolveResult(Status.UNKNOWN, method=label or "", stats={"reason": reason})
+    elif deadline.expired():
+        stats = dict(last.stats)
+        stats.setdefault("reason", "the time limit ran out before any step settled the question")
+        last = last.replace(stats=stats)
+    return finish(last, "none")
