@@ -10,7 +10,8 @@ from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import InvalidTourError, UnsupportedError
 from ktsolve.heuristics import _colony
-from ktsolve.heuristics.aco import TAU_MIN, _aco_cycles, _walk, enumerate_aco, solve_aco
+from ktsolve.heuristics.aco import TAU_MIN, enumerate_aco, solve_aco
+from ktsolve.heuristics._colony_kernels import aco_cycles as _aco_cycles, walk as _walk
 from ktsolve.heuristics._colony import seed_state, walk_arrays
 
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(3, 4), Board(5, 6, holes=[(2, 2)])]

@@ -12,7 +12,9 @@ from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
 from ktsolve.heuristics._colony import seed_state, walk_arrays
-from ktsolve.heuristics.iaco import _iaco_cycles, _share, enumerate_iaco, f_mean, solve_iaco
+from ktsolve.heuristics.iaco import enumerate_iaco, f_mean, solve_iaco
+from ktsolve.heuristics import _colony_kernels as K
+from ktsolve.heuristics._colony_kernels import share as _share
 
 INF = math.inf
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(4, 5, holes=[(1, 1)])]
@@ -30,9 +32,9 @@ def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_
     tau = np.array(tau, dtype=np.float64)
     out = np.empty((len(starts) * cycles * tau.shape[0], graph.n), dtype=np.int32)
     counts = np.zeros(5, dtype=np.int64)
-    done, n_out = _iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
-                               MODES[deposit_on], np.asarray(starts, dtype=np.int32), cycles, seed_state(seed),
-                               closed, -1, False, out, counts)
+    done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
+                                MODES[deposit_on], False, np.asarray(starts, dtype=np.int32), cycles,
+                                seed_state(seed), closed, -1, False, out, counts)
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 
@@ -76,7 +78,7 @@ def test_f_mean_limits():
 
 def test_low_degree_destinations_are_preferred():
     """With equal trails t the first move goes to neighbour d with probability proportional to t ** degree(d)."""
-    from ktsolve.heuristics.iaco import _powers, _walk
+    _powers, _walk = K.powers_degree, K.walk
 
     graph = KnightGraph(Board(8, 8))
     tpad, full, rev = walk_arrays(graph)

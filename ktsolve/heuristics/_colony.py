@@ -1,11 +1,11 @@
-"""Plain-Python helpers shared by the ant colonies (:mod:`.aco`, :mod:`.iaco`).
+"""Plain-Python helpers shared by the ant colonies (:mod:`.aco`, :mod:`.iaco`) and the GA.
 
-Nothing here is compiled: the numba kernels stay in the file of their
-algorithm.  This module holds what both colonies need around their kernels:
-checking parameters, turning a :class:`~ktsolve.tour.TourSpec` into square
-numbers, the moves of a seed tour (to lay pheromone along it), the set of
-distinct tours found so far, and the chunked driver that runs a kernel for a
-number of cycles while watching the clock and reporting progress.
+Nothing here is compiled: the numba kernels live in
+:mod:`._colony_kernels`.  This module holds what the methods need around
+them: turning a :class:`~ktsolve.tour.TourSpec` into square numbers, the
+moves of seed paths (to lay pheromone along them), the set of distinct
+tours found so far and its bias measures, and the glue between a colony and
+:func:`ktsolve.driver.drive` (budget, time limit, progress, Ctrl-C).
 
 Distinct tours are kept as the raw bytes of their square sequence in a
 ``dict`` (insertion-ordered, so tours come back in the order they were first
@@ -16,11 +16,13 @@ of the walks even at half a million tours.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable
 
 import numpy as np
 
+from ..checks import check_real
+from ..driver import drive
 from ..errors import InvalidTourError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
@@ -31,14 +33,18 @@ __all__ = [
     "seed_moves",
     "seed_state",
     "walk_arrays",
+    "check_exponent",
     "DistinctTours",
+    "bias_stats",
     "chunk_cycles",
-    "run_cycles",
     "colony_solve",
     "colony_enumerate",
+    "STEPS_PER_CHUNK",
 ]
 
-#: Steps (ant moves) a kernel call aims at, so that the clock is read about every 20-50 ms.
+#: Most ant moves in one kernel call (the driver sizes calls by time, about
+#: 50 ms each, and never above this), which also bounds the tour buffer of an
+#: enumeration.
 STEPS_PER_CHUNK = 2_000_000
 
 
@@ -50,8 +56,27 @@ def spec_squares(graph: KnightGraph, spec: TourSpec) -> tuple[int, int]:
     return s, e
 
 
+def check_exponent(name: str, value, bound: float, *, method: str) -> float:
+    """A real exponent in ``[-bound, bound]``, or one of the infinities (limits of a power mean)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isinf(value):
+        return float(value)
+    return check_real(name, value, -bound, bound, method=method)
+
+
+def _seed_items(seed_tour):
+    if isinstance(seed_tour, Tour):
+        return [(seed_tour.squares, seed_tour.closed)]
+    if isinstance(seed_tour, np.ndarray) and seed_tour.ndim == 2:
+        return [(row, False) for row in seed_tour]
+    if isinstance(seed_tour, np.ndarray):
+        return [(seed_tour, False)]
+    if isinstance(seed_tour, (list, tuple)) and seed_tour and not np.isscalar(seed_tour[0]):
+        return [(t.squares, t.closed) if isinstance(t, Tour) else (np.asarray(t), False) for t in seed_tour]
+    return [(np.asarray(seed_tour), False)]
+
+
 def seed_moves(graph: KnightGraph, seed_tour, method: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(square, move)`` pairs of every step of one or more seed tours.
+    """``(square, move)`` pairs of every step of one or more seed paths.
 
     Parameters
     ----------
@@ -73,20 +98,18 @@ def seed_moves(graph: KnightGraph, seed_tour, method: str) -> tuple[np.ndarray, 
     InvalidTourError
         When two consecutive squares are not a move apart or a square number
         is off the board.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(3, 4))
+    >>> sq, mv = seed_moves(g, [np.array([0, 6, 8])], "aco")
+    >>> sq.tolist(), [int(g.table[s, m]) for s, m in zip(sq, mv)]
+    ([0, 6], [6, 8])
     """
-    if isinstance(seed_tour, Tour):
-        items = [(seed_tour.squares, seed_tour.closed)]
-    elif isinstance(seed_tour, np.ndarray) and seed_tour.ndim == 2:
-        items = [(row, False) for row in seed_tour]
-    elif isinstance(seed_tour, np.ndarray):
-        items = [(seed_tour, False)]
-    elif isinstance(seed_tour, (list, tuple)) and seed_tour and not np.isscalar(seed_tour[0]):
-        items = [(t.squares, t.closed) if isinstance(t, Tour) else (np.asarray(t), False) for t in seed_tour]
-    else:
-        items = [(np.asarray(seed_tour), False)]
     table = graph.table
     src_all, mv_all = [], []
-    for squares, closed in items:
+    for squares, closed in _seed_items(seed_tour):
         sq = np.asarray(squares)
         if sq.ndim != 1 or sq.size == 0 or not np.issubdtype(sq.dtype, np.integer):
             raise InvalidTourError(f"method {method!r}: a seed tour must be a non-empty list of square numbers")
@@ -109,11 +132,13 @@ def seed_moves(graph: KnightGraph, seed_tour, method: str) -> tuple[np.ndarray, 
             )
         src_all.append(a.astype(np.int32))
         mv_all.append(hit.argmax(axis=1).astype(np.int32))
+    if not src_all:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(src_all), np.concatenate(mv_all)
 
 
 def walk_arrays(graph: KnightGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(tpad, full, rev)`` for the walk kernel.
+    """``(tpad, full, rev)`` for the walk kernels.
 
     ``tpad`` (``n x 8`` int32) is ``graph.table`` with ``n`` for "no move"
     (and extra columns of ``n`` for leapers with fewer than 8 moves), ``full``
@@ -147,9 +172,6 @@ class DistinctTours:
     ----------
     n : int
         Squares per tour.
-    keep : bool
-        Keep the tours themselves (False counts them, which needs the same
-        memory: a distinct count needs the set).
 
     Examples
     --------
@@ -187,97 +209,142 @@ class DistinctTours:
         return np.frombuffer(buf, dtype=self.dtype).reshape(-1, self.n).astype(np.int32)
 
 
+def _canonical_cycles(tours: np.ndarray) -> int:
+    """Number of different Hamiltonian cycles among closed tours (rotations and reversals identified)."""
+    if tours.shape[0] == 0:
+        return 0
+    k, n = tours.shape
+    # rotate each tour so that square 0's visit comes first, then pick the direction
+    # whose second square is smaller: one listing per cycle
+    first = np.argmin(tours, axis=1)
+    idx = (first[:, None] + np.arange(n)[None, :]) % n
+    rot = np.take_along_axis(tours, idx, axis=1)
+    back = np.concatenate([rot[:, :1], rot[:, :0:-1]], axis=1)
+    flip = back[:, 1] < rot[:, 1]
+    rot[flip] = back[flip]
+    d = DistinctTours(n)
+    d.add(rot)
+    return len(d)
+
+
+def bias_stats(graph: KnightGraph, tours: np.ndarray) -> dict:
+    """Bias measures of a set of distinct tours (Hingston & Kendall's search bias).
+
+    ``start_squares``: how many squares start at least one tour (a search
+    without bias reaches every square); ``tours_per_start_min`` and
+    ``_max``: the fewest and most tours of one start square (over the squares
+    that start one); ``closed_tours``: how many tours are closed;
+    ``closed_share``: their fraction; ``closed_cycles``: how many different
+    closed cycles they are, a cycle listed from another square or in the
+    other direction being the same cycle.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(3, 4))
+    >>> t = np.array([[0, 6, 8, 1, 10, 4, 2, 9, 7, 5, 3, 11]])
+    >>> bias_stats(g, t)["start_squares"]
+    1
+    """
+    k = int(tours.shape[0])
+    if k == 0:
+        return {"start_squares": 0, "tours_per_start_min": 0, "tours_per_start_max": 0, "closed_tours": 0,
+                "closed_share": 0.0, "closed_cycles": 0}
+    per_start = np.bincount(tours[:, 0], minlength=graph.n)
+    used = per_start[per_start > 0]
+    table = graph.table
+    closed = (table[tours[:, -1]] == tours[:, :1]).any(axis=1) if graph.n > 2 else np.zeros(k, bool)
+    n_closed = int(closed.sum())
+    return {
+        "start_squares": int(used.size),
+        "tours_per_start_min": int(used.min()),
+        "tours_per_start_max": int(used.max()),
+        "closed_tours": n_closed,
+        "closed_share": n_closed / k,
+        "closed_cycles": _canonical_cycles(tours[closed]),
+    }
+
+
 def chunk_cycles(n: int, ants: int, colonies: int = 1) -> int:
-    """Cycles per kernel call: about :data:`STEPS_PER_CHUNK` ant moves, at least one cycle."""
+    """Most cycles in one kernel call: :data:`STEPS_PER_CHUNK` ant moves, at least one cycle."""
     per_cycle = max(1, int(n) * int(ants) * int(colonies))
     return max(1, STEPS_PER_CHUNK // per_cycle)
 
 
-def run_cycles(
-    step: Callable[[int], tuple[int, bool]],
-    cycles: int,
-    chunk: int,
-    *,
-    time_limit: float | None = None,
-    progress: Callable | None = None,
-    after_chunk: Callable[[int], None] | None = None,
-) -> tuple[int, str]:
-    """Drive a kernel in chunks of cycles until done, stopped, or out of time.
-
-    ``step(n_cycles)`` runs up to ``n_cycles`` cycles and returns
-    ``(cycles_done, stop)``; ``stop`` ends the run (a tour was found, say).
-    Returns the number of cycles run and why the run ended: ``"stopped"``,
-    ``"cycles"`` (the budget was used up) or ``"time limit"``.
-    """
-    t0 = time.perf_counter()
-    done = 0
-    while done < cycles:
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            return done, "time limit"
-        ran, stop = step(min(chunk, cycles - done))
-        if ran <= 0 and not stop:
-            raise RuntimeError("a colony kernel made no progress")
-        done += ran
-        if after_chunk is not None:
-            after_chunk(done)
-        if progress is not None:
-            progress(done, cycles)
-        if stop:
-            return done, "stopped"
-    return done, "cycles"
+def _why(reason: str, ran: int, walks: int) -> str:
+    if reason == "interrupted":
+        return f"interrupted after {ran:,} cycles ({walks:,} walks)"
+    if reason == "time limit":
+        return f"time limit reached after {ran:,} cycles ({walks:,} walks)"
+    return f"no tour in {ran:,} cycles ({walks:,} walks)"
 
 
 def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None) -> SolveResult:
     """Run colony ``col`` until its first tour that matches ``spec``, or until the budget ends.
 
-    ``col`` has ``cycles``, ``chunk``, ``n_ants``, ``counts`` (walks first),
-    ``run(n_cycles, out, first_only) -> (cycles done, rows of out used)`` and
-    ``stats(cycles_run) -> dict``.
+    ``col`` has ``cycles``, ``most`` (cycles per call at most), ``seed``,
+    ``counts`` (walks first), ``run(n_cycles, out, first_only) -> (cycles
+    done, rows of out used)`` and ``stats(cycles_run) -> dict``.  An
+    interrupted run (Ctrl-C) answers ``unknown`` with ``stats["interrupted"]``.
     """
     out = np.empty((1, graph.n), dtype=np.int32)
     found = []
 
-    def step(n_cycles):
-        done, n_out = col.run(n_cycles, out, True)
+    def step(k):
+        done, n_out = col.run(k, out, True)
         if n_out:
             found.append(out[0].copy())
             return done, True
-        return done, False
+        return done, done == 0
 
-    ran, why = run_cycles(step, col.cycles, col.chunk, time_limit=time_limit, progress=progress)
-    stats = col.stats(ran)
+    outcome = drive(step, units=col.cycles, time_limit=time_limit, progress=progress, most=col.most)
+    stats = col.stats(outcome.done)
     if found:
         stats["walks_to_first"] = stats["walks"]
-        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=stats)
-    stats["reason"] = (f"no tour in {ran:,} cycles ({stats['walks']:,} walks)" if why == "cycles"
-                       else f"time limit reached after {ran:,} cycles ({stats['walks']:,} walks)")
-    return SolveResult(Status.UNKNOWN, stats=stats)
+        tour = col.finish(found[0]) if hasattr(col, "finish") else found[0]
+        return SolveResult(Status.FOUND, tour=Tour(graph.board, tour, closed=spec.closed), stats=stats,
+                           seed=col.seed)
+    stats["reason"] = _why(outcome.reason, outcome.done, stats["walks"])
+    if outcome.interrupted:
+        stats["interrupted"] = True
+    return SolveResult(Status.UNKNOWN, stats=stats, seed=col.seed)
+
+
+_STOPPED = {"budget": "cycles", "finished": "cycles", "time limit": "time limit", "interrupted": "interrupted"}
 
 
 def colony_enumerate(col, graph: KnightGraph, spec: TourSpec, method: str, *, time_limit=None,
                      progress=None) -> Enumeration:
-    """Run colony ``col`` for its cycle budget and keep every distinct tour that matches ``spec``."""
+    """Run colony ``col`` for its cycle budget and keep every distinct tour that matches ``spec``.
+
+    Ctrl-C ends the run at the end of the current chunk and keeps the tours
+    found so far (``stats["stopped"] == "interrupted"``,
+    ``stats["interrupted"]``).  ``stats`` has the counts of ``col.stats``,
+    ``distinct``, ``distinct_rate`` and the bias measures of
+    :func:`bias_stats`.
+    """
     t0 = time.perf_counter()
     n = graph.n
-    out = np.empty((col.n_ants * col.chunk, n), dtype=np.int32)
+    out = np.empty((col.n_ants * col.most, n), dtype=np.int32)
     tours = DistinctTours(n)
     history = []
 
-    def step(n_cycles):
-        done, n_out = col.run(n_cycles, out, False)
+    def step(k):
+        done, n_out = col.run(k, out, False)
         tours.add(out[:n_out])
-        return done, False
-
-    def after(done):
         c = col.counts
-        history.append((done, int(c[0]), int(c[1]), len(tours)))
+        history.append((col.done, int(c[0]), int(c[1]), len(tours)))
+        return done, done == 0
 
-    ran, why = run_cycles(step, col.cycles, col.chunk, time_limit=time_limit, progress=progress,
-                          after_chunk=after)
-    stats = col.stats(ran)
+    outcome = drive(step, units=col.cycles, time_limit=time_limit, progress=progress, most=col.most)
+    stats = col.stats(outcome.done)
+    kept = tours.array()
     stats["distinct"] = len(tours)
     stats["distinct_rate"] = len(tours) / stats["walks"] if stats["walks"] else 0.0
-    stats["stopped"] = "time limit" if why == "time limit" else "cycles"
-    return Enumeration(tours=tours.array(), stats=stats, method=method, seed=col.seed,
+    stats.update(bias_stats(graph, kept))
+    stats["stopped"] = _STOPPED[outcome.reason]
+    if outcome.interrupted:
+        stats["interrupted"] = True
+    return Enumeration(tours=kept, stats=stats, method=method, seed=col.seed,
                        elapsed=time.perf_counter() - t0, board=graph.board, spec=spec,
                        closed=bool(spec.closed), pheromone=col.pheromone(), history=tuple(history))

@@ -37,17 +37,22 @@ import time
 import numpy as np
 from numba import njit
 
-from ..errors import UnsupportedError
+from ..checks import check_int
+from ..driver import drive
+from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
+from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec
 
 __all__ = ["solve_dfs", "dfs_count", "move_order", "NODES"]
 
 #: Default budget in nodes (moves made); about a second on 8x8.
 NODES = 100_000_000
-#: Nodes per kernel call between two looks at the clock.
+#: Most nodes per kernel call (the driver sizes calls by time, about 50 ms).
 CHUNK_NODES = 5_000_000
+#: Most tours :func:`dfs_count` keeps.
+KEEP_MAX = 10_000_000
 
 
 @njit(cache=True)
@@ -143,7 +148,9 @@ def move_order(order, seed) -> np.ndarray:
         return rng.permutation(8).astype(np.int32)
     text = str(order)
     if sorted(text) != list("12345678"):
-        raise UnsupportedError(f"method 'dfs': order {order!r} is not a permutation of the move types 12345678")
+        raise InvalidParameterError(
+            f"method 'dfs': order {order!r} is not a permutation of the move types 12345678"
+        )
     return np.array([int(c) - 1 for c in text], dtype=np.int32)
 
 
@@ -191,8 +198,9 @@ def dfs_count(graph: KnightGraph, spec: TourSpec, *, nodes=NODES, order=None, se
 def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progress=None):
     if not isinstance(graph, KnightGraph):
         raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
-    if isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)) or nodes < 0:
-        raise UnsupportedError(f"method 'dfs': nodes must be a whole number >= 0, not {nodes!r}")
+    nodes = check_int("nodes", nodes, 0, method="dfs")
+    keep = check_int("keep", keep, 0, KEEP_MAX, method="dfs")
+    seed = resolve_seed(seed)
     t0 = time.perf_counter()
     perm = move_order(order, seed)
     tpad = _tpad(graph)
@@ -201,43 +209,54 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
     counts = np.zeros(5, dtype=np.int64)
     out = np.zeros((max(1, keep if not first_only else 1), n), dtype=np.int32)
     found: list[np.ndarray] = []
-    why = "nodes"
     starts = _starts(graph, spec)
-    exhausted = False
+    want = 1 if first_only else keep
+    st = {"k": 0, "search": None, "exhausted": False, "full": False}
     if n == 1:
         counts[1] = counts[2] = counts[4] = 1
         found.append(np.zeros(1, dtype=np.int32))
         starts = []
-        why = "found"
-    for k, start in enumerate(starts):
-        search = _Search(tpad, start)
-        done = False
-        while not done:
-            left = int(nodes - counts[0])
-            if left <= 0:
-                break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                why = "time limit"
-                break
-            rc = _dfs(tpad, perm, bool(spec.closed), end, min(left, CHUNK_NODES), search.path, search.nxt,
+        st["full"] = True
+
+    def step(k_nodes):
+        before = int(counts[0])
+        while True:
+            if st["search"] is None:
+                if st["k"] >= len(starts):
+                    st["exhausted"] = True
+                    return int(counts[0]) - before, True
+                st["search"] = _Search(tpad, starts[st["k"]])
+                st["k"] += 1
+            search = st["search"]
+            left = k_nodes - (int(counts[0]) - before)
+            rc = _dfs(tpad, perm, bool(spec.closed), end, max(left, 0), search.path, search.nxt,
                       search.visited, search.state, counts, out, first_only)
-            if progress is not None:
-                progress(int(counts[0]), int(nodes))
-            if rc == 1 or (rc == 2 and search.state[1]):
-                m = int(search.state[1])
-                room = (1 if first_only else keep) - len(found)
+            m = int(search.state[1])
+            if m:
+                room = want - len(found)
                 found.extend(out[i].copy() for i in range(min(m, max(room, 0))))
                 search.state[1] = 0
-                if first_only or (keep and len(found) >= keep):
-                    why = "found"
-                    break
+                if want and len(found) >= want:
+                    st["full"] = True
+                    return int(counts[0]) - before, True
             if rc == 2:
-                done = True
-        if why in ("found", "time limit") or counts[0] >= nodes:
-            break
-        if done and k == len(starts) - 1:
-            exhausted = True
-            why = "exhausted"
+                st["search"] = None
+                if st["k"] >= len(starts):
+                    st["exhausted"] = True
+                    return int(counts[0]) - before, True
+            ran = int(counts[0]) - before
+            if rc == 0 or ran >= k_nodes:
+                return ran, False
+
+    outcome = drive(step, units=nodes, time_limit=time_limit, progress=progress, most=CHUNK_NODES)
+    if st["full"]:
+        why = "found"
+    elif st["exhausted"]:
+        why = "exhausted"
+    elif outcome.reason == "budget":
+        why = "nodes"
+    else:
+        why = outcome.reason
     nodes_run, leaves, complete, closed, tours = (int(v) for v in counts)
     return {
         "nodes": nodes_run,
@@ -247,8 +266,11 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
         "tours": tours,
         "tours_per_attempt": tours / leaves if leaves else 0.0,
         "order": "".join(str(int(j) + 1) for j in perm),
-        "exhausted": exhausted,
+        "exhausted": st["exhausted"],
         "stopped": why,
+        "starts_done": st["k"] - (st["search"] is not None),
+        "seed": seed,
+        "seconds": time.perf_counter() - t0,
         "found": found[:keep] if not first_only else found[:1],
     }
 
@@ -283,13 +305,17 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None,
     st = _run(graph, spec, nodes=nodes, order=order, seed=seed, time_limit=time_limit, keep=1,
               first_only=True, progress=progress)
     found = st.pop("found")
+    seed = st.pop("seed")
     if found:
-        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=st)
+        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=st, seed=seed)
     if st["exhausted"]:
         st["reason"] = "the search from every start square is exhausted without a matching tour"
     elif st["stopped"] == "time limit":
         st["reason"] = f"time limit reached after {st['nodes']:,} nodes"
+    elif st["stopped"] == "interrupted":
+        st["reason"] = f"interrupted after {st['nodes']:,} nodes"
+        st["interrupted"] = True
     else:
         st["reason"] = f"no tour in {st['nodes']:,} nodes"
-    return SolveResult(Status.UNKNOWN, stats=st)
+    return SolveResult(Status.UNKNOWN, stats=st, seed=seed)
 

@@ -63,15 +63,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from ..errors import UnsupportedError
-from ..checks import check_int, check_real
+from ..checks import check_choice, check_int, check_real
 from ..graph import KnightGraph
-from ..seeds import resolve_seed
 from ..result import Enumeration, SolveResult
+from ..seeds import resolve_seed
 from ..tour import TourSpec
+from . import _colony_kernels as K
 from ._colony import (
+    check_exponent,
     chunk_cycles,
     colony_enumerate,
     colony_solve,
@@ -144,191 +144,12 @@ def f_mean(values, f: float) -> float:
     return (sum(v**f for v in x) / len(x)) ** (1.0 / f)
 
 
-# ---------------------------------------------------------------------- kernels
-# _uniform and _walk are copies of those in aco.py, kept identical (numba's cache
-# sees one file only); tests/naive_colonies.py replays both exactly.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True)
-def _uniform(rng):
-    """Next double in [0, 1) of the SplitMix64 generator whose state is ``rng[0]`` (uint64)."""
-    x = rng[0] + _GOLDEN
-    rng[0] = x
-    x = (x ^ (x >> np.uint64(30))) * _MIX1
-    x = (x ^ (x >> np.uint64(27))) * _MIX2
-    x = x ^ (x >> np.uint64(31))
-    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def _walk(tpad, full, rev, weight, start, avail, path, moves, cum, rng):
-    """One ant from ``start``; fills ``path[0..L]`` and ``moves[0..L-1]``, returns ``L``.
-
-    ``tpad`` is the move table padded to 8 columns with ``n`` (a sentinel
-    square) wherever there is no move; ``avail[s]`` is the bit set of moves
-    from ``s`` to unvisited squares, reset from ``full`` and updated as
-    squares are entered (``rev[j]`` is the move that undoes move ``j``).
-    Every weight must be positive.  With two or more candidates one uniform
-    ``u`` is drawn and the first move (in move order) whose running weight
-    sum exceeds ``u * total`` is taken; a forced move draws nothing.
-    """
-    avail[:] = full
-    s = start
-    path[0] = s
-    length = 0
-    while True:
-        for j in range(8):
-            avail[tpad[s, j]] &= ~np.uint8(1 << rev[j])
-        av = avail[s]
-        if av == 0:
-            break
-        if av & (av - np.uint8(1)) == 0:
-            # one candidate: a forced move, no draw
-            c = 0
-            while (av >> c) & 1 == 0:
-                c += 1
-        else:
-            tot = 0.0
-            for j in range(8):
-                tot += weight[s, j] * ((av >> j) & 1)
-                cum[j] = tot
-            r = _uniform(rng) * tot
-            c = 0
-            for j in range(8):
-                c += cum[j] <= r
-            if c >= 8:  # cannot happen with positive weights (u < 1); kept as a guard
-                c = 7
-                while (av >> c) & 1 == 0:
-                    c -= 1
-        moves[length] = c
-        s = tpad[s, c]
-        length += 1
-        path[length] = s
-    return length
-
-
-@njit(cache=True)
-def _is_closed(tpad, first, last):
-    for j in range(8):
-        if tpad[last, j] == first:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _powers(tau_c, tpad, deg, weight):
-    """``weight[s, j] = tau_c[s, j] ** deg[tpad[s, j]]`` by repeated multiplication."""
-    n = tpad.shape[0]
-    for s in range(n):
-        for j in range(8):
-            t = tau_c[s, j]
-            p = 1.0
-            for _ in range(deg[tpad[s, j]]):
-                p *= t
-            weight[s, j] = p
-
-
-@njit(cache=True)
-def _share(tau, f, lo, hi):
-    """Replace every colony's trail by the F-mean over the colonies, in place."""
-    n_col, n, k = tau.shape
-    for s in range(n):
-        for j in range(k):
-            if f == -np.inf:
-                m = tau[0, s, j]
-                for c in range(1, n_col):
-                    if tau[c, s, j] < m:
-                        m = tau[c, s, j]
-            elif f == np.inf:
-                m = tau[0, s, j]
-                for c in range(1, n_col):
-                    if tau[c, s, j] > m:
-                        m = tau[c, s, j]
-            elif f == 0.0:
-                acc = 0.0
-                for c in range(n_col):
-                    acc += np.log(tau[c, s, j])
-                m = np.exp(acc / n_col)
-            else:
-                acc = 0.0
-                for c in range(n_col):
-                    acc += tau[c, s, j] ** f
-                m = (acc / n_col) ** (1.0 / f)
-            if m < lo:
-                m = lo
-            elif m > hi:
-                m = hi
-            for c in range(n_col):
-                tau[c, s, j] = m
-
-
-@njit(cache=True)
-def _iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every, cycle0,
-                 deposit_mode, starts, n_cycles, rng, want_closed, end, first_only, out, counts):
-    """Run up to ``n_cycles`` cycles of every colony; ``tau`` (colonies x n x 8) is updated in place.
-
-    ``cycle0`` is the number of cycles run before this call (sharing happens
-    after cycle ``w, 2w, ...`` of the run).  Other arguments and the return
-    value are those of :func:`ktsolve.heuristics.aco._aco_cycles`.
-    """
-    n = tpad.shape[0]
-    n_col = tau.shape[0]
-    avail = np.empty(n + 1, np.uint8)
-    path = np.empty(n, np.int32)
-    moves = np.empty(max(n - 1, 1), np.int32)
-    cum = np.empty(8, np.float64)
-    weight = np.empty((n, 8), np.float64)
-    delta = np.zeros(tau.shape, np.float64)
-    n_ants = starts.shape[0]
-    cap = out.shape[0]
-    keep = 1.0 - rho
-    n_out = 0
-    for c in range(n_cycles):
-        if not first_only and n_out + n_col * n_ants > cap:
-            return c, n_out
-        for col in range(n_col):
-            _powers(tau[col], tpad, deg, weight)
-            for a in range(n_ants):
-                length = _walk(tpad, full, rev, weight, starts[a], avail, path, moves, cum, rng)
-                counts[0] += 1
-                counts[4] += length
-                if length == n - 1:
-                    counts[1] += 1
-                    closed = n > 2 and _is_closed(tpad, path[0], path[length])
-                    if closed:
-                        counts[2] += 1
-                    if (closed or not want_closed) and (end < 0 or path[length] == end):
-                        counts[3] += 1
-                        out[n_out, :] = path
-                        n_out += 1
-                        if first_only:
-                            return c, n_out
-                if deposit_mode == 2:
-                    for i in range(length):
-                        delta[col, path[i], moves[i]] = deposit
-                elif deposit_mode == 0 or length == n - 1:
-                    for i in range(length):
-                        delta[col, path[i], moves[i]] += deposit
-        for col in range(n_col):
-            for s in range(n):
-                for j in range(8):
-                    v = keep * tau[col, s, j] + delta[col, s, j]
-                    if v < lo:
-                        v = lo
-                    elif v > hi:
-                        v = hi
-                    tau[col, s, j] = v
-                    delta[col, s, j] = 0.0
-        if share_every > 0 and n_col > 1 and (cycle0 + c + 1) % share_every == 0:
-            _share(tau, f, lo, hi)
-    return n_cycles, n_out
-
-
 # ---------------------------------------------------------------------- set-up
-_DEPOSIT_MODES = {"all": 0, "complete": 1, "edge": 2}
+_DEPOSIT_MODES = {"all": K.DEPOSIT_SUM, "complete": K.DEPOSIT_COMPLETE, "edge": K.DEPOSIT_EDGE}
+#: Ranges of the parameters (see :mod:`ktsolve.checks`): every value inside keeps trails and weights finite.
+COLONIES_MAX = 64
+ANTS_MAX = 100_000
+F_MAX = 1000.0
 
 
 class _Colonies:
@@ -342,20 +163,18 @@ class _Colonies:
         n = graph.n
         self.graph = graph
         self.n = n
-        self.n_col = check_int("colonies", colonies, 1, method=method)
+        self.n_col = check_int("colonies", colonies, 1, COLONIES_MAX, method=method)
         self.cycles = default_cycles(n) if cycles is None else check_int("cycles", cycles, 0, method=method)
         self.tau_lo = check_real("tau_lo", tau_lo, 0.0, 1.0, lo_open=True, hi_open=True, method=method)
         self.tau_hi = check_real("tau_hi", tau_hi, self.tau_lo, 1.0, hi_open=True, method=method)
         self.tau0 = check_real("tau0", tau0, self.tau_lo, self.tau_hi, method=method)
-        self.deposit = check_real("deposit", deposit, 0.0, method=method)
+        self.deposit = check_real("deposit", deposit, 0.0, 1.0, method=method)
         self.rho = check_real("rho", rho, 0.0, 1.0, method=method)
         self.share_every = check_int("share_every", share_every, 0, method=method)
-        self.f = check_real("f", f, allow_inf=True, method=method)
-        if deposit_on not in _DEPOSIT_MODES:
-            raise UnsupportedError(f"method {method!r}: deposit_on must be 'edge', 'all' or 'complete', not {deposit_on!r}")
-        self.deposit_on = deposit_on
+        self.f = check_exponent("f", f, F_MAX, method=method)
+        self.deposit_on = check_choice("deposit_on", deposit_on, tuple(_DEPOSIT_MODES), method=method)
         start, self.end = spec_squares(graph, spec)
-        n_ants = n if ants is None else check_int("ants", ants, 1, method=method)
+        n_ants = n if ants is None else check_int("ants", ants, 1, ANTS_MAX, method=method)
         self.starts = (np.full(n_ants, start, np.int32) if start >= 0
                        else (np.arange(n_ants, dtype=np.int64) % n).astype(np.int32))
         self.closed = bool(spec.closed)
@@ -373,7 +192,7 @@ class _Colonies:
         self.seed = resolve_seed(seed)
         self.rng = seed_state(self.seed)
         self.counts = np.zeros(5, dtype=np.int64)
-        self.chunk = chunk_cycles(n, n_ants, self.n_col)
+        self.most = chunk_cycles(n, n_ants, self.n_col)
         self.done = 0
 
     @property
@@ -385,10 +204,10 @@ class _Colonies:
         return self.tau[:, :, : self.graph.table.shape[1]].copy()
 
     def run(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        done, n_out = _iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, self.rho, self.deposit,
-                                   self.tau_lo, self.tau_hi, self.f, self.share_every, self.done,
-                                   _DEPOSIT_MODES[self.deposit_on], self.starts, n_cycles, self.rng, self.closed,
-                                   self.end, first_only, out, self.counts)
+        done, n_out = K.iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, self.rho, self.deposit,
+                                    self.tau_lo, self.tau_hi, self.f, self.share_every, self.done,
+                                    _DEPOSIT_MODES[self.deposit_on], False, self.starts, n_cycles, self.rng,
+                                    self.closed, self.end, first_only, out, self.counts)
         self.done += done
         return done, n_out
 
