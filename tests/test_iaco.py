@@ -25,16 +25,19 @@ def _table(graph):
     return [[int(v) for v in row] + [-1] * (8 - len(row)) for row in graph.table]
 
 
-def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_on="edge", closed=False):
+def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_on="edge", closed=False, ants=None,
+            free=False, reserve=()):
     tpad, full, rev = walk_arrays(graph)
     deg = np.zeros(graph.n + 1, dtype=np.int32)
     deg[:-1] = graph.degree
     tau = np.array(tau, dtype=np.float64)
-    out = np.empty((len(starts) * cycles * tau.shape[0], graph.n), dtype=np.int32)
-    counts = np.zeros(5, dtype=np.int64)
+    ants = len(starts) if ants is None else ants
+    out = np.empty((ants * cycles * tau.shape[0], graph.n), dtype=np.int32)
+    counts = np.zeros(6, dtype=np.int64)
     done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
-                                MODES[deposit_on], False, np.asarray(starts, dtype=np.int32), cycles,
-                                seed_state(seed), closed, -1, False, out, counts)
+                                MODES[deposit_on], free, np.asarray(starts, dtype=np.int32),
+                                np.asarray(reserve, dtype=np.int32), ants, cycles, seed_state(seed), closed, -1,
+                                False, out, counts, np.zeros(graph.n, np.int32), np.array([-2]))
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 
@@ -98,7 +101,7 @@ def test_low_degree_destinations_are_preferred():
     hits = dict.fromkeys(expect, 0)
     trials = 20000
     for _ in range(trials):
-        _walk(tpad, full, rev, weight, start, avail, path, moves, np.empty(8), rng)
+        _walk(tpad, full, rev, weight, start, -1, avail, path, moves, np.empty(8), rng)
         hits[int(path[1])] += 1
     for d, w in expect.items():
         assert abs(hits[d] / trials - w / total) < 0.015, (graph.name(d), hits[d] / trials, w / total)
@@ -124,7 +127,9 @@ def test_same_seed_same_tour_different_seeds_differ():
 
 @pytest.mark.parametrize("closed,start", [(False, None), (True, None), (False, "a1"), (True, "c3")])
 def test_finds_tours_on_6x6(closed, start):
-    res = solve("6x6", "iaco", closed=closed, start=start, seed=5, cycles=400)
+    # the reading and F of earlier versions' default (one ant per square and cycle, C once per used move, the
+    # maximum shared); the default reading stalls from a fixed start (test_default_reading_stalls_from_a_fixed_start)
+    res = solve("6x6", "iaco", closed=closed, start=start, seed=5, cycles=400, reading="edge", f=INF)
     assert res.status is Status.FOUND
     validate(res.board, res.tour, closed=closed, start=start)
 
@@ -177,7 +182,8 @@ def test_seed_tour_sets_trails_in_every_colony():
 
 def test_enumeration_counts():
     graph = KnightGraph(Board(5, 5))
-    res = enumerate_iaco(graph, TourSpec(), cycles=50, seed=4)
+    assert enumerate_iaco(graph, TourSpec(), cycles=50, seed=4).stats["walks"] == 50 * 3  # one ant per colony
+    res = enumerate_iaco(graph, TourSpec(), cycles=50, seed=4, reading="square")
     st = res.stats
     assert st["walks"] == 50 * 25 * 3
     assert st["distinct"] == len(res.tours) <= st["complete"]

@@ -21,14 +21,19 @@ import time
 
 import numpy as np
 
-from ..checks import check_real
-from ..driver import drive
-from ..errors import InvalidTourError
+from ..checks import check_choice, check_int, check_real
+from ..driver import Deadline, drive
+from ..errors import InvalidParameterError, InvalidTourError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
+from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
+from . import _colony_kernels as K
 
 __all__ = [
+    "Colony",
+    "posa_repair",
+    "LOCAL_SEARCHES",
     "spec_squares",
     "seed_moves",
     "seed_state",
@@ -37,6 +42,8 @@ __all__ = [
     "DistinctTours",
     "bias_stats",
     "chunk_cycles",
+    "default_walks",
+    "reserved_squares",
     "colony_solve",
     "colony_enumerate",
     "STEPS_PER_CHUNK",
@@ -265,10 +272,282 @@ def bias_stats(graph: KnightGraph, tours: np.ndarray) -> dict:
     }
 
 
+#: Most squares the tour buffer of an enumeration holds (64 MB of int32): a
+#: cycle that completes more tours than the buffer has rows keeps the first
+#: ones and counts the others in ``stats["tours_not_kept"]``.
+OUT_CELLS = 2**24
+
+#: Default budget of a run in ant moves, about 10 to 20 seconds of walking.
+DEFAULT_MOVES = 2 * 10**9
+
+
+def default_walks(n: int) -> int:
+    """The default budget in walks: ``n`` per cycle for ``DEFAULT_MOVES / n**2`` cycles, 10 to 100,000 cycles.
+
+    100,000 cycles of 64 ants is Hingston & Kendall's budget on 8x8 (6.4
+    million walks); a walk of at most ``n`` moves keeps bigger boards near
+    :data:`DEFAULT_MOVES` ant moves.
+
+    Examples
+    --------
+    >>> default_walks(64)
+    6400000
+    """
+    n = max(1, int(n))
+    return n * max(10, min(100_000, DEFAULT_MOVES // (n * n)))
+
+
 def chunk_cycles(n: int, ants: int, colonies: int = 1) -> int:
     """Most cycles in one kernel call: :data:`STEPS_PER_CHUNK` ant moves, at least one cycle."""
     per_cycle = max(1, int(n) * int(ants) * int(colonies))
     return max(1, STEPS_PER_CHUNK // per_cycle)
+
+
+#: Values of ``local_search``.
+LOCAL_SEARCHES = ("none", "rotation")
+#: Rotations the repair of one walk may spend, per square of the board.
+REPAIR_ROTATIONS_PER_SQUARE = 4
+
+
+def reserved_squares(graph: KnightGraph, spec: TourSpec) -> np.ndarray:
+    """Squares kept for the last move of every ant (tour type control), as a pool :func:`start_of` picks from.
+
+    Only where keeping a square loses no tour: a closed tour with a fixed
+    start and end ends on that end; a closed tour from a start with two
+    neighbours (a corner) uses both, one as its first square and the other
+    as its last, so every ant keeps the start's first neighbour in move
+    order for its last move.  The walk then aims at a square instead of
+    hoping to finish next to the start: on 15x15 without its centre, closed
+    from a1, the plain colony finds a tour in about 6 s this way and none in
+    90 s without.  From a start with more neighbours nothing is kept (one
+    kept neighbour would rule out most closed tours: on 6x6 from c3 it finds
+    0 to 3 tours in 2,000 cycles against 10 to 37), nor for an open tour,
+    whose fixed end only filters complete walks, nor for a free colony,
+    whose statistics stay the paper's.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(5, 5))
+    >>> [g.name(int(s)) for s in reserved_squares(g, TourSpec(closed=True, start=(4, 0)))]
+    ['b3']
+    >>> reserved_squares(g, TourSpec(closed=True, start=(2, 2))).size
+    0
+    """
+    start, end = spec_squares(graph, spec)
+    if not spec.closed or start < 0 or graph.n <= 2:
+        return np.zeros(0, np.int32)
+    if end >= 0:
+        return np.array([end], np.int32)
+    nb = graph.neighbours(start)
+    if nb.size == 2:
+        return np.ascontiguousarray(nb[:1], dtype=np.int32)
+    return np.zeros(0, np.int32)
+
+
+def _adjacent(table: np.ndarray, a: int, b: int) -> bool:
+    return bool((table[a] == b).any())
+
+
+def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: int, spec: TourSpec,
+                rng: np.ndarray, max_rotations: int) -> tuple[np.ndarray, int, int]:
+    """Extend a walk greedily and repair it with Posa rotations; ``(path, squares on it, rotations)``.
+
+    The walk ``walk[:length + 1]`` keeps its first square.  Warnsdorff's rule
+    (:func:`~._colony_kernels.posa_extend`) extends it from its end; when the
+    end is stuck, a Posa rotation (the reversal of the part after a
+    neighbour of the end, :func:`ktsolve.heuristics.rotation.rotate`, the
+    rotation method's own primitive, called here from Python) gives the path
+    a new end, chosen by :func:`~._colony_kernels.posa_pivot` among those
+    that can extend, or that close the tour when every square is on it.  A
+    fixed end of ``spec`` is kept off the path until every other square is
+    on it.  At most ``max_rotations`` rotations.
+    """
+    from .rotation import rotate
+
+    n = graph.n
+    table = graph.table
+    path = np.empty(n, np.int32)
+    pos = np.full(n + 1, -1, np.int32)
+    pos[n] = -3  # the sentinel square of tpad is never free
+    _, end = spec_squares(graph, spec)
+    sq = np.asarray(walk[: length + 1], np.int32)
+    if end >= 0 and end in sq.tolist():
+        sq = sq[: sq.tolist().index(end)]
+    if sq.size == 0:
+        return path, 0, 0
+    m = int(sq.size)
+    path[:m] = sq
+    pos[sq] = np.arange(m, dtype=np.int32)
+    if end >= 0:
+        pos[end] = -2
+    target = n - 1 if end >= 0 else n
+    rotations = 0
+    while True:
+        m = int(K.posa_extend(tpad, path, pos, m, rng))
+        goal = -1
+        if m == target:
+            if end >= 0:
+                if _adjacent(table, int(path[m - 1]), end):
+                    path[m] = end
+                    return path, n, rotations
+                goal = end
+            elif not spec.closed or (n > 2 and _adjacent(table, int(path[m - 1]), int(path[0]))):
+                return path, n, rotations
+            else:
+                goal = int(path[0])
+        if rotations >= max_rotations or m < 3:
+            return path, m, rotations
+        i = int(K.posa_pivot(tpad, path, pos, m, goal, rng))
+        if i < 0:
+            return path, m, rotations
+        rotate(path, pos, m, i)
+        rotations += 1
+
+
+class Colony:
+    """What every colony shares: the question, the ants' starts, the generator, the counts, seeding, local search.
+
+    A subclass sets ``self.tau`` before calling :meth:`seed_trails`, and
+    defines ``_cycles(k, out, first_only)`` (the kernel call),
+    ``_lay(squares, moves, amount)`` (seed pheromone), ``_deposit(squares,
+    moves)`` (the deposit of a repaired walk) and ``_stats()``.
+    """
+
+    method = "colony"
+
+    def __init__(self, graph: KnightGraph, spec: TourSpec, *, ants, default_ants: int, colonies: int, seed,
+                 local_search, ants_max: int):
+        if not isinstance(graph, KnightGraph):
+            raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
+        method = self.method
+        n = graph.n
+        self.graph = graph
+        self.spec = spec
+        self.n = n
+        start, self.end = spec_squares(graph, spec)
+        self.ants = default_ants if ants is None else check_int("ants", ants, 1, ants_max, method=method)
+        # every ant on the fixed start, or ant a of cycle c on square (c * ants + a) mod N
+        self.starts = np.array([start], np.int32) if start >= 0 else np.arange(n, dtype=np.int32)
+        self.reserve = reserved_squares(graph, spec)
+        self.closed = bool(spec.closed)
+        self.tpad, self.full, self.rev = walk_arrays(graph)
+        self.local_search = check_choice("local_search", local_search, LOCAL_SEARCHES, method=method)
+        self.seed = resolve_seed(seed)
+        self.rng = seed_state(self.seed)
+        self.counts = np.zeros(6, dtype=np.int64)
+        self.most = chunk_cycles(n, self.ants, colonies)
+        self.done = 0
+        self.best = np.zeros(n, np.int32)
+        self.best_len = np.array([-1 if self.local_search != "none" else -2], np.int64)
+        self.seeded_moves = 0
+        self.seed_info: dict = {}
+        self.repairs = {"repaired_walks": 0, "repair_rotations": 0, "repaired_longest": 0, "found_by_repair": 0}
+        self._repair_rng = seed_state(derive_seed(self.seed, "local_search"))
+
+    # ------------------------------------------------------------------ seeding
+    def seed_trails(self, seed_tour, seed_amount, seed_with, *, default_amount: float, amount_range,
+                    deadline: Deadline) -> None:
+        """Lay the first trails: a given ``seed_tour``, or the paths of ``seed_with`` (:mod:`._seeding`)."""
+        from ._seeding import SOURCES, seed_paths
+
+        method = self.method
+        source = check_choice("seed_with", seed_with, SOURCES, method=method)
+        if source != "none" and seed_tour is not None:
+            raise InvalidParameterError(f"method {method!r}: give seed_with or seed_tour, not both")
+        amount = (default_amount if seed_amount is None
+                  else check_real("seed_amount", seed_amount, *amount_range, method=method))
+        paths = seed_tour
+        if source != "none":
+            paths, self.seed_info = seed_paths(self.graph, self.spec, source, seed=derive_seed(self.seed, "seed_with"),
+                                               time_limit=deadline.share(0.5))
+            self.seed_info["seeded_with"] = source
+        if paths is None or (isinstance(paths, list) and not paths):
+            return
+        src, mv = seed_moves(self.graph, paths, method)
+        self._lay(src, mv, amount)
+        self.seeded_moves = int(src.size)
+
+    # ------------------------------------------------------------------ running
+    @property
+    def n_ants(self) -> int:
+        """Walks per cycle."""
+        return self.ants * self.colonies
+
+    colonies = 1
+
+    def run(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
+        """Run up to ``n_cycles`` cycles; ``(cycles run, rows of out used)``.
+
+        With a local search the kernel runs one cycle at a time and the
+        cycle's longest walk is repaired (:func:`posa_repair`): a repaired
+        tour of the request is kept like an ant's, and the repaired walk
+        deposits its trail.
+        """
+        if self.local_search == "none":
+            done, n_out = self._cycles(n_cycles, out, first_only)
+            self.done += done
+            return done, n_out
+        n_out = 0
+        for c in range(n_cycles):
+            if not first_only and n_out > 0 and n_out + self.n_ants + 1 > out.shape[0]:
+                return c, n_out
+            done, got = self._cycles(1, out[n_out:], first_only)
+            n_out += got
+            if first_only and got:
+                return c, n_out
+            self.done += done
+            tour = self._repair()
+            if tour is not None:
+                if n_out < out.shape[0]:
+                    out[n_out] = tour
+                    n_out += 1
+                if first_only:
+                    return c + 1, n_out
+        return n_cycles, n_out
+
+    def _repair(self) -> np.ndarray | None:
+        """Repair the last cycle's longest walk; its squares when they are a tour of the request."""
+        length = int(self.best_len[0])
+        if length < 0:
+            return None
+        n = self.n
+        path, m, rot = posa_repair(self.graph, self.tpad, self.best, length, self.spec, self._repair_rng,
+                                   REPAIR_ROTATIONS_PER_SQUARE * n)
+        r = self.repairs
+        r["repaired_walks"] += 1
+        r["repair_rotations"] += rot
+        r["repaired_longest"] = max(r["repaired_longest"], m)
+        sq = path[:m]
+        if m >= 2:
+            table = self.graph.table
+            hit = table[sq[:-1]] == sq[1:, None]
+            self._deposit(sq[:-1].astype(np.int32), hit.argmax(axis=1).astype(np.int32), m - 1)
+        if m == n and (not self.closed or _adjacent(self.graph.table, int(sq[-1]), int(sq[0]))):
+            r["found_by_repair"] += 1
+            return sq.copy()
+        return None
+
+    def base_stats(self, cycles_run: int) -> dict:
+        walks, complete, closed, matched, steps, dropped = (int(v) for v in self.counts)
+        out = {
+            "cycles": cycles_run,
+            "ants_per_cycle": self.n_ants,
+            "walks": walks,
+            "complete": complete,
+            "closed": closed,
+            "production_rate": complete / walks if walks else 0.0,
+            "mean_walk_moves": steps / walks if walks else 0.0,
+        }
+        if dropped:
+            out["tours_not_kept"] = dropped
+        if self.seeded_moves:
+            out["seeded_moves"] = self.seeded_moves
+        out.update(self.seed_info)
+        if self.local_search != "none":
+            out["local_search"] = self.local_search
+            out.update(self.repairs)
+        return out
 
 
 def _why(reason: str, ran: int, walks: int) -> str:
@@ -301,8 +580,7 @@ def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, time_limit=None, pr
     stats = col.stats(outcome.done)
     if found:
         stats["walks_to_first"] = stats["walks"]
-        tour = col.finish(found[0]) if hasattr(col, "finish") else found[0]
-        return SolveResult(Status.FOUND, tour=Tour(graph.board, tour, closed=spec.closed), stats=stats,
+        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=stats,
                            seed=col.seed)
     stats["reason"] = _why(outcome.reason, outcome.done, stats["walks"])
     if outcome.interrupted:
@@ -325,7 +603,8 @@ def colony_enumerate(col, graph: KnightGraph, spec: TourSpec, method: str, *, ti
     """
     t0 = time.perf_counter()
     n = graph.n
-    out = np.empty((col.n_ants * col.most, n), dtype=np.int32)
+    rows = min(col.n_ants * col.most + 1, max(1, OUT_CELLS // n))
+    out = np.empty((rows, n), dtype=np.int32)
     tours = DistinctTours(n)
     history = []
 

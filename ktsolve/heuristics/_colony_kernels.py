@@ -26,7 +26,12 @@ The pieces, in the order a cycle uses them:
   ``[lo, hi]``.
 * :func:`powers_alpha`, :func:`powers_degree` -- the weight tables.
 * :func:`share` -- the F-mean of the colonies' trails.
-* :func:`aco_cycles`, :func:`iaco_cycles` -- the cycle loops;
+* :func:`start_of`, :func:`aco_cycles`, :func:`iaco_cycles` -- where ants
+  start, and the cycle loops (with :func:`keep_walk` and :func:`track_best`);
+* :func:`posa_extend`, :func:`posa_pivot` -- the greedy extension and the
+  choice of a Posa rotation with which ``local_search="rotation"`` repairs
+  a cycle's best walk (the rotation itself is
+  :func:`ktsolve.heuristics.rotation.rotate`, called from Python);
   :func:`ga_generations` (with :func:`decode`, :func:`ga_init`,
   :func:`tournament`) -- the GA's generations.
 
@@ -53,6 +58,7 @@ __all__ = [
     "uniform",
     "walk",
     "walk_degree",
+    "finish_reserved",
     "warnsdorff_walk",
     "is_closed",
     "tally_complete",
@@ -62,8 +68,13 @@ __all__ = [
     "powers_alpha",
     "powers_degree",
     "share",
+    "start_of",
+    "keep_walk",
+    "track_best",
     "aco_cycles",
     "iaco_cycles",
+    "posa_extend",
+    "posa_pivot",
     "decode",
     "ga_init",
     "tournament",
@@ -152,13 +163,17 @@ def _draw(av, w, row, cum, rng):
 
 
 @njit(cache=True)
-def walk(tpad, full, rev, weight, start, avail, path, moves, cum, rng):
+def walk(tpad, full, rev, weight, start, reserved, avail, path, moves, cum, rng):
     """One ant from ``start`` with weights ``weight[s, j]``; fills ``path[0..L]``, ``moves[0..L-1]``; returns ``L``.
 
-    The ant walks until no unvisited square is a move away.  Every weight
-    must be positive.
+    The ant walks until no unvisited square is a move away.  A ``reserved``
+    square (-1: none) is kept for the last move: the ant never enters it
+    before, and when it has visited every other square and stands a move
+    away from it, :func:`finish_reserved` appends it.
     """
     avail[:] = full
+    if reserved >= 0:
+        _enter(tpad, rev, avail, reserved)
     s = start
     path[0] = s
     length = 0
@@ -175,18 +190,35 @@ def walk(tpad, full, rev, weight, start, avail, path, moves, cum, rng):
         s = tpad[s, c]
         length += 1
         path[length] = s
+    return finish_reserved(tpad, reserved, path, moves, length)
+
+
+@njit(cache=True)
+def finish_reserved(tpad, reserved, path, moves, length):
+    """Append the ``reserved`` square to a walk that covers every other square and ends a move away from it."""
+    if reserved < 0 or length != tpad.shape[0] - 2:
+        return length
+    s = path[length]
+    for j in range(8):
+        if tpad[s, j] == reserved:
+            moves[length] = j
+            path[length + 1] = reserved
+            return length + 1
     return length
 
 
 @njit(cache=True)
-def walk_degree(tpad, full, rev, tau, start, avail, path, moves, cum, w, rng):
+def walk_degree(tpad, full, rev, tau, start, reserved, avail, path, moves, cum, w, rng):
     """One ant with weights ``tau[s, j] ** D``, ``D`` the destination's unvisited neighbours now.
 
-    ``w`` (a 1 x 8 float array) is scratch space.  ``D`` is counted after the current
-    square is visited, so a destination whose only free neighbour is the
-    current square has ``D = 0`` and weight 1, the largest.
+    ``w`` (a 1 x 8 float array) is scratch space.  ``D`` is counted after the
+    current square is visited, so a destination whose only free neighbour is
+    the current square has ``D = 0`` and weight 1, the largest.  ``reserved``
+    is kept for the last move as in :func:`walk`.
     """
     avail[:] = full
+    if reserved >= 0:
+        _enter(tpad, rev, avail, reserved)
     s = start
     path[0] = s
     length = 0
@@ -211,7 +243,7 @@ def walk_degree(tpad, full, rev, tau, start, avail, path, moves, cum, w, rng):
         s = tpad[s, c]
         length += 1
         path[length] = s
-    return length
+    return finish_reserved(tpad, reserved, path, moves, length)
 
 
 @njit(cache=True)
@@ -391,15 +423,57 @@ def share(tau, f, lo, hi):
 
 # ---------------------------------------------------------------------- cycle loops
 @njit(cache=True)
-def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, n_cycles, rng,
-               want_closed, end, first_only, out, counts):
+def start_of(starts, ants, cycle, a):
+    """Entry ``(cycle * ants + a) mod len(starts)`` of ``starts``: where ant ``a`` of cycle ``cycle`` starts.
+
+    With as many ants as entries every ant keeps its square; with fewer the
+    starts go round the list from cycle to cycle.  The same rule picks an
+    ant's reserved last square from a list of them.
+    """
+    k = starts.shape[0]
+    return starts[((cycle % k) * (ants % k) + a) % k]
+
+
+@njit(cache=True)
+def keep_walk(path, out, n_out, counts):
+    """Copy a tour of the request into row ``n_out`` of ``out`` when there is room; returns the new row count.
+
+    A tour that finds no room is counted in ``counts[5]`` (only a single
+    cycle with more tours than ``out`` has rows can drop one).
+    """
+    if n_out < out.shape[0]:
+        out[n_out, :] = path
+        return n_out + 1
+    counts[5] += 1
+    return n_out
+
+
+@njit(cache=True)
+def track_best(path, length, best, best_len):
+    """Keep the longest walk of the cycle in ``best`` (``best_len[0]`` moves; -1 before the first walk)."""
+    if length > best_len[0]:
+        best[: length + 1] = path[: length + 1]
+        best_len[0] = length
+
+
+@njit(cache=True)
+def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, reserve, ants, cycle0, n_cycles,
+               rng, want_closed, end, first_only, out, counts, best, best_len):
     """Run up to ``n_cycles`` cycles of Hingston & Kendall's colony; ``tau`` and ``weight`` change in place.
 
     ``weight`` is ``tau ** alpha`` (the same array as ``tau`` when alpha is
-    1).  Walks that are tours of the request are copied into the rows of
-    ``out``; with ``first_only`` the call returns at the first one.  Returns
-    ``(cycles completed, rows of out used)``; a call stops early, at a cycle
-    boundary, when ``out`` could not hold another cycle's worth of tours.
+    1).  A cycle sends ``ants`` ants from the squares of :func:`start_of`
+    (``cycle0`` cycles ran before this call); each keeps for its last move
+    the square ``reserve`` gives it by the same rule (an empty ``reserve``
+    or an entry -1: none).  Walks that are tours of the
+    request are copied into the rows of ``out``; with ``first_only`` the call
+    returns at the first one.  ``counts`` (int64): walks, complete walks,
+    closed complete walks, tours of the request, the sum of walk lengths,
+    tours dropped for want of room.  When ``best_len[0] >= -1`` the longest
+    walk of the last cycle run is kept in ``best`` (:func:`track_best`);
+    ``best_len[0] == -2`` turns that off.  Returns ``(cycles completed,
+    rows of out used)``; a call stops early, at a cycle boundary, when
+    ``out`` holds tours and could not hold another cycle's worth.
     """
     n = tpad.shape[0]
     avail = np.empty(n + 1, np.uint8)
@@ -407,26 +481,31 @@ def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, n_c
     moves = np.empty(max(n - 1, 1), np.int32)
     cum = np.empty(8, np.float64)
     delta = np.zeros((n, 8), np.float64)
-    n_ants = starts.shape[0]
     cap = out.shape[0]
     keep = 1.0 - rho
+    track = best_len[0] >= -1
     # q / (n - 1 - i): the deposit per unit of walk left after move i, divided once here
     per = np.empty(max(n - 1, 1), np.float64)
     for i in range(n - 1):
         per[i] = q / (n - 1 - i)
     n_out = 0
     for c in range(n_cycles):
-        if not first_only and n_out + n_ants > cap:
+        if not first_only and n_out > 0 and n_out + ants > cap:
             return c, n_out
-        for a in range(n_ants):
-            length = walk(tpad, full, rev, weight, starts[a], avail, path, moves, cum, rng)
+        if track:
+            best_len[0] = -1
+        for a in range(ants):
+            res = start_of(reserve, ants, cycle0 + c, a) if reserve.shape[0] else -1
+            length = walk(tpad, full, rev, weight, start_of(starts, ants, cycle0 + c, a), res, avail, path, moves,
+                          cum, rng)
             counts[0] += 1
             counts[4] += length
             if length == n - 1 and tally_complete(tpad, path, length, want_closed, end, counts):
-                out[n_out, :] = path
-                n_out += 1
+                n_out = keep_walk(path, out, n_out, counts)
                 if first_only:
                     return c, n_out
+            if track:
+                track_best(path, length, best, best_len)
             deposit_hk(delta, path, moves, length, per)
         evaporate(tau, delta, keep, tau_min, TAU_MAX)
         if alpha != 1.0:
@@ -436,15 +515,16 @@ def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, n_c
 
 @njit(cache=True)
 def iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every, cycle0, deposit_mode,
-                dynamic, starts, n_cycles, rng, want_closed, end, first_only, out, counts):
+                dynamic, starts, reserve, ants, n_cycles, rng, want_closed, end, first_only, out, counts, best,
+                best_len):
     """Run up to ``n_cycles`` cycles of every colony; ``tau`` (colonies x n x 8) changes in place.
 
-    In a cycle each colony sends one ant from every entry of ``starts``,
-    all on the trails of the previous cycle; then every colony's deposits
-    and evaporation are applied, and after cycle ``w, 2w, ...`` of the run
-    (``cycle0`` cycles ran before this call) the colonies share their
-    trails.  ``dynamic`` chooses :func:`walk_degree` (``D`` the unvisited
-    neighbours) over :func:`walk` on the static-degree table of
+    In a cycle each colony sends ``ants`` ants from the squares of
+    :func:`start_of`, all on the trails of the previous cycle; then every
+    colony's deposits and evaporation are applied, and after cycle ``w, 2w,
+    ...`` of the run (``cycle0`` cycles ran before this call) the colonies
+    share their trails.  ``dynamic`` chooses :func:`walk_degree` (``D`` the
+    unvisited neighbours) over :func:`walk` on the board-degree table of
     :func:`powers_degree`.  Other arguments and the return value are those
     of :func:`aco_cycles`.
     """
@@ -457,34 +537,126 @@ def iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every,
     w = np.empty((1, 8), np.float64)
     weight = np.empty((n, 8), np.float64)
     delta = np.zeros(tau.shape, np.float64)
-    n_ants = starts.shape[0]
     cap = out.shape[0]
     keep = 1.0 - rho
+    track = best_len[0] >= -1
     n_out = 0
     for c in range(n_cycles):
-        if not first_only and n_out + n_col * n_ants > cap:
+        if not first_only and n_out > 0 and n_out + n_col * ants > cap:
             return c, n_out
+        if track:
+            best_len[0] = -1
         for col in range(n_col):
             if not dynamic:
                 powers_degree(tau[col], tpad, deg, weight)
-            for a in range(n_ants):
+            for a in range(ants):
+                start = start_of(starts, ants, cycle0 + c, a)
+                res = start_of(reserve, ants, cycle0 + c, a) if reserve.shape[0] else -1
                 if dynamic:
-                    length = walk_degree(tpad, full, rev, tau[col], starts[a], avail, path, moves, cum, w, rng)
+                    length = walk_degree(tpad, full, rev, tau[col], start, res, avail, path, moves, cum, w, rng)
                 else:
-                    length = walk(tpad, full, rev, weight, starts[a], avail, path, moves, cum, rng)
+                    length = walk(tpad, full, rev, weight, start, res, avail, path, moves, cum, rng)
                 counts[0] += 1
                 counts[4] += length
                 if length == n - 1 and tally_complete(tpad, path, length, want_closed, end, counts):
-                    out[n_out, :] = path
-                    n_out += 1
+                    n_out = keep_walk(path, out, n_out, counts)
                     if first_only:
                         return c, n_out
+                if track:
+                    track_best(path, length, best, best_len)
                 deposit_const(delta, col, path, moves, length, deposit, deposit_mode, length == n - 1)
         for col in range(n_col):
             evaporate(tau[col], delta[col], keep, lo, hi)
         if share_every > 0 and n_col > 1 and (cycle0 + c + 1) % share_every == 0:
             share(tau, f, lo, hi)
     return n_cycles, n_out
+
+
+# ---------------------------------------------------------------------- Posa repair helpers
+@njit(cache=True)
+def _free_degree(tpad, pos, d):
+    """Free squares (``pos == -1``) a move away from ``d``."""
+    n = tpad.shape[0]
+    k = 0
+    for j in range(8):
+        e = tpad[d, j]
+        if e < n and pos[e] == -1:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def posa_extend(tpad, path, pos, length, rng):
+    """Extend ``path[:length]`` from its end by Warnsdorff's rule (ties at random) while it can; returns the length.
+
+    ``pos[s]`` is the index of square ``s`` on the path, -1 for a free
+    square, any other negative value for a square kept off the path.
+    """
+    n = tpad.shape[0]
+    while True:
+        e = path[length - 1]
+        best = 9
+        ties = 0
+        for j in range(8):
+            d = tpad[e, j]
+            if d < n and pos[d] == -1:
+                k = _free_degree(tpad, pos, d)
+                if k < best:
+                    best = k
+                    ties = 1
+                elif k == best:
+                    ties += 1
+        if ties == 0:
+            return length
+        pick = int(uniform(rng) * ties) if ties > 1 else 0
+        nxt = -1
+        for j in range(8):
+            d = tpad[e, j]
+            if d < n and pos[d] == -1 and _free_degree(tpad, pos, d) == best:
+                if pick == 0:
+                    nxt = d
+                    break
+                pick -= 1
+        path[length] = nxt
+        pos[nxt] = length
+        length += 1
+
+
+@njit(cache=True)
+def posa_pivot(tpad, path, pos, length, goal, rng):
+    """Pivot index ``i`` of a Posa rotation of ``path[:length]``, or -1 when there is none.
+
+    ``path[i]`` is a move away from the end and ``0 <= i < length - 2``;
+    reversing ``path[i+1:length]`` makes ``path[i+1]`` the end.  Among the
+    pivots, one whose new end has a free square a move away (``goal < 0``)
+    or is a move away from ``goal`` is taken at random; when none is, any
+    pivot at random.
+    """
+    n = tpad.shape[0]
+    e = path[length - 1]
+    good = 0
+    total = 0
+    for j in range(8):
+        d = tpad[e, j]
+        if d < n and 0 <= pos[d] < length - 2:
+            total += 1
+            u = path[pos[d] + 1]
+            if (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and is_closed(tpad, goal, u)):
+                good += 1
+    if total == 0:
+        return -1
+    want_good = good > 0
+    k = int(uniform(rng) * (good if want_good else total))
+    for j in range(8):
+        d = tpad[e, j]
+        if d < n and 0 <= pos[d] < length - 2:
+            u = path[pos[d] + 1]
+            ok = (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and is_closed(tpad, goal, u))
+            if ok or not want_good:
+                if k == 0:
+                    return pos[d]
+                k -= 1
+    return -1
 
 
 # ---------------------------------------------------------------------- genetic algorithm

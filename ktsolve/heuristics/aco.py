@@ -54,12 +54,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import check_int, check_real
+from ..driver import Deadline
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult
-from ..seeds import resolve_seed
 from ..tour import TourSpec
 from . import _colony_kernels as K
-from ._colony import chunk_cycles, colony_enumerate, colony_solve, seed_moves, seed_state, spec_squares, walk_arrays
+from ._colony import Colony, colony_enumerate, colony_solve, default_walks
 
 __all__ = ["solve_aco", "enumerate_aco", "default_cycles", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
 
@@ -73,145 +73,160 @@ ALPHA = 1.0
 TAU0 = 1e-6
 #: Floor of every trail (our choice, see the module notes).
 TAU_MIN = 1e-300
-#: Largest board: a cycle of n ants costs about n * n steps.
-MAX_SQUARES = 10_000
 #: Ranges of the parameters: wide enough for any experiment, narrow enough
-#: that trails and weights stay finite (a trail grows by at most ``ants * q``
-#: a cycle; ``tau ** alpha`` of the largest one stays below the float range).
+#: that every trail and weight stays a finite positive number (the kernels
+#: also cap them at :data:`~._colony_kernels.TAU_MAX`).
 ALPHA_MAX = 20.0
 AMOUNT_MAX = 1e6
 ANTS_MAX = 100_000
 
 
-def default_cycles(n: int) -> int:
-    """The default budget: 1,000 cycles, fewer on big boards (about 10^9 ant steps at most).
+def default_cycles(n: int, ants: int | None = None) -> int:
+    """The default budget in cycles: :func:`~._colony.default_walks` walks, ``ants`` a cycle (default ``n``).
+
+    On 8x8 that is the paper's 100,000 cycles of 64 ants.
 
     Examples
     --------
-    >>> default_cycles(64), default_cycles(10_000)
-    (1000, 10)
+    >>> default_cycles(64), default_cycles(168), default_cycles(10_000)
+    (100000, 70861, 20)
     """
-    return int(max(10, min(1000, 10**9 // max(1, n * n))))
+    return max(1, default_walks(n) // (n if ants is None else ants))
 
 
 # ---------------------------------------------------------------------- set-up
-class _Colony:
+class _Colony(Colony):
     """Checked parameters and the state of one run (trails, counts)."""
 
-    def __init__(self, graph: KnightGraph, spec: TourSpec, *, cycles, rho, q, alpha, tau0, ants,
-                 seed_tour, seed_amount, seed, method="aco"):
-        if not isinstance(graph, KnightGraph):
-            raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
-        n = graph.n
-        self.graph = graph
-        self.n = n
-        self.cycles = default_cycles(n) if cycles is None else check_int("cycles", cycles, 0, method=method)
+    method = "aco"
+
+    def __init__(self, graph: KnightGraph, spec: TourSpec, *, cycles, rho, q, alpha, tau0, ants, seed_tour,
+                 seed_amount, seed_with, local_search, seed, deadline):
+        super().__init__(graph, spec, ants=ants, default_ants=graph.n, colonies=1, seed=seed,
+                         local_search=local_search, ants_max=ANTS_MAX)
+        method = self.method
+        n = self.n
+        self.cycles = (default_cycles(n, self.ants) if cycles is None
+                       else check_int("cycles", cycles, 0, method=method))
         self.rho = check_real("rho", rho, 0.0, 1.0, hi_open=True, method=method)
         self.q = check_real("q", q, 0.0, AMOUNT_MAX, lo_open=True, method=method)
         self.alpha = check_real("alpha", alpha, 0.0, ALPHA_MAX, method=method)
         self.tau0 = check_real("tau0", tau0, 0.0, AMOUNT_MAX, lo_open=True, method=method)
-        start, self.end = spec_squares(graph, spec)
-        n_ants = n if ants is None else check_int("ants", ants, 1, ANTS_MAX, method=method)
-        self.starts = (np.full(n_ants, start, np.int32) if start >= 0
-                       else (np.arange(n_ants, dtype=np.int64) % n).astype(np.int32))
-        self.closed = bool(spec.closed)
-        self.tpad, self.full, self.rev = walk_arrays(graph)
         self.tau = np.full(self.tpad.shape, max(self.tau0, TAU_MIN), dtype=np.float64)
-        self.seeded_moves = 0
-        if seed_tour is not None:
-            amount = (self.q if seed_amount is None
-                      else check_real("seed_amount", seed_amount, 0.0, AMOUNT_MAX, method=method))
-            src, mv = seed_moves(graph, seed_tour, method)
-            np.add.at(self.tau, (src, mv), amount)
-            self.seeded_moves = int(src.size)
+        self.seed_trails(seed_tour, seed_amount, seed_with, default_amount=self.q, amount_range=(0.0, AMOUNT_MAX),
+                         deadline=deadline)
         self.weight = self.tau if self.alpha == 1.0 else np.empty_like(self.tau)
+        self._weigh()
+        # q / (n - 1 - i): the deposit per unit of walk left after move i (for repaired walks)
+        self.per = self.q / np.maximum(1, n - 1 - np.arange(max(n - 1, 1)))
+
+    def _weigh(self) -> None:
         if self.alpha != 1.0:
             K.powers_alpha(self.tau, self.weight, self.alpha, TAU_MIN)
-        self.seed = resolve_seed(seed)
-        self.rng = seed_state(self.seed)
-        self.counts = np.zeros(5, dtype=np.int64)
-        self.most = chunk_cycles(n, n_ants)
-        self.done = 0
 
-    @property
-    def n_ants(self) -> int:
-        return int(self.starts.size)
+    def _lay(self, squares, moves, amount) -> None:
+        np.add.at(self.tau, (squares, moves), amount)
+        np.minimum(self.tau, K.TAU_MAX, out=self.tau)
+
+    def _deposit(self, squares, moves, length) -> None:
+        i = np.arange(length)
+        self._lay(squares, moves, (length - i) * self.per[i])
+        self._weigh()
 
     def pheromone(self) -> np.ndarray:
         """The trails, ``(n, k)`` like ``graph.table``."""
         return self.tau[:, : self.graph.table.shape[1]].copy()
 
-    def run(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        done, n_out = K.aco_cycles(self.tpad, self.full, self.rev, self.tau, self.weight, self.alpha, self.rho,
-                                   self.q, TAU_MIN, self.starts, n_cycles, self.rng, self.closed, self.end,
-                                   first_only, out, self.counts)
-        self.done += done
-        return done, n_out
+    def _cycles(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
+        return K.aco_cycles(self.tpad, self.full, self.rev, self.tau, self.weight, self.alpha, self.rho, self.q,
+                            TAU_MIN, self.starts, self.reserve, self.ants, self.done, n_cycles, self.rng, self.closed,
+                            self.end, first_only, out, self.counts, self.best, self.best_len)
 
     def stats(self, cycles_run: int) -> dict:
-        walks, complete, closed, matched, steps = (int(v) for v in self.counts)
-        out = {
-            "cycles": cycles_run,
-            "ants_per_cycle": int(self.starts.size),
-            "walks": walks,
-            "complete": complete,
-            "closed": closed,
-            "production_rate": complete / walks if walks else 0.0,
-            "mean_walk_moves": steps / walks if walks else 0.0,
-            "rho": self.rho,
-            "q": self.q,
-            "alpha": self.alpha,
-            "tau0": self.tau0,
-        }
-        if self.seeded_moves:
-            out["seeded_moves"] = self.seeded_moves
+        out = self.base_stats(cycles_run)
+        out.update({"rho": self.rho, "q": self.q, "alpha": self.alpha, "tau0": self.tau0})
         return out
 
 
-# ---------------------------------------------------------------------- public
-def solve_aco(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-              cycles=None, rho=RHO, q=Q, alpha=ALPHA, tau0=TAU0, ants=None, seed_tour=None,
-              seed_amount=None) -> SolveResult:
-    """First tour found by Hingston & Kendall's ant colony, or ``unknown``.
-
+_PARAMS = """
     Parameters
     ----------
     graph : KnightGraph
     spec : TourSpec
         ``closed`` counts only closed tours; ``start`` puts every ant on that
-        square; ``end`` keeps only tours ending there.
+        square; ``end`` is kept for every ant's last move, and so is, for a
+        closed tour from a fixed start, one of the start's neighbours (in
+        turn from ant to ant): see :func:`~._colony.reserved_squares`.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
         passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds; the clock is read between chunks of cycles (about 50 ms).
+        Seconds for the whole call; the clock is read between chunks of
+        cycles (about 50 ms).
     progress : callable, optional
         ``progress(cycles_done, cycles)``.
     cycles : int, optional
-        Budget in cycles; default :func:`default_cycles` (1,000 up to 1,000
-        squares, fewer on bigger boards).
+        Budget in cycles; default :func:`default_cycles` (the paper's
+        100,000 on 8x8; about 2 * 10^9 ant moves at most on bigger boards).
     rho, q, alpha, tau0 : float
         Evaporation in [0, 1), deposit scale in (0, 1e6], trail exponent in
         [0, 20], initial trail in (0, 1e6] (the paper's 0.25, 1.0, 1.0, 1e-6).
     ants : int, optional
         Ants per cycle, 1 to 100,000; default one per square.  Without a
-        fixed start, ant ``a`` starts on square ``a mod N``.
+        fixed start, ant ``a`` of cycle ``c`` starts on square
+        ``(c * ants + a) mod N``.
     seed_tour : Tour or int array, optional
-        A tour (or several, as rows of a 2-D array) along whose moves
-        ``seed_amount`` extra pheromone is laid before the first cycle.
+        A path (or several, as rows of a 2-D array or a list) along whose
+        moves ``seed_amount`` extra pheromone is laid before the first cycle.
     seed_amount : float, optional
         Pheromone added on each seed move, in [0, 1e6]; default ``q`` (one
         full tour's deposit).
+    seed_with : {"none", "warnsdorff", "exact"}
+        Lay the first trails along Warnsdorff walks or exact tours of other
+        boards (:mod:`ktsolve.heuristics._seeding`); never along a tour of
+        the question.  Default "none", the paper's algorithm.
+    local_search : {"none", "rotation"}
+        "rotation": after every cycle the longest walk of the cycle is
+        extended by Warnsdorff's rule and repaired by Posa rotations
+        (:func:`~._colony.posa_repair`); the repaired walk deposits like an
+        ant's, and a repaired tour of the request is an answer.  Default
+        "none", the paper's algorithm.
+"""
 
+
+# ---------------------------------------------------------------------- public
+def solve_aco(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
+              cycles=None, rho=RHO, q=Q, alpha=ALPHA, tau0=TAU0, ants=None, seed_tour=None,
+              seed_amount=None, seed_with="none", local_search="none") -> SolveResult:
+    deadline = Deadline(time_limit)
+    col = _Colony(graph, spec, cycles=cycles, rho=rho, q=q, alpha=alpha, tau0=tau0, ants=ants,
+                  seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
+                  seed=seed, deadline=deadline)
+    return colony_solve(col, graph, spec, time_limit=deadline.remaining(), progress=progress)
+
+
+def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None,
+                  progress=None, rho=RHO, q=Q, alpha=ALPHA, tau0=TAU0, ants=None, seed_tour=None,
+                  seed_amount=None, seed_with="none", local_search="none") -> Enumeration:
+    deadline = Deadline(time_limit)
+    col = _Colony(graph, spec, cycles=cycles, rho=rho, q=q, alpha=alpha, tau0=tau0, ants=ants,
+                  seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
+                  seed=seed, deadline=deadline)
+    return colony_enumerate(col, graph, spec, "aco", time_limit=deadline.remaining(), progress=progress)
+
+
+solve_aco.__doc__ = """First tour found by Hingston & Kendall's ant colony, or ``unknown``.
+""" + _PARAMS + """
     Returns
     -------
     SolveResult
         ``found`` with the tour, or ``unknown`` when the budget ran out;
         ``stats`` has ``cycles``, ``walks``, ``complete``, ``closed``,
         ``production_rate`` and ``walks_to_first`` (walks up to and including
-        the one that found the tour).  Ctrl-C ends the run with ``unknown``
-        and ``stats["interrupted"]``.
+        the one that found the tour), and the seeding and local-search counts
+        when they are on.  Ctrl-C ends the run with ``unknown`` and
+        ``stats["interrupted"]``.
 
     Notes
     -----
@@ -225,28 +240,14 @@ def solve_aco(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None,
     >>> res = solve_aco(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=1, cycles=200)
     >>> res.status.value, res.seed, len(res.tour)
     ('found', 1, 25)
-    """
-    col = _Colony(graph, spec, cycles=cycles, rho=rho, q=q, alpha=alpha, tau0=tau0, ants=ants,
-                  seed_tour=seed_tour, seed_amount=seed_amount, seed=seed)
-    return colony_solve(col, graph, spec, time_limit=time_limit, progress=progress)
+"""
 
+enumerate_aco.__doc__ = """Run the colony for ``cycles`` cycles and keep every distinct complete tour.
 
-def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None,
-                  progress=None, rho=RHO, q=Q, alpha=ALPHA, tau0=TAU0, ants=None, seed_tour=None,
-                  seed_amount=None) -> Enumeration:
-    """Run the colony for ``cycles`` cycles and keep every distinct complete tour.
-
-    Parameters are those of :func:`solve_aco`.  With ``spec.closed`` only
-    closed tours are kept; ``complete`` and ``production_rate`` still count
-    every complete walk.
-
-    Parameters
-    ----------
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
-
+    With ``spec.closed`` only closed tours are kept; ``complete`` and
+    ``production_rate`` still count every complete walk.  A tour is its
+    sequence of squares from its first square.
+""" + _PARAMS + """
     Returns
     -------
     Enumeration
@@ -265,7 +266,4 @@ def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None,
     >>> res = enumerate_aco(KnightGraph(Board(5, 5)), TourSpec(), cycles=50, seed=2)
     >>> res.stats["distinct"] == len(res.tours) > 0, res.stats["start_squares"] <= 25
     (True, True)
-    """
-    col = _Colony(graph, spec, cycles=cycles, rho=rho, q=q, alpha=alpha, tau0=tau0, ants=ants,
-                  seed_tour=seed_tour, seed_amount=seed_amount, seed=seed)
-    return colony_enumerate(col, graph, spec, "aco", time_limit=time_limit, progress=progress)
+"""
