@@ -363,7 +363,8 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     Prints JSON whose stats give walks, complete tours, distinct tours,
     closed tours and the production rate (complete tours per walk).  Exit 0
     when at least one tour was kept, 3 when none, 1 when a necessary
-    condition proves that none exists.
+    condition proves that none exists, 130 after Ctrl-C (the tours found so
+    far are written and counted).
     """
     b = load_board(board, holes)
     kw = _parse_params(params)
@@ -381,9 +382,13 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
             f"(seed {res.seed})")
     if "proof" in st:
         line = f"no tour exists: {st['proof']}"
+    if st.get("interrupted"):
+        line = f"interrupted after {st.get('cycles', 0):,} cycles: {line}"
     click.echo(f"ktsolve: {line}", err=True)
     if "proof" in st:
         return 1
+    if st.get("interrupted"):
+        return 130
     return 0 if st["distinct"] else 3
 
 

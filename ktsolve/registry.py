@@ -179,7 +179,7 @@ BUILTIN: dict[str, MethodInfo] = {
            reference="the Prolog papers' declarative formulation; python-constraint"),
         _m("dfs", "heuristic",
            "naive depth-first search with a fixed move order (the papers' baseline)",
-           f"{_H}.dfs:solve_dfs",
+           f"{_H}.dfs:solve_dfs", enumerate=f"{_H}.dfs:enumerate_dfs",
            reference="Gordon & Slocum, The knight's tour - evolutionary vs. depth-first search, CEC 2004"),
         _m("divide", "exact",
            "divide and conquer: CP-SAT-built blocks joined into tours of any full board, linear time",

@@ -10,7 +10,7 @@ import pytest
 import naive_colonies as naive
 from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
-from ktsolve.errors import UnsupportedError
+from ktsolve.errors import InvalidParameterError, UnsupportedError
 from ktsolve.heuristics._colony import seed_state, walk_arrays
 from ktsolve.heuristics.iaco import enumerate_iaco, f_mean, solve_iaco
 from ktsolve.heuristics import _colony_kernels as K
@@ -189,3 +189,85 @@ def test_enumeration_counts():
     assert st["distinct"] == len(res.tours) <= st["complete"]
     for t in res.tours:
         validate(graph.board, t)
+
+
+# ---------------------------------------------------------------------- the paper's readings
+def test_default_is_the_papers_stated_values():
+    res = enumerate_iaco(KnightGraph(Board(5, 5)), TourSpec(), cycles=10, seed=1)
+    st = res.stats
+    assert (st["rho"], st["deposit"], st["share_every"], st["f"], st["colonies"], st["tau0"]) == \
+        (0.45, 0.1, 10, -INF, 3, 0.5)
+    assert (st["reading"], st["degree"], st["ants_per_cycle"]) == ("ant", "board", 3)
+
+
+@pytest.mark.parametrize("board", BOARDS[:2], ids=lambda b: f"{b.rows}x{b.cols}h{b.n_holes}")
+def test_ant_reading_matches_the_reference(board):
+    """One ant per colony and cycle, C on each move it used: the reference with one ant and the sum rule."""
+    graph = KnightGraph(board)
+    rng = np.random.default_rng(graph.n + 1)
+    tau0 = rng.uniform(0.01, 0.99, size=(3, graph.n, 8))
+    starts = list(range(graph.n))
+    tau, tours, counts = _kernel(graph, tau0, starts, 40, 17, f=-INF, share_every=10, deposit_on="all", ants=1)
+    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), starts, 40, 17, f=-INF,
+                                       share_every=10, deposit_on="all", ants=1)
+    assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
+    assert counts[0] == 40 * 3
+
+
+@pytest.mark.parametrize("reserve", [False, True])
+def test_free_degree_matches_the_reference(reserve):
+    """D counts the destination's unvisited neighbours; a kept last square is never counted."""
+    graph = KnightGraph(Board(6, 6))
+    start = graph.node("a1")
+    keep = [int(graph.neighbours(start)[0])] if reserve else []
+    rng = np.random.default_rng(5)
+    tau0 = rng.uniform(0.05, 0.95, size=(2, graph.n, 8))
+    tau, tours, counts = _kernel(graph, tau0, [start], 30, 8, deposit_on="all", ants=4, free=True, reserve=keep,
+                                 closed=reserve, share_every=3)
+    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), [start], 30, 8,
+                                       deposit_on="all", ants=4, free=True, reserve=keep, closed=reserve,
+                                       share_every=3)
+    assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
+    assert counts[1] > 0
+
+
+def test_square_reading_saturates_and_ant_reading_learns():
+    """The sum over one ant per square drives popular trails to the clamp; one ant per cycle keeps them low."""
+    graph = KnightGraph(Board(6, 6))
+    square = enumerate_iaco(graph, TourSpec(), cycles=30, seed=1, reading="square")
+    ant = enumerate_iaco(graph, TourSpec(), cycles=30 * 36, seed=1)
+    assert square.stats["walks"] == ant.stats["walks"]
+    assert np.median(square.pheromone[square.pheromone > 0.01]) > 0.9
+    assert ant.pheromone.max() <= 0.5 * 1.001  # 0.5 at most: the initial trail decays, a deposit adds 0.1
+    assert ant.stats["distinct"] > square.stats["distinct"]
+
+
+@pytest.mark.parametrize("size", [13, 15])
+@pytest.mark.parametrize("closed", [False, True])
+def test_free_degree_finds_the_papers_holed_boards_from_a1(size, closed):
+    board = Board(size, size, holes=[(size // 2, size // 2)])
+    res = solve(board, "iaco", start="a1", closed=closed, seed=1, degree="free", time_limit=60)
+    assert res.status is Status.FOUND, res.stats
+    validate(board, res.tour, closed=closed, start="a1")
+
+
+def test_default_reading_stalls_from_a_fixed_start():
+    """From one square, one walk per colony and cycle is memorised and repeated: the colony stops exploring."""
+    res = enumerate_iaco(KnightGraph(Board(6, 6)), TourSpec(start=(3, 2)), cycles=3000, seed=1)
+    tail = res.history[-1][1] - res.history[len(res.history) // 2][1]
+    assert res.stats["mean_walk_moves"] > 30 and tail > 0
+    assert res.history[-1][3] == res.history[len(res.history) // 2][3]  # no new tour in the second half
+
+
+@pytest.mark.parametrize("params", [{"f": float("nan")}, {"f": 1e308}, {"reading": "sum"}, {"degree": "dynamic"},
+                                    {"colonies": 1000}, {"deposit": float("inf")}, {"rho": float("inf")},
+                                    {"ants": 10**9}, {"tau_lo": float("inf")}])
+def test_out_of_range_values_are_refused(params):
+    with pytest.raises(InvalidParameterError, match="method 'iaco'"):
+        solve("6x6", "iaco", seed=1, cycles=5, **params)
+
+
+def test_infinite_f_is_the_max_and_min():
+    for f in (INF, -INF):
+        res = enumerate_iaco(KnightGraph(Board(5, 5)), TourSpec(), cycles=30, seed=1, f=f)
+        assert res.stats["f"] == f

@@ -307,6 +307,8 @@ def chunk_cycles(n: int, ants: int, colonies: int = 1) -> int:
 LOCAL_SEARCHES = ("none", "rotation")
 #: Rotations the repair of one walk may spend, per square of the board.
 REPAIR_ROTATIONS_PER_SQUARE = 4
+#: Rotations without growth after which the repair gives the end square back.
+GIVE_BACK_AFTER = 64
 
 
 def reserved_squares(graph: KnightGraph, spec: TourSpec) -> np.ndarray:
@@ -360,8 +362,12 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
     rotation method's own primitive, called here from Python) gives the path
     a new end, chosen by :func:`~._colony_kernels.posa_pivot` among those
     that can extend, or that close the tour when every square is on it.  A
-    fixed end of ``spec`` is kept off the path until every other square is
-    on it.  At most ``max_rotations`` rotations.
+    rotation keeps the end's colour, so after :data:`GIVE_BACK_AFTER`
+    rotations without growth the end square is given back (the path gets
+    one square shorter and its end changes colour).  A fixed end of ``spec``
+    is kept off the path until every other square is on it.  At most
+    ``max_rotations`` rotations; the path returned may be shorter than the
+    longest one seen.
     """
     from .rotation import rotate
 
@@ -383,8 +389,12 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
         pos[end] = -2
     target = n - 1 if end >= 0 else n
     rotations = 0
+    since = 0  # rotations since the path last grew
+    longest = m
     while True:
         m = int(K.posa_extend(tpad, path, pos, m, rng))
+        if m > longest:
+            longest, since = m, 0
         goal = -1
         if m == target:
             if end >= 0:
@@ -398,11 +408,19 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
                 goal = int(path[0])
         if rotations >= max_rotations or m < 3:
             return path, m, rotations
+        if goal < 0 and since >= GIVE_BACK_AFTER:
+            # a rotation keeps the end's colour; when no free square of the other colour is within reach,
+            # giving the end square back changes it
+            m -= 1
+            pos[path[m]] = -1
+            since = 0
+            continue
         i = int(K.posa_pivot(tpad, path, pos, m, goal, rng))
         if i < 0:
             return path, m, rotations
         rotate(path, pos, m, i)
         rotations += 1
+        since += 1
 
 
 class Colony:
