@@ -413,6 +413,7 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None,
               first_only=True, progress=progress)
     found = st.pop("found")
     seed = st.pop("seed")
+    st.pop("seconds")
     if found:
         return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=st, seed=seed)
     if st["exhausted"]:
@@ -486,6 +487,7 @@ def enumerate_dfs(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None,
               first_only=False, progress=progress, attempts_per_start=attempts_per_start, stop_at_keep=False)
     found = st.pop("found")
     seed = st.pop("seed")
+    st.pop("seconds")
     tours = np.array(found, dtype=np.int32).reshape(-1, graph.n)
     st["distinct"] = st["tours"]
     st["distinct_rate"] = st["tours_per_attempt"]

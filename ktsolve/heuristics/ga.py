@@ -137,9 +137,12 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
         ``start`` fixes the chromosomes' start square (otherwise each restart
         draws one); ``closed`` and ``end`` filter the complete tours.
     seed : int, optional
-        Seed of every random choice (taken modulo 2**64).  None draws a fresh one.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds, checked between chunks of generations.
+        Seconds for the whole call, checked between chunks of generations
+        (about 50 ms).
     progress : callable, optional
         ``progress(generations_done, generations)``.
     generations : int
@@ -152,7 +155,15 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
     SolveResult
         ``stats``: ``generations``, ``attempts`` (decodes), ``complete``,
         ``restarts``, ``tours_per_attempt``, ``best_fitness``.  The GA
-        proves nothing: without a tour it answers ``unknown``.
+        proves nothing: without a tour it answers ``unknown``.  Ctrl-C ends
+        the run with ``unknown`` and ``stats["interrupted"]``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_ga(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=2, generations=20_000)
+    >>> res.status.value, res.seed, len(res.tour)
+    ('found', 2, 25)
     """
     if not isinstance(graph, KnightGraph):
         raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
@@ -192,8 +203,17 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, tim
     """Tours per attempt as the colony papers count it: restart after every tour.
 
     Runs the GA repeatedly (each run stops at its first tour, the next run
-    starts from a fresh random population) until ``attempts`` decodes are
-    spent; returns ``tours``, ``attempts``, ``tours_per_attempt``, ``runs``.
+    starts from a fresh random population, its seed derived from ``seed``
+    with :func:`ktsolve.seeds.derive_seed`) until ``attempts`` decodes are
+    spent; returns ``tours``, ``attempts``, ``tours_per_attempt``, ``runs``
+    and ``seed``.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     """
     t0 = time.perf_counter()
     tours = used = runs = 0
@@ -212,6 +232,6 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, tim
             tours += 1
         elif res.stats.get("generations", 0) >= gens:
             break
-    return {"tours": tours, "attempts": used, "runs": runs,
+    return {"tours": tours, "attempts": used, "runs": runs, "seed": seed,
             "tours_per_attempt": tours / used if used else 0.0, "seconds": time.perf_counter() - t0}
 
