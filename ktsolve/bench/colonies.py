@@ -277,9 +277,9 @@ def _hk_dfs_table(b: dict, dfs: dict, quick: bool) -> Table:
         ["naive DFS, Hingston & Kendall", "10^8 x 64 squares", round(p["hk_dfs_per_start"] * 64),
          p["hk_dfs_per_start"], "not given", "not given"],
         ["Warnsdorff-ordered DFS, ours", f"{warn['tries']:,} x {warn['starts']} squares", warn["tours"],
-         round(warn["tours"] / warn["starts"], 1), warn["closed"], round(warn["seconds"], 1)],
+         round(warn["tours"] / warn["starts"]), warn["closed"], round(warn["seconds"], 1)],
         ["Warnsdorff-ordered DFS, Hingston & Kendall", "not given in a form we can match",
-         p["hk_warnsdorff_tours"], round(p["hk_warnsdorff_tours"] / 64, 1), p["hk_warnsdorff_closed"],
+         p["hk_warnsdorff_tours"], round(p["hk_warnsdorff_tours"] / 64), p["hk_warnsdorff_closed"],
          "not given"],
     ]
     return Table(
