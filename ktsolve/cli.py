@@ -133,6 +133,22 @@ def _method_choices() -> list[str]:
     return ["auto", *registered_methods()]
 
 
+class MethodChoice(click.Choice):
+    """The registry's method names when the command runs, so methods registered after import count."""
+
+    def __init__(self, extra: tuple[str, ...] = ("auto",)):
+        self._extra = tuple(extra)
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return (*self._extra, *registered_methods())
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice.__init__ assigns; the names come from the registry
+        pass
+
+
 def board_options(fn):
     """BOARD argument and --holes/--closed/--start/--end, shared by the commands that ask for a tour."""
     fn = click.option("--end", metavar="SQ", help="Fixed last square, e.g. h8 or 0,7.")(fn)
@@ -230,7 +246,7 @@ def cli():
 
 @cli.command(context_settings=BOARD_CONTEXT)
 @board_options
-@click.option("--method", "-m", type=click.Choice(_method_choices()), default="auto", help="Method to use.")
+@click.option("--method", "-m", type=MethodChoice(), default="auto", help="Method to use.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
 @click.option(
