@@ -465,13 +465,32 @@ def _png(rgb: np.ndarray) -> bytes:
             + chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + chunk(b"IEND", b""))
 
 
-def _block_sums(values: np.ndarray, block: int) -> np.ndarray:
-    """Sums over ``block x block`` tiles of a 2-D array (the edges padded with zeros)."""
+def _block_sums(values: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sums over ``block x block`` tiles of a 2-D array, and the count of non-zero cells of each tile.
+
+    Works one row of tiles at a time, so beside ``values`` it holds a few
+    rows of int64: a tour of 10^8 squares costs no copy of its step numbers.
+    """
     rows, cols = values.shape
-    gh, gw = -(-rows // block), -(-cols // block)
-    padded = np.zeros((gh * block, gw * block), dtype=values.dtype)
-    padded[:rows, :cols] = values
-    return padded.reshape(gh, block, gw, block).sum(axis=(1, 3))
+    starts = np.arange(0, cols, block)
+    gh = -(-rows // block)
+    sums = np.zeros((gh, starts.size), dtype=np.float64)
+    nonzero = np.zeros((gh, starts.size), dtype=np.int64)
+    for k, r0 in enumerate(range(0, rows, block)):
+        part = values[r0 : r0 + block]
+        sums[k] = np.add.reduceat(part.sum(axis=0, dtype=np.int64), starts)
+        nonzero[k] = np.add.reduceat(np.count_nonzero(part, axis=0), starts)
+    return sums, nonzero
+
+
+def _hole_share(board: Board, block: int) -> np.ndarray:
+    """Share of holes in every ``block x block`` tile, from the holes alone (no array of the board)."""
+    r, c = np.divmod(board.hole_flat, board.cols)
+    gh, gw = -(-board.rows // block), -(-board.cols // block)
+    holes = np.bincount((r // block) * gw + c // block, minlength=gh * gw).reshape(gh, gw)
+    tile_r = np.minimum(block, board.rows - np.arange(gh) * block)
+    tile_c = np.minimum(block, board.cols - np.arange(gw) * block)
+    return holes / np.outer(tile_r, tile_c)
 
 
 def heat_svg(board: Board, tour: Tour | None = None, *, title: str, marks: Marks | None = None) -> str:
@@ -486,19 +505,15 @@ def heat_svg(board: Board, tour: Tour | None = None, *, title: str, marks: Marks
     """
     pid = f"kt{next(_ids)}"
     block = max(1, -(-max(board.rows, board.cols) // HEAT_PX))
-    squares = _block_sums(board.mask.astype(np.int64), block)
-    cells = _block_sums(np.ones(board.shape, dtype=np.int64), block)
-    empty = squares == 0
     if tour is not None and len(tour):
-        steps = _step_numbers(tour).reshape(board.shape)
-        visited = _block_sums((steps > 0).astype(np.int64), block)
-        mean = _block_sums(steps.astype(np.int64), block) / np.maximum(visited, 1)
-        rgb = _colour_map((mean - 1) / max(1, len(tour) - 1))
+        sums, visited = _block_sums(_step_numbers(tour).reshape(board.shape), block)
+        rgb = _colour_map((sums / np.maximum(visited, 1) - 1) / max(1, len(tour) - 1))
         empty = visited == 0
     else:
-        share = squares / cells
+        holes = _hole_share(board, block)
         light, hole = np.array(_hex_rgb(LIGHT), float), np.array(_hex_rgb(HOLE), float)
-        rgb = np.rint(hole + (light - hole) * share[..., None]).astype(np.uint8)
+        rgb = np.rint(light + (hole - light) * holes[..., None]).astype(np.uint8)
+        empty = holes >= 1.0
     rgb[empty] = _hex_rgb("#bdbdbd")
     gh, gw = rgb.shape[:2]
     scale = max(1, TARGET_PX // max(gh, gw))
