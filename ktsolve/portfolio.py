@@ -255,7 +255,7 @@ def _proof_result(proof, method: str, graph: KnightGraph, spec: TourSpec, second
 
 def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: float | None) -> tuple[object, bool]:
     """Run proof step ``name``; returns ``(proof or None, ran to the end)``."""
-    from .models.proofs import matching_proof, quick_proof
+    from .proofs import matching_proof, quick_proof
 
     if name == "quick proofs":
         return quick_proof(graph, spec), True
@@ -268,8 +268,8 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
 def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None) -> SolveResult | None:
     """The proofs every method gets before it runs; an ``infeasible`` result, or None.
 
-    :func:`~ktsolve.models.proofs.quick_proof` runs on every board, and
-    :func:`~ktsolve.models.proofs.matching_proof` too on boards of at most
+    :func:`~ktsolve.proofs.quick_proof` runs on every board, and
+    :func:`~ktsolve.proofs.matching_proof` too on boards of at most
     :data:`PRESOLVE_MATCHING_MAX` squares, at most
     :data:`PRESOLVE_MATCHING_TIME` seconds, so that no method burns its
     budget on a question with no answer (a closed tour of a 4 x n board).
