@@ -2,8 +2,9 @@
 
 Plain depth-first search over sequences of squares, with an explicit stack
 and no pruning beyond "not visited yet", so that it is obviously right; it
-is meant for boards of about 20 squares at most.  The integrator will add
-cross-checks against method ``backtrack`` after merging.
+is meant for boards of about 20 squares at most.  The exact methods (CP-SAT,
+backtracking, the proofs) are cross-checked against it in
+``tests/test_cross_check.py`` and ``tests/test_prove.py``.
 """
 
 from __future__ import annotations
