@@ -3,8 +3,7 @@
 Plain depth-first search over sequences of squares, with an explicit stack
 and no pruning beyond "not visited yet", so that it is obviously right; it
 is meant for boards of about 20 squares at most.  The exact methods (CP-SAT,
-backtracking, the proofs) are cross-checked against it in
-``tests/test_cross_check.py`` and ``tests/test_prove.py``.
+backtracking, the proofs) are checked against it in ``tests/test_backtrack.py``, ``tests/test_cpsat.py``, ``tests/test_csp.py``, ``tests/test_longest.py``, ``tests/test_proofs.py``, ``tests/test_prove.py``.
 """
 
 from __future__ import annotations
