@@ -2,8 +2,9 @@
 
 Plain depth-first search over sequences of squares, with an explicit stack
 and no pruning beyond "not visited yet", so that it is obviously right; it
-is meant for boards of about 20 squares at most.  The exact methods (CP-SAT,
-backtracking, the proofs) are checked against it in ``tests/test_backtrack.py``, ``tests/test_cpsat.py``, ``tests/test_csp.py``, ``tests/test_longest.py``, ``tests/test_proofs.py``, ``tests/test_prove.py``.
+is meant for boards of about 20 squares at most.  The exact side (CP-SAT,
+backtracking, python-constraint, longest paths, the proofs and ``prove``) is
+checked against it in the test modules of those methods.
 """
 
 from __future__ import annotations
