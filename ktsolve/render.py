@@ -162,7 +162,7 @@ def result_json(res: SolveResult, indent: int | None = None) -> str:
 
             raise UnsupportedError(
                 f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this tour has "
-                f"{len(t):,}; use --format npy or --format text"
+                f"{len(t):,}; write it as npy or as text instead"
             )
     data = res.to_dict(with_squares=False)
     # The tour and path are the bulk of the object: they are written by the
