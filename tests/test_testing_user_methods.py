@@ -335,3 +335,21 @@ def test_a_double_in_place_of_a_built_in_and_back():
     assert "warnsdorff" not in [s.name for s in ktsolve.portfolio.auto_plan(Board(8, 8), ktsolve.TourSpec())]
     reset_methods()
     assert "warnsdorff" in methods()
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from ktsolve import Board, prove, solve",
+        "from ktsolve import prove; from ktsolve import solve",
+        "import ktsolve.cli; from ktsolve import solve",
+        "from ktsolve.solve import prove; import ktsolve; solve = ktsolve.solve",
+    ],
+)
+def test_solve_is_the_function_whatever_was_imported_first(code):
+    """The notebook's first cell: importing the submodule ktsolve.solve must not hide the function."""
+    import subprocess
+
+    run = f"{code}\nassert callable(solve), solve\nprint(solve('3x4', method='backtrack').status.value)"
+    out = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "found", out.stderr
