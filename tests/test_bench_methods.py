@@ -214,3 +214,10 @@ def test_command_line_all_runs_every_method_that_can_answer():
                   "--time-limit", "1"], code=0)
     assert "skipped rowwise on 3x4 (closed)" in res.stdout
     assert "skipped abc on 3x4 (closed)" in res.stdout
+
+
+def test_questions_prove_cannot_settle_are_left_out_of_the_rate():
+    rep = bench_methods([exhaustive], ["6x6"], seeds=2, prove_time_limit=1e-9)
+    g = rep.summary()[0]
+    assert g["unsettled"] == 2 and g["tour_exists"] == 0 and g["success_rate"] is None and g["found"] == 2
+    assert any("2 runs on questions prove did not settle" in n for n in rep.table().notes)

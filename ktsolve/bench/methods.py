@@ -133,6 +133,10 @@ class MethodsReport:
         ]
         if s.get("holes"):
             notes.append(f"holes: {s['holes']} per board, {s['draws']} boards per size (random_holed_board)")
+        unsettled = sum(1 for r in self.runs if r.truth == "unknown")
+        if unsettled:
+            notes.append(f"{unsettled} runs on questions prove did not settle in {s['prove_time_limit']:g} s: "
+                         "left out of the success rate")
         notes.extend(self.skipped)
         for r in self.runs:
             if r.bug:
