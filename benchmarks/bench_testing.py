@@ -66,7 +66,7 @@ def check_all(cases, claims) -> tuple[float, int]:
     """Seconds for every assert_agrees call, and how many failed."""
     failed = 0
     t0 = time.perf_counter()
-    for (board, closed), claim in zip(cases, claims):
+    for (board, closed), claim in zip(cases, claims, strict=True):
         try:
             assert_agrees(board, claim, closed=closed)
         except AssertionError:

@@ -397,7 +397,8 @@ def _holes_value(ctx, param, value):
 @click.option("--tour", "tour", type=click.Choice(["open", "closed", "both"]), default="open", help="Tours asked for.")
 @click.option("--seeds", type=click.IntRange(1, 1_000_000), default=5, help="Runs per board and question.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, help="Seed of the boards and of the runs.")
-@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=5.0, metavar="S", help="Seconds per run.")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=5.0, metavar="S",
+              help="Seconds per run.")
 @click.option("--prove-time-limit", type=click.FloatRange(0, min_open=True), default=60.0, metavar="S",
               help="Seconds for prove's answer on each board and question.")
 @click.option("--plots", metavar="DIR", help="Save bench_methods.png (needs matplotlib) in this folder.")

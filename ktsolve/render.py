@@ -448,7 +448,7 @@ def _detail_svg(board: Board, tour: Tour | None, *, cell: int, title: str, numbe
         out.append('<g opacity="0.5">')
         sizes = np.bincount(marks.parts[marks.parts >= 0])
         rr, cc = np.nonzero((marks.parts >= 0) & (marks.parts != int(np.argmax(sizes))))
-        for r, c in zip(rr.tolist(), cc.tolist()):
+        for r, c in zip(rr.tolist(), cc.tolist(), strict=True):
             colour = _PARTS[(int(marks.parts[r, c]) - 1) % len(_PARTS)]
             out.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{colour}"/>')
         out.append("</g>")
@@ -615,7 +615,8 @@ def picture_svg(board: Board, tour: Tour | None = None, *, marks: Marks | None =
 
     Examples
     --------
-    >>> svg = picture_svg(Board(3, 3, holes=[(1, 1)]), Tour(Board(3, 3, holes=[(1, 1)]), [0, 4, 5, 1, 7, 3, 2, 6], True))
+    >>> ring = Board(3, 3, holes=[(1, 1)])
+    >>> svg = picture_svg(ring, Tour(ring, [0, 4, 5, 1, 7, 3, 2, 6], closed=True))
     >>> svg.count("<text"), "<polygon" in svg
     (8, True)
     """

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ktsolve import Board, MethodInfo, SolveResult, Status, Tour, register_method, solve
+from ktsolve import MethodInfo, SolveResult, Status, register_method, solve
 from ktsolve.bench.methods import bench_methods, check_plotting
 from ktsolve.errors import InvalidParameterError, UnsupportedError
 from ktsolve.registry import reset_methods

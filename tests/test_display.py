@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ktsolve import Board, Proof, SolveResult, Status, Tour, TourSpec, prove, solve
-from ktsolve.render import DETAIL_MAX, HEAT_PX, NUMBERS_MAX, picture_svg, proof_marks, result_html
+from ktsolve.render import DETAIL_MAX, HEAT_PX, NUMBERS_MAX, picture_svg, proof_marks
 
 SVG = "{http://www.w3.org/2000/svg}"
 RING = Board(3, 3, holes=[(1, 1)])
@@ -281,7 +281,8 @@ def test_display_imports_no_method():
         "b = ktsolve.Board(6, 6, holes=[(0, 0)])\n"
         "b._repr_svg_(); ktsolve.Tour(b, [0, 1])._repr_svg_()\n"
         "ktsolve.SolveResult(ktsolve.Status.UNKNOWN, board=b)._repr_html_()\n"
-        "print([m for m in sys.modules if m.startswith(('ktsolve.models', 'ktsolve.heuristics', 'numba', 'ortools'))])\n"
+        "prefixes = ('ktsolve.models', 'ktsolve.heuristics', 'numba', 'ortools')\n"
+        "print([m for m in sys.modules if m.startswith(prefixes)])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.replace("'", '"')) == []

@@ -354,12 +354,12 @@ def bench_methods(
                     continue
                 groups.append((name, label, tour))
                 for i, b in enumerate(bs):
-                    jobs.extend((name, info, label, i, b, tour, s) for s in run_seeds)
-    questions = list(dict.fromkeys((id(b), tour) for _, _, _, _, b, tour, _ in jobs))
+                    jobs.extend((name, label, i, b, tour, s) for s in run_seeds)
+    questions = list(dict.fromkeys((id(b), tour) for _, _, _, b, tour, _ in jobs))
     total = len(questions) + len(jobs)
     done = 0
     truths = {}
-    by_id = {id(b): b for _, _, _, _, b, _, _ in jobs}
+    by_id = {id(b): b for _, _, _, b, _, _ in jobs}
     for bid, tour in questions:
         ans = exact_answer(by_id[bid], closed=tour == "closed", time_limit=prove_time_limit)
         truths[(bid, tour)] = ans.status.value
@@ -367,8 +367,8 @@ def bench_methods(
         if progress is not None:
             progress(done, total)
     runs, interrupted = [], False
-    methods_by_name = dict(zip((n for n, _ in infos), methods))
-    for name, info, label, i, b, tour, s in jobs:
+    methods_by_name = dict(zip((n for n, _ in infos), methods, strict=True))
+    for name, label, i, b, tour, s in jobs:
         res = solve(b, methods_by_name[name], closed=tour == "closed", seed=s, time_limit=time_limit,
                     **params.get(name, {}))
         truth = truths[(id(b), tour)]
