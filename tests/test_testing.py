@@ -53,12 +53,14 @@ def fresh_oracle():
         ",".join(NAMES),
         ";".join(f"{r},{c}" for r, c in COORDS),
         np.array(COORDS),
+        np.array(NAMES),
         np.array(SQUARES, dtype=np.int64),
         SQUARES,
         Tour(B34, SQUARES),
         SolveResult(Status.FOUND, tour=Tour(B34, SQUARES)),
     ],
-    ids=["pairs", "lists", "names", "name-string", "comma-names", "rc-string", "coords-array", "square-array",
+    ids=["pairs", "lists", "names", "name-string", "comma-names", "rc-string", "coords-array", "names-array",
+         "square-array",
          "square-list", "Tour", "SolveResult"],
 )
 def test_assert_tour_takes_every_form(tour):

@@ -157,6 +157,8 @@ def _as_tour_input(board: Board, tour, closed: bool):
             raise InvalidTourError(str(exc)) from None
         return Tour.from_coords(board, np.array(coords, dtype=np.int64).reshape(-1, 2), closed)
     if isinstance(tour, np.ndarray):
+        if tour.dtype.kind in "US":  # an array of square names
+            return Tour.from_names(board, tour.tolist(), closed)
         return tour
     try:
         items = list(tour)
