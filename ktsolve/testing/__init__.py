@@ -186,7 +186,7 @@ def assert_tour(board, tour, *, closed: bool = False, start=None, end=None) -> T
         ``(row, col)`` pairs, square names (``["a1", "b3", ...]`` or one
         string ``"a1 b3 ..."``), square numbers (squares that are not holes,
         numbered row by row from the top-left), a numpy array of square
-        numbers (shape ``(N,)``) or of coordinates (shape ``(N, 2)``), a
+        numbers (shape ``(N,)``), of coordinates (shape ``(N, 2)``) or of names, a
         :class:`~ktsolve.tour.Tour`, or a :class:`~ktsolve.result.SolveResult`
         (its tour).
     closed : bool
