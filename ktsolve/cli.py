@@ -326,7 +326,7 @@ def methods(fmt):
 
 @cli.group(context_settings=CONTEXT)
 def bench():
-    """Benchmarks that print ktsolve's figures beside published ones."""
+    """Benchmarks: the seed papers' tables beside ktsolve's figures, and any method against prove's answers."""
 
 
 @bench.command(context_settings=CONTEXT)

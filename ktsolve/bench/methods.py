@@ -180,9 +180,10 @@ class MethodsReport:
         ax2.set_ylabel("median seconds to first tour")
         if any(g["median_s_to_first"] for g in summary):
             ax2.set_yscale("log")
-        ax1.legend(fontsize=8)
+        handles, names = ax1.get_legend_handles_labels()
+        fig.legend(handles, names, loc="lower center", ncol=min(len(methods), 6), fontsize=8, frameon=False)
         fig.suptitle(f"{self.settings['seeds']} seeds per board, {self.settings['time_limit']:g} s per run")
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0.07, 1, 1))
         path = os.path.join(folder, "bench_methods.png")
         fig.savefig(path, dpi=120)
         plt.close(fig)
