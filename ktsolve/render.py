@@ -661,7 +661,7 @@ def result_html(res: SolveResult) -> str:
     colour = {"found": "#2e7d32", "infeasible": "#c62828", "unknown": "#6d6d6d"}[status]
     out = ['<div class="ktsolve-result" style="font-family:sans-serif;line-height:1.35;max-width:760px">',
            f'<div><span style="color:#fff;background:{colour};padding:1px 6px;border-radius:3px">{status}</span> '
-           f"{_esc(res.summary())}</div>"]
+           f"{_esc(res.summary().removeprefix(status + ' '))}</div>"]
     board = res.board
     marks = proof_marks(board, res.proof) if board is not None and res.proof is not None else None
     shown = res.tour if res.tour is not None else res.path

@@ -176,7 +176,7 @@ def test_found_result_html():
     res = solve("5x5", method="warnsdorff", seed=1, start="a1")
     out = res._repr_html_()
     assert out.startswith('<div class="ktsolve-result"') and ">found</span>" in out
-    assert "found open tour from a1 of 25 squares with warnsdorff" in out
+    assert ">found</span> open tour from a1 of 25 squares with warnsdorff" in out
     assert len(tags(svg_in(out), "text")) == 25
     assert "<details><summary>stats</summary>" in out
 

@@ -59,7 +59,7 @@ def test_a_board_is_a_picture_with_its_holes(outputs):
 
 def test_results_are_html_with_numbered_tours(outputs):
     html = data(outputs, "found", "text/html")
-    assert "ktsolve-result" in html and "found open tour from a1 of 62 squares" in html
+    assert "ktsolve-result" in html and ">found</span> open tour from a1 of 62 squares" in html
     assert count(svg_of(html), "text") == 62
     tour = svg_of(data(outputs, "tour", "image/svg+xml"))
     assert count(tour, "text") == 62 and count(tour, "polyline") == 1
