@@ -127,7 +127,7 @@ def _call_words(board: Board, spec: TourSpec) -> str:
     """How to ask the same question again, for the failure message."""
     holes = ",".join(board.name(r, c) for r, c in board.holes)
     args = [f'"{board.rows}x{board.cols}"' if not holes else
-            f'Board.from_spec("{board.rows}x{board.cols}", holes="{holes}")']
+            f'ktsolve.Board.from_spec("{board.rows}x{board.cols}", holes="{holes}")']
     if spec.closed:
         args.append("closed=True")
     if spec.start is not None:
