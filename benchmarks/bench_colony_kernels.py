@@ -41,15 +41,19 @@ CALLS = {
 }
 
 SPEED = r"""
-import statistics, sys, time
+import inspect, statistics, sys, time
 from ktsolve import enumerate_tours
+from ktsolve.heuristics import iaco
 reps = int(sys.argv[1])
-for method, cycles in (("aco", 2000), ("iaco", 666)):
-    enumerate_tours("8x8", method, cycles=5, seed=1)
+# the same work per walk in both trees: iaco with one ant per square, C once per used move, F = +inf
+# (the default of earlier versions; a named reading now)
+same = {"reading": "edge", "f": float("inf")} if "reading" in inspect.signature(iaco.solve_iaco).parameters else {}
+for method, cycles, kw in (("aco", 2000, {}), ("iaco", 666, same)):
+    enumerate_tours("8x8", method, cycles=5, seed=1, **kw)
     walls, cpus = [], []
     for _ in range(reps):
         t0, c0 = time.perf_counter(), time.process_time()
-        res = enumerate_tours("8x8", method, cycles=cycles, seed=1)
+        res = enumerate_tours("8x8", method, cycles=cycles, seed=1, **kw)
         walls.append(res.stats["walks"] / (time.perf_counter() - t0))
         cpus.append(res.stats["walks"] / (time.process_time() - c0))
     print(method, statistics.median(walls), statistics.median(cpus))
@@ -125,7 +129,8 @@ def main() -> None:
             cells.append(f"{cw:.2f} ({cc:.2f}) / {ww:.2f} ({wc:.2f})")
         rows.append(cells)
     for m in ("aco", "iaco"):
-        cells = [f"{m} 8x8: ant walks per second, wall (CPU); median of {args.reps}, best of 2 processes"]
+        what = "" if m == "aco" else " (one ant per square a cycle, as before: reading='edge', f=inf after)"
+        cells = [f"{m}{what} 8x8: ant walks per second, wall (CPU); median of {args.reps}, best of 2 processes"]
         for t in trees:
             wall = max(s[m][0] for s in speed[t])
             cpu = max(s[m][1] for s in speed[t])

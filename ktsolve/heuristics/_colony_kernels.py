@@ -1,7 +1,10 @@
 """The numba kernels of the colonies (:mod:`.aco`, :mod:`.iaco`) and of the GA (:mod:`.ga`), one idea each.
 
 Every compiled function of those three methods lives in this one file, and
-they call each other only here: numba's on-disk cache checks the source file
+they call each other only here (small helpers are inlined into their
+callers by numba, ``inline="always"``: one function to compile instead of
+many, which keeps the first call's compile time that of the copied kernels
+before them): numba's on-disk cache checks the source file
 of a function, not the files of the functions it calls, so a kernel that
 called into another file would keep running the old code after an edit
 there (``tests/test_kernel_cache.py`` fails when any jitted function of
@@ -193,7 +196,7 @@ def walk(tpad, full, rev, weight, start, reserved, avail, path, moves, cum, rng)
     return finish_reserved(tpad, reserved, path, moves, length)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def finish_reserved(tpad, reserved, path, moves, length):
     """Append the ``reserved`` square to a walk that covers every other square and ends a move away from it."""
     if reserved < 0 or length != tpad.shape[0] - 2:
@@ -297,7 +300,7 @@ def is_closed(tpad, first, last):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def tally_complete(tpad, path, length, want_closed, end, counts):
     """Count a complete walk of ``length`` moves; True when it is a tour of the request.
 
@@ -328,7 +331,7 @@ def deposit_hk(delta, path, moves, length, share):
         delta[path[i], moves[i]] += (length - i) * share[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def deposit_const(delta, col, path, moves, length, amount, mode, complete):
     """A constant ``amount`` on the moves of a walk into ``delta[col]``, by ``mode`` (:data:`DEPOSIT_SUM` ...).
 
@@ -343,7 +346,7 @@ def deposit_const(delta, col, path, moves, length, amount, mode, complete):
             delta[col, path[i], moves[i]] += amount
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def evaporate(tau, delta, keep, lo, hi):
     """``tau <- keep * tau + delta`` kept inside ``[lo, hi]``; ``delta`` is zeroed.  Both are ``(n, 8)``."""
     n = tau.shape[0]
@@ -358,7 +361,7 @@ def evaporate(tau, delta, keep, lo, hi):
             delta[s, j] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def powers_alpha(tau, weight, alpha, lo):
     """``weight = tau ** alpha``, never below ``lo`` nor above :data:`TAU_MAX`."""
     n, k = tau.shape
@@ -370,7 +373,7 @@ def powers_alpha(tau, weight, alpha, lo):
                 weight[s, j] = TAU_MAX
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def powers_degree(tau, tpad, deg, weight):
     """``weight[s, j] = tau[s, j] ** deg[tpad[s, j]]`` by repeated multiplication."""
     n = tpad.shape[0]
@@ -383,7 +386,7 @@ def powers_degree(tau, tpad, deg, weight):
             weight[s, j] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def share(tau, f, lo, hi):
     """Every colony's trail becomes the F-mean over the colonies, kept inside ``[lo, hi]``.
 
@@ -422,7 +425,7 @@ def share(tau, f, lo, hi):
 
 
 # ---------------------------------------------------------------------- cycle loops
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def start_of(starts, ants, cycle, a):
     """Entry ``(cycle * ants + a) mod len(starts)`` of ``starts``: where ant ``a`` of cycle ``cycle`` starts.
 
@@ -434,7 +437,7 @@ def start_of(starts, ants, cycle, a):
     return starts[((cycle % k) * (ants % k) + a) % k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def keep_walk(path, out, n_out, counts):
     """Copy a tour of the request into row ``n_out`` of ``out`` when there is room; returns the new row count.
 
@@ -448,7 +451,7 @@ def keep_walk(path, out, n_out, counts):
     return n_out
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def track_best(path, length, best, best_len):
     """Keep the longest walk of the cycle in ``best`` (``best_len[0]`` moves; -1 before the first walk)."""
     if length > best_len[0]:
