@@ -32,35 +32,41 @@ Readings
 The text admits more than one reading of three things, and each reading is
 a named option, ``reading=...`` (``-p reading=...`` on the command line).
 Rates are distinct tours per ant walk on 8x8 without a fixed start, at
-equal walks with the plain colony of :mod:`.aco` (seed 1 unless said;
-``benchmarks/bench_iaco_readings.py``, recorded in
-``benchmarks/results/iaco_readings.md``):
+equal walks with the plain colony of :mod:`.aco`, after 576,000 and 6.4
+million walks (seed 1 unless said; ``benchmarks/bench_iaco_readings.py`` and
+``benchmarks/bench_colonies.py``, recorded in ``benchmarks/results/``):
 
 ``"ant"`` (the default)
     One cycle is one ant of each colony; the ants of colony ``c`` start on
     squares 0, 1, 2, ... in turn from cycle to cycle.  ``Σ_a C`` sums over
     that one ant, so a move it used gains ``C``, and pheromone is updated
-    after every walk.  This is the reading that reproduces Table 1 and the
-    figures: about 0.068 distinct tours per walk after 576,000 walks (the
-    plain colony: 0.043) and 0.065 after 6.4 million (the plain colony:
-    0.054 to 0.106 over seeds 1 to 3; the paper: 0.0782 against 0.076);
-    the rate is highest at ``rho = 0.45`` and collapses below 0.4 (the
-    paper's figure); it dips at ``F = 0`` (0.042) between ``F = -inf``
-    (0.068) and ``F = +inf`` (0.069), the paper's dip near 0.
+    after every walk.  This is the reading closest to Table 1 and the one
+    that reproduces the figures: 0.068 distinct tours per walk after 576,000
+    walks and 0.065 after 6.4 million (seeds 1 to 3 within 0.001 of these),
+    against the paper's 0.0782.  The plain colony at the same walks makes
+    0.043, 0.101 and 0.086 (seeds 1 to 3), then 0.106, 0.054 and 0.060: the
+    improved colony is steadier but not better on average (0.065 against
+    0.073 after 6.4 million walks), where the paper has it slightly better
+    (0.0782 against 0.076).  The rate peaks at ``rho = 0.4`` (0.075) next to
+    the paper's 0.45 (0.068) and collapses at 0.3 and below (the colony
+    memorises a few walks), the shape of the paper's figure; it dips at
+    ``F = 0`` (0.042) between ``F = -inf`` (0.068) and ``F = +inf``
+    (0.069), the paper's dip near 0.
 ``"square"``
     One cycle is one ant from every square in every colony, and ``Σ_a C``
     sums over all of them.  Popular moves gain up to ``64 C`` a cycle, every
     trail sits at the clamp 0.999, ``Ph ** D`` is nearly 1 for every
-    destination and the ants walk at random: about 0.0008.
+    destination and the ants walk at random: 0.0008 (576,000 and 6.4
+    million walks).
 ``"edge"``
     Cycles as in ``"square"``, but a move used by any ant of the colony
-    gains ``C`` once per cycle (the default of earlier ktsolve versions):
-    about 0.05 after 576,000 walks, 0.041 after 6.4 million (it learns
-    fast, then stalls).
+    gains ``C`` once per cycle: 0.043, then 0.032 (with ``F = +inf``, the
+    default of earlier versions: 0.051, then 0.041; it learns fast, then
+    stalls).
 ``"complete"``
-    Cycles as in ``"square"``; only complete tours deposit: over 0.6
-    complete tours per walk, but the colony repeats a few of them (0.001
-    distinct).
+    Cycles as in ``"square"``; only complete tours deposit: 0.63 complete
+    tours per walk, but the colony repeats a few of them (0.0013, then
+    0.0001 distinct).
 
 An *attempt* is one ant walk in every reading; counting a cycle as an
 attempt would multiply every rate by the ants of a cycle.
@@ -68,11 +74,11 @@ attempt would multiply every rate by the ants of a cycle.
 ``degree`` is a fourth choice: ``"board"`` (the default) takes ``D`` as the
 destination's number of neighbours on the board (holes removed), fixed for
 the whole run; ``"free"`` counts only its unvisited neighbours at that
-moment, which makes the ants follow Warnsdorff's rule closely (0.37
-distinct tours per walk on 8x8, far above the paper's Table 1, with no
-optimum at ``rho = 0.45`` and no dip at ``F = 0``: not the paper's measured
-algorithm, but the one that finds open tours of 13x13 and 15x15 boards at
-once, see below).
+moment, which makes the ants follow Warnsdorff's rule closely (0.37, then
+0.36 distinct tours per walk on 8x8, far above the paper's Table 1, and its
+rate rises with ``rho`` without an optimum and shows no dip at ``F = 0``:
+not the algorithm the paper measured, but the one that finds the tours of
+13x13 and 15x15 boards at once, see below).
 
 Choices where the paper is silent, made here:
 
