@@ -77,7 +77,9 @@ greedy walks or exact tours of other boards (:mod:`._seeding`), and
 ``local_search="rotation"`` extends and repairs each cycle's longest walk
 by Posa rotations (:func:`~._colony.posa_repair`).  With both, a 40x40
 board with 10 holes is closed from a1 in the first cycle, by the repair; the
-ants add nothing measurable over the ``rotation`` method there
+ants add nothing measurable over the ``rotation`` method there.  On 200x200
+with 1 % holes the repair ends 2 to 20 squares short and the answer is
+``unknown`` where ``rotation`` needs well under a second
 (``benchmarks/results/colony_boards.md``).
 
 The kernels (the walk, the deposit, evaporation, the cycle loop and the
