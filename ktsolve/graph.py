@@ -143,8 +143,23 @@ class KnightGraph:
         cols = self.board.cols
         return range(0, self.board.rows, max(1, BAND_SQUARES // cols))
 
+    def _grid_rows(self, r0: int, r1: int) -> np.ndarray:
+        """Square numbers of board rows ``r0 .. r1 - 1`` as an int32 grid, -1 on holes."""
+        board = self.board
+        cols = board.cols
+        cells = np.arange(r0 * cols, r1 * cols, dtype=np.int64)
+        if board.is_full:
+            return cells.astype(np.int32).reshape(r1 - r0, cols)
+        holes = board._hole_flat
+        numbers = cells - np.searchsorted(holes, cells)  # holes before each cell
+        at = np.searchsorted(holes, [cells[0], cells[-1] + 1]) if cells.size else (0, 0)
+        numbers[holes[at[0] : at[1]] - r0 * cols] = -1
+        return numbers.astype(np.int32).reshape(r1 - r0, cols)
+
     def _build_table(self, deadline) -> np.ndarray:
         self._check_size()
+        if deadline is not None:
+            deadline.check("building the knight graph")
         board = self.board
         rows, cols = board.rows, board.cols
         k = len(self.moves)
@@ -152,12 +167,7 @@ class KnightGraph:
         # Square numbers on the grid (-1 on holes); each move is then one shifted slice
         # copy, done in bands of rows to keep temporaries small on big boards and to
         # look at the clock between bands.
-        if board.is_full:
-            grid = np.arange(self.n, dtype=np.int32).reshape(rows, cols)
-        else:
-            grid = np.full(board.size, -1, dtype=np.int32)
-            grid[board.mask.ravel()] = np.arange(self.n, dtype=np.int32)
-            grid = grid.reshape(rows, cols)
+        reach = int(np.abs(self.moves[:, 0]).max()) if k else 0
         band = max(1, BAND_SQUARES // cols)
         moves = self.moves.tolist()
         pos = 0
@@ -166,6 +176,8 @@ class KnightGraph:
             if deadline is not None:
                 deadline.check("building the knight graph")
             r1 = min(rows, r0 + band)
+            g0, g1 = max(0, r0 - reach), min(rows, r1 + reach)
+            grid = self._grid_rows(g0, g1)
             if board.is_full:
                 block = out[r0 * cols : r1 * cols].reshape(r1 - r0, cols, k)
             else:
@@ -175,7 +187,7 @@ class KnightGraph:
                 a0, a1 = max(r0, -dr), min(r1, rows - dr)
                 c0, c1 = max(0, -dc), min(cols, cols - dc)
                 if a0 < a1 and c0 < c1:
-                    block[a0 - r0 : a1 - r0, c0:c1, j] = grid[a0 + dr : a1 + dr, c0 + dc : c1 + dc]
+                    block[a0 - r0 : a1 - r0, c0:c1, j] = grid[a0 + dr - g0 : a1 + dr - g0, c0 + dc : c1 + dc]
             if not board.is_full:
                 # np.compress copies the kept rows far faster than boolean indexing
                 kept = np.compress(board.mask[r0:r1].ravel(), block.reshape(-1, k), axis=0)
