@@ -61,18 +61,20 @@ Hamiltonian path problem on chessboards", Discrete Applied Mathematics 50
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import jit
 from ..board import Board
+from ..checks import check_seed, check_time_limit
+from ..driver import Deadline, Stopped, drive, interrupt_guard
 from ..errors import UnsupportedError
 from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._divide_blocks import lane_arc, load_catalog
 
-__all__ = ["solve_divide", "full_board_proof", "has_closed_tour", "has_open_tour"]
+__all__ = ["solve_divide", "full_board_proof", "has_closed_tour", "has_open_tour", "warm"]
 
 
 # ---------------------------------------------------------------------- existence
@@ -675,23 +677,52 @@ def _type_tables(cat, keys):
     )
 
 
-def _successors(cat, lay: _Layout) -> np.ndarray:
-    from ._divide_kernels import fill_successors
+def _successors(cat, lay: _Layout, deadline: Deadline | None = None) -> np.ndarray:
+    """The successor array of the joined blocks, filled a range of blocks at a time against the clock."""
+    from ._divide_kernels import fill_blocks
 
     nxt = np.empty(lay.rows * lay.cols, dtype=np.int32)
     th, tw, tptr, tsr, tsc = _type_tables(cat, lay.keys)
-    fill_successors(nxt, lay.cols, lay.r0, lay.c0, lay.btype, th, tw, tptr, tsr, tsc, lay.src, lay.dst)
+    blocks = int(lay.btype.size)
+    cols = int(lay.cols)
+    done = [0]
+
+    def step(k):
+        b0 = done[0]
+        b1 = min(blocks, b0 + k)
+        fill_blocks(nxt, cols, lay.r0, lay.c0, lay.btype, th, tw, tptr, tsr, tsc, b0, b1)
+        done[0] = b1
+        return b1 - b0, b1 == blocks
+
+    if blocks:
+        outcome = drive(step, units=None, deadline=deadline, first=256)
+        if outcome.reason != "finished":
+            raise Stopped("interrupted" if outcome.interrupted else "time limit", "joining the blocks")
+    nxt[lay.src] = lay.dst
     return nxt
 
 
-def _walk(nxt, start: int, total: int, lay: _Layout, tf: _Transform, out_cols: int, reverse: bool):
-    from ._divide_kernels import walk
+def _walk(nxt, start: int, total: int, lay: _Layout, tf: _Transform, out_cols: int, reverse: bool,
+          deadline: Deadline | None = None):
+    """The tour's squares in order, walked a stretch at a time against the clock."""
+    from ._divide_kernels import walk_part
 
     out = np.empty(total, dtype=np.int32)
-    done = walk(nxt, int(start), total, out, lay.rows, lay.cols, tf.flip_r, tf.flip_c, tf.transpose,
-                out_cols, reverse)
-    if done != total:
-        raise RuntimeError(f"divide: the joined blocks form a path of {done} of {total} squares")
+    at = {"q": int(start), "k": 0}
+
+    def step(k):
+        k0 = at["k"]
+        q, reached = walk_part(nxt, at["q"], k0, min(total, k0 + k), total, out, int(lay.rows), int(lay.cols),
+                               bool(tf.flip_r), bool(tf.flip_c), bool(tf.transpose), int(out_cols),
+                               bool(reverse))
+        at["q"], at["k"] = int(q), int(reached)
+        return max(1, reached - k0), reached == total or reached < min(total, k0 + k)
+
+    outcome = drive(step, units=None, deadline=deadline, first=1 << 16)
+    if outcome.reason != "finished":
+        raise Stopped("interrupted" if outcome.interrupted else "time limit", "walking the tour")
+    if at["k"] != total:
+        raise RuntimeError(f"divide: the joined blocks form a path of {at['k']} of {total} squares")
     return out
 
 
@@ -701,6 +732,31 @@ def _a(what: str) -> str:
 
 def _unknown(reason: str, stats=None) -> SolveResult:
     return SolveResult(Status.UNKNOWN, stats={"reason": reason, **(stats or {})})
+
+
+def _warm_calls() -> None:
+    for spec in (TourSpec(closed=True), TourSpec(start=(1, 0))):
+        solve_divide(_BoardOnly(Board(6, 8)), spec)
+
+
+class _BoardOnly:
+    """What :func:`solve_divide` reads of a graph: the board."""
+
+    def __init__(self, board: Board):
+        self.board = board
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the kernels that fill and walk the tour; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from ._divide_kernels import fill_blocks, walk_part
+
+    return jit.prepare("divide", _warm_calls, (fill_blocks, walk_part))
 
 
 def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=None) -> SolveResult:
@@ -714,11 +770,17 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         Closed tours may fix the start (the tour is rotated), or the start and
         an end that is a knight's move from it.  Open tours may fix the start
         or the end; both only when the construction happens to join them.
-    seed : ignored
-        The construction is deterministic.
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        The construction draws no random number: every seed gives the same
+        tour, and the result records no seed (``result.seed`` is None).
     time_limit : float, optional
-        Checked between phases; past it the answer is ``unknown``.  The
-        default budget is the construction itself (linear time).
+        Seconds for the whole call: the blocks are laid and the tour walked
+        a part at a time, with a look at the clock between parts; past it
+        the answer is ``unknown``.  The default budget is the construction
+        itself (linear time).
     progress : callable, optional
         ``progress(done, 3)`` after planning, filling and walking.
 
@@ -726,7 +788,8 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     -------
     SolveResult
         ``found``, ``infeasible`` (with the theorem's proof) or ``unknown``
-        (a start or end the stored blocks cannot reach).
+        (a start or end the stored blocks cannot reach, the time limit, or
+        Ctrl-C with ``stats["interrupted"]``).
 
     Raises
     ------
@@ -742,14 +805,19 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     >>> print(solve_divide(KnightGraph(Board(4, 9)), TourSpec(closed=True)).proof.argument)
     outer and inner rows
     """
+    check_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
     board = graph.board
     if not board.is_full:
         raise UnsupportedError("method 'divide' works on boards without holes only")
-    t0 = time.perf_counter()
+    with interrupt_guard():
+        try:
+            return _solve(board, spec, deadline, progress)
+        except Stopped as stop:
+            return _unknown(stop.describe(), {"interrupted": stop.interrupted})
 
-    def late() -> bool:
-        return time_limit is not None and time.perf_counter() - t0 > time_limit
 
+def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
     proof = full_board_proof(board, spec)
     if proof is not None:
         return SolveResult(Status.INFEASIBLE, proof=proof, stats={"construction": "theorem"})
@@ -761,6 +829,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     s, t = spec.start, spec.end
     cyclic = spec.closed or has_closed_tour(m, n)
     reverse = False
+    deadline.check("planning the blocks")
     if cyclic:
         lay, tf = _plan_cycle(cat, m, n)
     else:
@@ -771,13 +840,11 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         return _unknown(f"divide has no stored block for {_a(spec.describe(board))} on a {m}x{n} board")
     if progress is not None:
         progress(1, 3)
-    if late():
-        return _unknown("the time limit ran out while planning")
-    nxt = _successors(cat, lay)
+    deadline.check("planning the blocks")
+    deadline.extend(warm())  # a first-run compile is not the construction's time
+    nxt = _successors(cat, lay, deadline)
     if progress is not None:
         progress(2, 3)
-    if late():
-        return _unknown("the time limit ran out while joining the blocks")
     cols = lay.cols
 
     def built(sq) -> int:
@@ -801,7 +868,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
             start = 0
     else:
         start = lay.start
-    squares = _walk(nxt, start, total, lay, tf, n, reverse)
+    squares = _walk(nxt, start, total, lay, tf, n, reverse, deadline)
     del nxt
     if not cyclic and s is not None and t is not None and (squares[-1] // n, squares[-1] % n) != tuple(t):
         what = _a(spec.describe(board))
@@ -811,7 +878,4 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     stats = dict(lay.stats)
     stats.update(blocks=int(lay.btype.size), block_types=len(lay.keys), board_transform=tf.describe(),
                  construction="closed tour" + (", rotated" if not spec.closed else "") if cyclic else "open path")
-    if late():
-        return _unknown("the time limit ran out while walking the tour", stats)
     return SolveResult(Status.FOUND, tour=Tour(board, squares, closed=spec.closed), stats=stats)
-

@@ -285,7 +285,7 @@ def _search(indptr, indices, path, pos, L, depth, goal, best_piv):
     cost = np.empty(_MAXD + 1, dtype=np.int64)
     for maxd in range(1, depth + 1):
         best_cost = np.int64(-1)
-        d = 0
+        d = np.int64(0)  # not a literal 0: callees get one signature
         ends[0] = path[L - 1]
         cursor[0] = indptr[ends[0]]
         cost[0] = 0
@@ -412,7 +412,7 @@ def _init(indptr, indices, pos, udeg, reserved, lo, hi):
 @njit(cache=True)
 def _begin(indptr, indices, path, pos, udeg, state, start):
     """Start the path at ``start`` once every square is reset (:func:`_init`)."""
-    L = _append(indptr, indices, path, pos, udeg, 0, start)
+    L = _append(indptr, indices, path, pos, udeg, np.int64(0), np.int64(start))
     state[_L] = L
     state[_BEST] = L
     state[_GOAL] = -1
@@ -457,12 +457,12 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, work, max_r
             w = indices[k]
             if pos[w] != _FREE:
                 continue
-            key = (np.int64(udeg[w]) << np.int64(40)) - (np.int64(prio[w]) << np.int64(6)) + _below(rng, 64)
+            key = (np.int64(udeg[w]) << np.int64(40)) - (np.int64(prio[w]) << np.int64(6)) + _below(rng, np.int64(64))
             if key < bkey:
                 bkey = key
                 best = w
         if best >= 0:
-            L = _append(indptr, indices, path, pos, udeg, L, best)
+            L = _append(indptr, indices, path, pos, udeg, L, np.int64(best))
             if state[_PARKED] >= 0:
                 _free_square(indptr, indices, pos, udeg, state[_PARKED])
                 state[_PARKED] = -1
@@ -484,7 +484,7 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, work, max_r
                 break
             if _adjacent(indptr, indices, u, goal):
                 if reserved >= 0:
-                    L = _append(indptr, indices, path, pos, udeg, L, reserved)
+                    L = _append(indptr, indices, path, pos, udeg, L, np.int64(reserved))
                 status = _DONE
                 break
         if state[_SINCE] >= max_rot:
@@ -547,11 +547,11 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, work, max_r
             e = path[i + 1]
             if e == prev:
                 continue
-            if _below(rng, 8) == 0:
-                key = _below(rng, 1 << 24)  # now and then a random step
+            if _below(rng, np.int64(8)) == 0:
+                key = _below(rng, np.int64(1 << 24))  # now and then a random step
             else:
                 dist = _knight_dist(coords[e, 0], coords[e, 1], gr, gc)
-                key = (np.int64(dist) << np.int64(24)) + _below(rng, 1 << 24)
+                key = (np.int64(dist) << np.int64(24)) + _below(rng, np.int64(1 << 24))
             if key < cbest:
                 cbest = key
                 choice = i
