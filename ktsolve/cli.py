@@ -221,6 +221,21 @@ def report(res) -> None:
     click.echo(f"ktsolve: {line}", err=True)
 
 
+EXIT_INTERRUPTED = 130
+
+
+def interrupted(res) -> bool:
+    """Whether a result (or an enumeration) was cut short by Ctrl-C."""
+    stats = getattr(res, "stats", None)
+    return isinstance(stats, dict) and bool(stats.get("interrupted"))
+
+
+def say_interrupted() -> int:
+    """The one line of an interrupted command; nothing is written and the exit code is 130."""
+    click.echo("ktsolve: interrupted", err=True)
+    return EXIT_INTERRUPTED
+
+
 # ---------------------------------------------------------------------- commands
 @click.group(cls=KtsolveGroup, context_settings=CONTEXT)
 @click.version_option(_pkg_version("ktsolve"), "--version", prog_name="ktsolve")
@@ -250,10 +265,16 @@ def solve(board, holes, closed, start, end, method, seed, time_limit, fmt, outpu
     b = load_board(board, holes)
     kw = _parse_params(params)
     check_output(b, fmt, output)
-    with terminal_progress(f"ktsolve {method}") as progress:
-        res = solve_board(
-            b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress, **kw
-        )
+    try:
+        with terminal_progress(f"ktsolve {method}") as progress:
+            res = solve_board(
+                b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress,
+                **kw
+            )
+    except KeyboardInterrupt:
+        return say_interrupted()
+    if interrupted(res):
+        return say_interrupted()
     if res.status is Status.FOUND and fmt in ("text", "npy"):
         emit_tour(res.tour, fmt, output)
     elif fmt != "npy":
@@ -367,9 +388,14 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     """
     b = load_board(board, holes)
     kw = _parse_params(params)
-    with terminal_progress(f"ktsolve enumerate {method}") as progress:
-        res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
-                              time_limit=time_limit, progress=progress, **kw)
+    try:
+        with terminal_progress(f"ktsolve enumerate {method}") as progress:
+            res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
+                                  time_limit=time_limit, progress=progress, **kw)
+    except KeyboardInterrupt:
+        return say_interrupted()
+    if interrupted(res):
+        return say_interrupted()
     out = res.to_dict()
     if output:
         write_tours(output, b, res.tours)
@@ -400,9 +426,14 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
     then CP-SAT, and says on stderr which step settled it.
     """
     b = load_board(board, holes)
-    with terminal_progress("ktsolve prove") as progress:
-        res = prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit, seed=seed,
-                          progress=progress)
+    try:
+        with terminal_progress("ktsolve prove") as progress:
+            res = prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit, seed=seed,
+                              progress=progress)
+    except KeyboardInterrupt:
+        return say_interrupted()
+    if interrupted(res):
+        return say_interrupted()
     emit(render_result(res, fmt), output)
     report(res)
     click.echo(f"ktsolve: settled by {res.stats.get('settled_by', 'none')}", err=True)
@@ -425,7 +456,12 @@ def longest(board, holes, start, time_limit, seed, fmt, output):
     search first (the best path and the proven bound are reported).
     """
     b = load_board(board, holes)
-    res = longest_path(b, start=start, time_limit=time_limit, seed=seed)
+    try:
+        res = longest_path(b, start=start, time_limit=time_limit, seed=seed)
+    except KeyboardInterrupt:
+        return say_interrupted()
+    if interrupted(res):
+        return say_interrupted()
     if fmt == "json":
         payload = result_json(res) + "\n"
     else:
@@ -440,6 +476,35 @@ def longest(board, holes, start, time_limit, seed, fmt, output):
                 f"than {st['bound']} (stopped after {res.elapsed:.3g} s)")
     click.echo(f"ktsolve: {line} in {res.elapsed:.3g} s", err=True)
     return res.exit_code
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("names", nargs=-1, metavar="[METHOD]...")
+def warm(names):
+    """Compile the numba kernels of METHOD (every method by default) ahead of their first run.
+
+    numba compiles a method's kernels the first time it runs and keeps them
+    in its cache; this does it now, so that the first real run starts at
+    once.  One line per method says what was done.
+    """
+    from .jit import warm_method
+
+    reg = registered_methods()
+    unknown = [n for n in names if n not in reg]
+    if unknown:
+        raise click.BadParameter(f"no method {unknown[0]!r}; choose from {', '.join(reg)}", param_hint="METHOD")
+    for name in names or list(reg):
+        try:
+            has_kernels, compiled, seconds = warm_method(reg[name].load())
+        except KeyboardInterrupt:
+            return say_interrupted()
+        if not has_kernels:
+            click.echo(f"{name}: no kernels to compile")
+        elif compiled:
+            click.echo(f"{name}: compiled in {compiled:.2f} s")
+        else:
+            click.echo(f"{name}: ready (loaded from numba's cache in {seconds:.2f} s)")
+    return 0
 
 
 def main(argv=None) -> None:

@@ -351,7 +351,9 @@ def longest(
     num_workers = check_int("num_workers", num_workers, 1, 256)
     graph = KnightGraph.of(board)
     s = None if spec.start is None else board.index(*spec.start)
-    res = longest_path(graph, s, time_limit=deadline.remaining(), num_workers=num_workers, seed=seed)
+    left = deadline.remaining()
+    res = longest_path(graph, s, time_limit=None if left is None else max(left, 1e-9), num_workers=num_workers,
+                       seed=seed)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False)
