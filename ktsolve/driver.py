@@ -22,7 +22,21 @@ cut into chunks (a CP-SAT solve, which it stops through a callback).
 
 A :class:`Deadline` is the wall clock of a whole call: it is made once when
 a call starts, and every phase (graph building, proofs, each method of a
-portfolio) asks it how much time is left.
+portfolio) asks it how much time is left.  A phase that is not driven in
+chunks calls :meth:`Deadline.check` between its parts; it raises
+:class:`Stopped` when the time is up or Ctrl-C was pressed, and the method
+turns that into its honest ``unknown`` (:meth:`Stopped.stats`).
+:meth:`Deadline.extend` gives the call back time that was not its own work
+(a first-run numba compile, :mod:`ktsolve.jit`).
+
+Guards nest (a portfolio guards the whole plan, each method its own work),
+and :func:`call_guarded` runs a foreign call that blocks its thread (CP-SAT)
+in a worker thread, so that Ctrl-C reaches its stop callback at once.
+
+Added to the first version of this module, all backward compatible:
+``drive(deadline=, position=)``, :class:`Stopped`, :meth:`Deadline.check`,
+:meth:`Deadline.extend`, :meth:`Deadline.of`, :func:`interrupted`,
+:func:`call_guarded`, and nesting of :func:`interrupt_guard`.
 
 Examples
 --------
@@ -147,7 +161,13 @@ class Deadline:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a driven run ended: ``done`` units, and the reason (one of :data:`REASONS`)."""
+    """How a driven run ended: ``done`` units, and the reason (one of :data:`REASONS`).
+
+    Examples
+    --------
+    >>> Outcome(5, "interrupted", 0.1).interrupted
+    True
+    """
 
     done: int
     reason: str
@@ -187,6 +207,11 @@ def interrupted() -> bool:
 
     Phases that are not driven in chunks (graph building, proofs) ask this
     between their parts; :meth:`Deadline.check` does it for them.
+
+    Examples
+    --------
+    >>> interrupted()
+    False
     """
     return bool(_ACTIVE) and _ACTIVE[-1].set
 
@@ -290,6 +315,11 @@ class Stopped(Exception):
     ``reason`` is ``"time limit"`` or ``"interrupted"`` (see :data:`REASONS`).
     A method catches it and answers an honest ``unknown`` with
     :meth:`stats`.
+
+    Examples
+    --------
+    >>> Stopped("time limit", "walking").stats()
+    {'reason': 'the time limit ran out while walking', 'interrupted': False}
     """
 
     def __init__(self, reason: str, phase: str = ""):
@@ -362,6 +392,14 @@ def drive(
     (chunk sizes follow the clock): keep random streams in the caller's
     state, or reseed them from a unit's number with
     :func:`ktsolve.seeds.derive_seeds`.
+
+    Examples
+    --------
+    >>> out = drive(lambda k: (k, False), units=1000, first=10)
+    >>> out.done, out.reason
+    (1000, 'budget')
+    >>> drive(lambda k: (k, False), units=None, time_limit=0.05).reason
+    'time limit'
     """
     t0 = time.perf_counter()
     end = None if time_limit is None else t0 + time_limit

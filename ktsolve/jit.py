@@ -61,6 +61,11 @@ def take_compile_seconds() -> float:
     :func:`ktsolve.portfolio.run_method` calls it around every method, so the
     compile a method paid lands in that method's ``stats["compile_s"]`` and
     the call's clock is extended by it.
+
+    Examples
+    --------
+    >>> take_compile_seconds() >= 0.0, take_compile_seconds()
+    (True, 0.0)
     """
     seconds, _PENDING[0] = _PENDING[0], 0.0
     return seconds
@@ -84,12 +89,24 @@ def needs_compile(kernels: Iterable) -> bool:
 
     A kernel already compiled or loaded in this process has signatures; one
     whose cache index on disk is current will be loaded, not compiled.
+
+    Examples
+    --------
+    >>> import numba
+    >>> needs_compile([numba.njit(lambda x: x + 1)])
+    True
     """
     return any(not getattr(k, "signatures", ()) and not _in_cache(k) for k in kernels)
 
 
 def compile_note(name: str) -> str:
-    """The line said on a terminal while ``name``'s kernels compile."""
+    """The line said on a terminal while ``name``'s kernels compile.
+
+    Examples
+    --------
+    >>> compile_note("rotation")
+    'ktsolve: compiling the rotation kernels, first run only'
+    """
     return f"ktsolve: compiling the {name} kernels, first run only"
 
 
@@ -103,7 +120,13 @@ def _misses(kernels) -> int:
 
 
 def is_ready(name: str) -> bool:
-    """Whether :func:`prepare` already ran for ``name`` in this process."""
+    """Whether :func:`prepare` already ran for ``name`` in this process.
+
+    Examples
+    --------
+    >>> is_ready("a name nobody prepared")
+    False
+    """
     return name in _READY
 
 
@@ -132,6 +155,13 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     float
         Seconds spent compiling; 0.0 when the kernels were ready in memory
         or were loaded from numba's cache.
+
+    Examples
+    --------
+    >>> import numba
+    >>> inc = numba.njit(lambda x: x + 1)
+    >>> prepare("doctest inc", lambda: inc(1), [inc], stream=None) > 0, is_ready("doctest inc")
+    (True, True)
     """
     if name in _READY:
         return 0.0
@@ -167,6 +197,13 @@ def warm_method(func: Callable) -> tuple[bool, float, float]:
         Whether the method's module has kernels to prepare, the seconds
         spent compiling (0.0 when they came from the cache), and the seconds
         the whole preparation took.
+
+    Examples
+    --------
+    >>> from ktsolve.registry import method_info
+    >>> has_kernels, compiled, seconds = warm_method(method_info("backtrack").load())
+    >>> has_kernels, warm_method(method_info("cpsat").load())
+    (True, (False, 0.0, 0.0))
     """
     module = sys.modules.get(getattr(func, "__module__", ""), None)
     warm = getattr(module, "warm", None)

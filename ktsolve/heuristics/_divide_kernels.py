@@ -43,6 +43,18 @@ def fill_blocks(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, b0, b1):  # p
     tsr, tsc : int16 arrays, local row and column of the successor of every
         square of every type, -1 at the end of a piece
     b0, b1 : int, the range of blocks
+
+    Examples
+    --------
+    >>> nxt = np.zeros(4, dtype=np.int32)            # one 1 x 4 "block": 0 -> 1 -> 2 -> 3, end
+    >>> one = np.zeros(1, dtype=np.int32)
+    >>> tsr = np.array([0, 0, 0, -1], dtype=np.int16)
+    >>> tsc = np.array([1, 2, 3, -1], dtype=np.int16)
+    >>> width = np.array([4], dtype=np.int32)
+    >>> int(fill_blocks(nxt, 4, one, one.copy(), one.copy(), one + 1, width, one.copy(), tsr, tsc, 0, 1))
+    4
+    >>> nxt.tolist()
+    [1, 2, 3, -1]
     """
     written = 0
     for b in range(b0, b1):
@@ -74,6 +86,14 @@ def walk_part(nxt, q, k0, k1, total, out, nrows, ncols, flip_r, flip_c, transpos
     original board has ``out_cols`` columns.  With ``reverse`` step ``k``
     is written to ``out[total - 1 - k]``.  The walk stops early at a -1 (the
     end of an open path): then the steps reached are fewer than ``k1``.
+
+    Examples
+    --------
+    >>> nxt = np.array([2, 0, 1, -1], dtype=np.int32)
+    >>> out = np.zeros(3, dtype=np.int32)
+    >>> q, reached = walk_part(nxt, 0, 0, 2, 3, out, 2, 2, False, False, False, 2, False)
+    >>> int(q), int(reached), out[:2].tolist()
+    (1, 2, [0, 2])
     """
     q = np.int64(q)
     plain = not (flip_r or flip_c or transpose)
@@ -102,12 +122,31 @@ def walk_part(nxt, q, k0, k1, total, out, nrows, ncols, flip_r, flip_c, transpos
 
 
 def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst) -> None:
-    """Every block's successors (:func:`fill_blocks` over all blocks), then the joining moves ``src -> dst``."""
+    """Every block's successors (:func:`fill_blocks` over all blocks), then the joining moves ``src -> dst``.
+
+    Examples
+    --------
+    >>> nxt = np.zeros(4, dtype=np.int32)
+    >>> one = np.zeros(1, dtype=np.int32)
+    >>> tsr = np.array([0, 0, 0, -1], dtype=np.int16)
+    >>> tsc = np.array([1, 2, 3, -1], dtype=np.int16)
+    >>> fill_successors(nxt, 4, one, one.copy(), one.copy(), one + 1, one + 4, one.copy(), tsr, tsc,
+    ...                 np.array([3]), np.array([0]))   # then close 3 -> 0
+    >>> nxt.tolist()
+    [1, 2, 3, 0]
+    """
     fill_blocks(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, 0, r0.size)
     nxt[src] = dst
 
 
 def walk(nxt, start, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse) -> int:
-    """The whole walk from ``start`` (:func:`walk_part` over every step); returns the steps reached."""
+    """The whole walk from ``start`` (:func:`walk_part` over every step); returns the steps reached.
+
+    Examples
+    --------
+    >>> out = np.zeros(3, dtype=np.int32)
+    >>> walk(np.array([2, 0, 1, -1], dtype=np.int32), 0, 3, out, 2, 2, False, False, False, 2, True), out.tolist()
+    (3, [1, 2, 0])
+    """
     return int(walk_part(nxt, start, 0, total, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols,
                          reverse)[1])

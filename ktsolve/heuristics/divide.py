@@ -57,6 +57,13 @@ Mathematics Magazine 64 (1991) 325-332.
 A. Conrad, T. Hindrichs, H. Morsy, I. Wegener, "Solution of the knight's
 Hamiltonian path problem on chessboards", Discrete Applied Mathematics 50
 (1994) 125-134.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> res = solve_divide(KnightGraph(Board(30, 40)), TourSpec(closed=True))
+>>> res.status.value, len(res.tour), res.stats["layout"].split()[0]
+('found', 1200, 'grid')
 """
 
 from __future__ import annotations
@@ -113,6 +120,13 @@ def full_board_proof(board: Board, spec: TourSpec) -> Proof | None:
     tours, and colour parity (plus the outer/inner rows of 4-row boards)
     decides fixed ends where it can.  None does not promise a tour from
     every start; it says that no argument here rules it out.
+
+    Examples
+    --------
+    >>> print(full_board_proof(Board(4, 9), TourSpec(closed=True)).argument)
+    outer and inner rows
+    >>> full_board_proof(Board(8, 8), TourSpec(closed=True)) is None
+    True
     """
     if not board.is_full:
         raise UnsupportedError("full_board_proof handles boards without holes only")

@@ -61,6 +61,13 @@ References
 ----------
 Y. Takefuji and K. C. Lee, "Neural network computing for knight's tour
 problems", Neurocomputing 4(5):249-254, 1992, doi:10.1016/0925-2312(92)90030-S.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> res = solve_neural(KnightGraph(Board(6, 6)), TourSpec(closed=True), seed=5)
+>>> res.status.value, res.tour.closed, res.stats["tour_source"]
+('found', True, 'network')
 """
 
 from __future__ import annotations
@@ -117,6 +124,13 @@ class NeuralRule:
         ``"sync"``, ``"random"`` or ``"fixed"`` (see the module notes).
     name : str
         A label for tables.
+
+    Examples
+    --------
+    >>> RULES["sequential"].describe()
+    'U += 4 - S - 2V, random'
+    >>> NeuralRule(3, 1, "sync").label
+    '3,1,sync'
     """
 
     a: int
@@ -179,6 +193,13 @@ class NeuralNet:
         Ends of every edge, ``ea < eb``, sorted by ``(ea, eb)``.
     eid : (n, k) int32
         ``eid[i, j]`` is the edge of move ``j`` from square ``i``, or -1.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> net = NeuralNet(KnightGraph(Board(3, 4)))
+    >>> net.n_edges, net.edge(0, 6) >= 0, net.edge(0, 1)
+    (14, True, -1)
     """
 
     def __init__(self, graph: KnightGraph):
@@ -232,7 +253,15 @@ class NeuralNet:
 
 
 def neural_net(graph: KnightGraph) -> NeuralNet:
-    """The (cached) :class:`NeuralNet` of a graph."""
+    """The (cached) :class:`NeuralNet` of a graph.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(5, 5))
+    >>> neural_net(g) is neural_net(g)
+    True
+    """
     net = graph.__dict__.get("_neural_net")
     if net is None:
         net = NeuralNet(graph)
@@ -374,6 +403,14 @@ def merge_cycles(graph: KnightGraph, V, clamp=None) -> np.ndarray | None:
     """Join the cycles of a 2-factor (outputs ``V`` per edge of :class:`NeuralNet`) into one.
 
     Returns the new outputs, or None when no exchange joins the cycles.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(6, 6))
+    >>> V = sample_neural(g, 40, seed=6)["tour_V"]   # one cycle already: nothing to merge
+    >>> bool((merge_cycles(g, V) == V).all())
+    True
     """
     net = neural_net(graph)
     V = np.array(V, dtype=np.int32)

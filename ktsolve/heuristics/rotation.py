@@ -87,6 +87,14 @@ References
    Sciences* 18 (1979) 155-193.
 .. [4] A. Roth, "The Problem of the Knight": break Warnsdorff's ties by
    taking the square farthest from the board's centre.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> board = Board(20, 20, holes=[(3, 4), (10, 10)])
+>>> res = solve_rotation(KnightGraph(board), TourSpec(start=(0, 0)), seed=2)
+>>> res.status.value, len(res.tour), res.tour.start
+('found', 398, (0, 0))
 """
 
 from __future__ import annotations
@@ -202,6 +210,13 @@ def rotate(path, pos, length, i):
     the end, and updates ``pos`` (the index of every square on the path) for
     the squares that moved.  Costs ``length - 1 - i``.  The caller checks that
     ``path[i]`` is next to the end and that ``0 <= i < length - 2``.
+
+    Examples
+    --------
+    >>> path = np.array([0, 1, 2, 3, 4], dtype=np.int32)
+    >>> pos = np.arange(5, dtype=np.int32)
+    >>> int(rotate(path, pos, 5, 1)), path.tolist(), pos.tolist()
+    (2, [0, 1, 4, 3, 2], [0, 1, 4, 3, 2])
     """
     lo = i + 1
     hi = length - 1

@@ -60,6 +60,15 @@ D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tours on
 square chessboards", Oregon State University REU report, 1996.
 S. Ganzfried, "A new algorithm for knight's tours", Oregon State University
 REU report, 2004 (Table 1: the Squirrel-Cull orderings).
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> g = KnightGraph(Board(8, 8))
+>>> len(warnsdorff_path(g, "a1", rule="roth"))
+64
+>>> solve_warnsdorff(g, TourSpec(closed=True), seed=1).status.value
+'found'
 """
 
 from __future__ import annotations
@@ -315,7 +324,14 @@ def squirrel_orderings(m: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def squirrel_applies(graph: KnightGraph) -> bool:
-    """True when the Squirrel-Cull orderings apply: a full ``n x n`` knight board, ``n >= 5``."""
+    """True when the Squirrel-Cull orderings apply: a full ``n x n`` knight board, ``n >= 5``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> squirrel_applies(KnightGraph(Board(8, 8))), squirrel_applies(KnightGraph(Board(8, 9)))
+    (True, False)
+    """
     b = graph.board
     return graph.is_knight and b.is_full and b.rows == b.cols and b.rows >= 5
 
@@ -440,6 +456,11 @@ def default_restarts(n: int) -> int:
     As many walks as visit about ``2 * 10**7`` squares, at least 100 and at
     most 10,000: 10,000 walks up to 2,000 squares, 100 walks from 200,000
     squares on.
+
+    Examples
+    --------
+    >>> default_restarts(64), default_restarts(1_000_000)
+    (10000, 100)
     """
     return int(min(10_000, max(100, 20_000_000 // max(1, n))))
 

@@ -44,6 +44,14 @@ References
 ----------
 I. Pohl, "A method for finding Hamilton paths and knight's tours",
 Communications of the ACM 10(7):446-449, 1967.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> solve_backtrack(KnightGraph(Board(6, 6)), TourSpec(closed=True)).status.value
+'found'
+>>> print(solve_backtrack(KnightGraph(Board(3, 6)), TourSpec()).proof.argument)
+exhaustive search
 """
 
 from __future__ import annotations

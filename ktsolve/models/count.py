@@ -27,6 +27,13 @@ References
 ----------
 OEIS A165134 (directed open tours of n x n), A001230 (undirected closed
 tours of 2n x 2n), A169764, A169696, A079137, A083386, A175881, A383661.
+
+Examples
+--------
+>>> int(count_tours("3x4", directed=False))
+8
+>>> count_tours("6x6", closed=True, max_nodes=1000).complete
+False
 """
 
 from __future__ import annotations
@@ -65,6 +72,16 @@ class TourCount:
         Seconds.
     reason : str
         Why the count is incomplete ('' when complete).
+
+    Examples
+    --------
+    >>> c = TourCount(8, True, 120, 0.01)
+    >>> int(c)
+    8
+    >>> int(TourCount(3, False, 10, 0.01, "the node budget ran out"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the count is incomplete (the node budget ran out); 3 is only a lower bound
     """
 
     value: int

@@ -31,6 +31,13 @@ References
 ----------
 L. Perron and F. Didier, *CP-SAT*, Google OR-Tools (v9),
 https://developers.google.com/optimization/cp/cp_solver.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> res = solve_cpsat(KnightGraph(Board(5, 5, holes=[(2, 2)])), TourSpec(closed=True), seed=1)
+>>> res.status.value, res.proof.argument, res.seed
+('infeasible', 'cpsat', 1)
 """
 
 from __future__ import annotations
@@ -286,7 +293,16 @@ def apply_parameters(solver, parameters: Mapping | None) -> None:
 
 
 def solver_stats(solver, status) -> dict:
-    """The solver's statistics as plain numbers."""
+    """The solver's statistics as plain numbers.
+
+    Examples
+    --------
+    >>> from ortools.sat.python import cp_model
+    >>> solver = cp_model.CpSolver()
+    >>> status = solver.solve(cp_model.CpModel())
+    >>> solver_stats(solver, status)["status"]
+    'OPTIMAL'
+    """
     return {
         "status": solver.status_name(status),
         "branches": int(solver.num_branches),
@@ -324,6 +340,15 @@ def run_solver(solver, model, deadline: Deadline, *, what: str = "model"):
         When CP-SAT refuses its parameters.
     RuntimeError
         When CP-SAT calls the model itself invalid (a bug in ktsolve).
+
+    Examples
+    --------
+    >>> from ortools.sat.python import cp_model
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_bool_var("x")
+    >>> status, interrupted = run_solver(cp_model.CpSolver(), model, Deadline(5))
+    >>> cp_model.CpSolver().status_name(status), interrupted
+    ('OPTIMAL', False)
     """
     from ortools.sat.python import cp_model
 

@@ -21,6 +21,13 @@ a short budget returns a long path.  The default budget is
 reproducible, more workers are not.
 
 This is the reference the stochastic side is scored against.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph
+>>> res = longest_path(KnightGraph(Board(3, 4)), 1, seed=1)
+>>> res.status.value, res.stats["length"], res.stats["optimal"]
+('found', 11, True)
 """
 
 from __future__ import annotations
