@@ -33,10 +33,11 @@ Guards nest (a portfolio guards the whole plan, each method its own work),
 and :func:`call_guarded` runs a foreign call that blocks its thread (CP-SAT)
 in a worker thread, so that Ctrl-C reaches its stop callback at once.
 
-Added to the first version of this module, all backward compatible:
-``drive(deadline=, position=)``, :class:`Stopped`, :meth:`Deadline.check`,
-:meth:`Deadline.extend`, :meth:`Deadline.of`, :func:`interrupted`,
-:func:`call_guarded`, and nesting of :func:`interrupt_guard`.
+The public API, used by every method: :func:`drive` (with ``deadline=``
+for the call's clock and ``position=`` for what progress shows),
+:class:`Deadline` (``check``, ``extend``, ``share``, ``of``),
+:class:`Stopped`, :class:`Outcome`, :func:`interrupt_guard`,
+:func:`interrupted` and :func:`call_guarded`.
 
 Examples
 --------
