@@ -717,9 +717,9 @@ def solve_rotation(
     """
     if rotations is None:
         rotations = max(DEFAULT_ROTATIONS, ROTATIONS_PER_LENGTH * max(graph.board.rows, graph.board.cols))
-    rotations = check_int("rotations", rotations, 1, COUNT_MAX)
-    restarts = check_int("restarts", restarts, 1, MAX_RESTARTS)
-    depth = check_int("depth", depth, 1, _MAXD)
+    rotations = check_int("rotations", rotations, 1, COUNT_MAX, method="rotation")
+    restarts = check_int("restarts", restarts, 1, MAX_RESTARTS, method="rotation")
+    depth = check_int("depth", depth, 1, _MAXD, method="rotation")
     seed = resolve_seed(seed)
     deadline = Deadline(check_time_limit(time_limit))
     board = graph.board
