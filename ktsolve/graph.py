@@ -124,14 +124,35 @@ class KnightGraph:
     @cached_property
     def coords(self) -> np.ndarray:
         """``(n, 2)`` int32 array of ``(row, col)`` of every square."""
+        return self._build_coords(None)
+
+    def _build_coords(self, deadline) -> np.ndarray:
         self._check_size()
-        return self.board.coords_of(np.arange(self.n, dtype=np.int64)).astype(np.int32)
+        board = self.board
+        cols = board.cols
+        out = np.empty((self.n, 2), dtype=np.int32)
+        rows_per_band = max(1, BAND_SQUARES // cols)
+        pos = 0
+        for r0 in self._bands():
+            if deadline is not None:
+                deadline.check("building the knight graph")
+            r1 = min(board.rows, r0 + rows_per_band)
+            c = np.arange(cols, dtype=np.int32)
+            band_r = np.repeat(np.arange(r0, r1, dtype=np.int32), cols)
+            band_c = np.tile(c, r1 - r0)
+            if not board.is_full:
+                keep = board.mask[r0:r1].ravel()
+                band_r, band_c = band_r[keep], band_c[keep]
+            out[pos : pos + band_r.size, 0] = band_r
+            out[pos : pos + band_r.size, 1] = band_c
+            pos += band_r.size
+        return out
 
     @cached_property
     def colour(self) -> np.ndarray:
         """``(n,)`` int32 parity ``(row + col) % 2`` of every square."""
         c = self.coords
-        return ((c[:, 0] + c[:, 1]) % 2).astype(np.int32)
+        return ((c[:, 0] + c[:, 1]) & 1).astype(np.int32)
 
     @cached_property
     def table(self) -> np.ndarray:
@@ -196,8 +217,9 @@ class KnightGraph:
         out.setflags(write=False)
         return out
 
-    def build(self, deadline=None, *, csr: bool = True) -> float:
-        """Build the arrays now (the table, the degrees and, with ``csr``, the CSR pair); returns seconds.
+    def build(self, deadline=None, *, csr: bool = True, coords: bool = False) -> float:
+        """Build the arrays now (the table, the degrees, with ``csr`` the CSR pair, with ``coords`` the
+        coordinates and colours); returns seconds.
 
         The arrays are built in bands of rows, and ``deadline`` (a
         :class:`~ktsolve.driver.Deadline`) is checked between bands: when it
@@ -220,6 +242,12 @@ class KnightGraph:
             self.__dict__["degree"] = self._build_degree(deadline)
         if csr and "_csr" not in self.__dict__:
             self.__dict__["_csr"] = self._build_csr(deadline)
+        if coords and "coords" not in self.__dict__:
+            self.__dict__["coords"] = self._build_coords(deadline)
+        if coords and "colour" not in self.__dict__:
+            if deadline is not None:
+                deadline.check("building the knight graph")
+            self.__dict__["colour"] = self.colour
         return time.perf_counter() - t0
 
     @cached_property
@@ -229,12 +257,12 @@ class KnightGraph:
     def _build_csr(self, deadline) -> tuple[np.ndarray, np.ndarray]:
         t = self.table
         deg = self.degree
-        indptr = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(deg, out=indptr[1:])
-        if indptr[-1] > np.iinfo(np.int32).max:
+        total = int(deg.sum(dtype=np.int64))
+        if total > np.iinfo(np.int32).max:
             raise InvalidBoardError("the knight graph has too many edges for int32 arrays")
-        indptr = indptr.astype(np.int32)
-        indices = np.empty(int(indptr[-1]), dtype=np.int32)
+        indptr = np.empty(self.n + 1, dtype=np.int32)
+        indptr[0] = 0
+        indices = np.empty(total, dtype=np.int32)
         cols = self.board.cols
         # the bands of the board's rows, as ranges of square numbers
         mask_rows = None if self.board.is_full else np.cumsum(self.board.mask.sum(axis=1))
@@ -247,6 +275,8 @@ class KnightGraph:
             else:
                 a = int(mask_rows[r0 - 1]) if r0 > 0 else 0
                 b = int(mask_rows[r1 - 1])
+            np.cumsum(deg[a:b], out=indptr[a + 1 : b + 1])
+            indptr[a + 1 : b + 1] += indptr[a]
             part = t[a:b]
             indices[indptr[a] : indptr[b]] = part[part >= 0]
         for arr in (indptr, indices):

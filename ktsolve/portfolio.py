@@ -378,13 +378,14 @@ def run_plan(
         for step in plan:
             if deadline.expired() and not step.always:
                 continue
-            budget = deadline.share(step.share, step.cap)
-            if budget is not None:
-                budget = max(budget, 1e-9)
             proof_step = step.name in PROOFS
             try:
                 built = (_build_graph(graph, deadline, csr=proof_step)
                          if proof_step or reg[step.name].needs_graph else {})
+                # the step's share of the time left once its graph is built
+                budget = deadline.share(step.share, step.cap)
+                if budget is not None:
+                    budget = max(budget, 1e-9)
                 if proof_step:
                     t0 = time.perf_counter()
                     proof, _ = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)

@@ -81,8 +81,11 @@ def test_banded_build_matches_the_reference_across_many_bands(monkeypatch):
         for _ in range(15):
             board = random_board(rng, 1, 12, 0.3)
             g = KnightGraph(board, moves)
-            g.build()
+            g.build(coords=True)
             ref = reference_neighbours(board, moves.tolist())
+            want = board.coords_of(np.arange(board.n_squares))
+            assert g.coords.dtype == np.int32 and g.coords.tolist() == want.tolist()
+            assert g.colour.tolist() == ((want[:, 0] + want[:, 1]) % 2).tolist()
             assert g.degree.tolist() == [len(ref[i]) for i in range(g.n)]
             assert all(g.neighbours(i).tolist() == ref[i] for i in range(g.n))
 

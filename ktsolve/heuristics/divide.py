@@ -329,6 +329,13 @@ def _intern(keys: list, pos: dict, key: str) -> int:
     return pos[key]
 
 
+def _ticker(deadline):
+    """A function that checks ``deadline`` (a no-op without one)."""
+    if deadline is None:
+        return lambda: None
+    return lambda: deadline.check("planning the blocks")
+
+
 def _grid_flags(first_row: bool, last_row: bool, first_col: bool, last_col: bool) -> frozenset:
     f = set()
     if not first_col:
@@ -343,8 +350,12 @@ def _grid_flags(first_row: bool, last_row: bool, first_col: bool, last_col: bool
     return frozenset(f)
 
 
-def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | None:
-    """Grid of closed blocks (and one open block ``odd = (i, j, (r, c))``), or None if a block is missing."""
+def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None, deadline=None) -> _Layout | None:
+    """Grid of closed blocks (and one open block ``odd = (i, j, (r, c))``), or None if a block is missing.
+
+    A board of millions of blocks takes a while: ``deadline`` is checked between the arrays.
+    """
+    tick = _ticker(deadline)
     n_i, n_j = len(hs), len(ws)
     rows, cols = int(hs.sum()), int(ws.sum())
     rkeys = [(int(h), i == 0, i == n_i - 1) for i, h in enumerate(hs)]
@@ -368,6 +379,7 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | Non
     rcode = np.array([rpos[k] for k in rkeys], dtype=np.intp)
     ccode = np.array([cpos[k] for k in ckeys], dtype=np.intp)
     btype = lut[rcode[:, None], ccode[None, :]]
+    tick()
     rstart = np.concatenate([[0], np.cumsum(hs)[:-1]]).astype(np.int64)
     cstart = np.concatenate([[0], np.cumsum(ws)[:-1]]).astype(np.int64)
     start = None
@@ -383,22 +395,19 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | Non
     y = rstart[:, None]
     x = cstart[None, 1:]
     src = [((y * cols) + x - 1).ravel(), ((y + 3) * cols + x).ravel()]
+    tick()
     dst = [((y + 1) * cols + x + 1).ravel(), ((y + 2) * cols + x - 2).ravel()]
+    tick()
     yb = rstart[1:]
     src += [(yb - 1) * cols + cols - 1, yb * cols + cols - 4]
     dst += [(yb + 1) * cols + cols - 2, (yb - 2) * cols + cols - 3]
-    return _Layout(
-        rows,
-        cols,
-        np.repeat(rstart, n_j).astype(np.int32),
-        np.tile(cstart, n_i).astype(np.int32),
-        btype.ravel().astype(np.int32),
-        keys,
-        np.concatenate(src).astype(np.int64),
-        np.concatenate(dst).astype(np.int64),
-        start,
-        {"layout": f"grid of {n_i}x{n_j} blocks"},
-    )
+    r0 = np.repeat(rstart.astype(np.int32), n_j)
+    c0 = np.tile(cstart.astype(np.int32), n_i)
+    tick()
+    src, dst = np.concatenate(src), np.concatenate(dst)
+    tick()
+    return _Layout(rows, cols, r0, c0, np.ascontiguousarray(btype.ravel(), dtype=np.int32), keys, src, dst, start,
+                   {"layout": f"grid of {n_i}x{n_j} blocks"})
 
 
 def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> _Layout | None:
@@ -466,19 +475,19 @@ def _single(cat, key: str, rows: int, cols: int, start_local=None) -> _Layout | 
     return _Layout(rows, cols, z, z.copy(), z.copy(), [key], e, e.copy(), start, {"layout": "one block"})
 
 
-def _grid_cycle(cat, m: int, n: int) -> _Layout | None:
+def _grid_cycle(cat, m: int, n: int, deadline=None) -> _Layout | None:
     """Closed blocks on an ``m x n`` board (both sides >= 5, not both odd)."""
     # an even side is cut into even parts, so every block has an even side
     col_opts = list(_any_splits(n))
     for hs, _ in _any_splits(m):
         for ws, _ in col_opts:
-            lay = _grid_layout(cat, hs, ws)
+            lay = _grid_layout(cat, hs, ws, deadline=deadline)
             if lay is not None:
                 return lay
     return None
 
 
-def _grid_path(cat, m: int, n: int, s) -> _Layout | None:
+def _grid_path(cat, m: int, n: int, s, deadline=None) -> _Layout | None:
     """Closed blocks and one open block holding ``s`` (or any start when ``s`` is None); both sides odd."""
     row_opts = list(_odd_splits(m, None if s is None else s[0]))
     col_opts = list(_odd_splits(n, None if s is None else s[1]))
@@ -492,7 +501,7 @@ def _grid_path(cat, m: int, n: int, s) -> _Layout | None:
             else:
                 locs = [(r, c) for r in range(h) for c in range(w) if (r + c) % 2 == 0]
             for loc in locs:
-                lay = _grid_layout(cat, hs, ws, odd=(i, j, loc))
+                lay = _grid_layout(cat, hs, ws, odd=(i, j, loc), deadline=deadline)
                 if lay is not None:
                     return lay
     return None
@@ -631,13 +640,13 @@ def _transforms(transpose: bool | None):
                 yield _Transform(tr, fr, fc)
 
 
-def _plan_open(cat, m: int, n: int, s):
+def _plan_open(cat, m: int, n: int, s, deadline=None):
     """Layout of an open tour from ``s`` (None: anywhere) on a board without closed tours."""
     a = min(m, n)
     if a >= 5:
         for tf in _transforms(None):
             rows, cols = tf.shape(m, n)
-            lay = _grid_path(cat, rows, cols, tf.square(s, m, n))
+            lay = _grid_path(cat, rows, cols, tf.square(s, m, n), deadline)
             if lay is not None:
                 return lay, tf
             if s is None:
@@ -655,9 +664,9 @@ def _plan_open(cat, m: int, n: int, s):
     return None, None
 
 
-def _plan_cycle(cat, m: int, n: int):
+def _plan_cycle(cat, m: int, n: int, deadline=None):
     if min(m, n) >= 5:
-        return _grid_cycle(cat, m, n), _Transform()
+        return _grid_cycle(cat, m, n, deadline), _Transform()
     tf = _Transform(transpose=m > n)
     return _t3_cycle(cat, max(m, n)), tf
 
@@ -749,15 +758,10 @@ def _unknown(reason: str, stats=None) -> SolveResult:
 
 
 def _warm_calls() -> None:
+    from types import SimpleNamespace
+
     for spec in (TourSpec(closed=True), TourSpec(start=(1, 0))):
-        solve_divide(_BoardOnly(Board(6, 8)), spec)
-
-
-class _BoardOnly:
-    """What :func:`solve_divide` reads of a graph: the board."""
-
-    def __init__(self, board: Board):
-        self.board = board
+        solve_divide(SimpleNamespace(board=Board(6, 8)), spec)  # divide reads only the board
 
 
 def warm() -> float:
@@ -845,10 +849,10 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     reverse = False
     deadline.check("planning the blocks")
     if cyclic:
-        lay, tf = _plan_cycle(cat, m, n)
+        lay, tf = _plan_cycle(cat, m, n, deadline)
     else:
         # an open tour ending on t is an open tour from t, reversed
-        lay, tf = _plan_open(cat, m, n, s if s is not None else t)
+        lay, tf = _plan_open(cat, m, n, s if s is not None else t, deadline)
         reverse = s is None and t is not None
     if lay is None:
         return _unknown(f"divide has no stored block for {_a(spec.describe(board))} on a {m}x{n} board")

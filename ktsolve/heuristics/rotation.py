@@ -729,7 +729,7 @@ def solve_rotation(
     stats: dict = {}
     with interrupt_guard():
         try:
-            graph.build(deadline)
+            graph.build(deadline, coords=True)
             return _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, stats)
         except Stopped as stop:
             stats.update(stop.stats())

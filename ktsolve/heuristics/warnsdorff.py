@@ -483,7 +483,7 @@ def _start_order(graph: KnightGraph) -> np.ndarray:
     if even != odd:
         major = 0 if even > odd else 1
         cand = cand[graph.colour == major]
-    order = np.argsort(deg[cand], kind="stable")
+    order = np.argsort(deg[cand].astype(np.uint8), kind="stable")  # small keys: a radix sort
     return cand[order]
 
 
@@ -491,26 +491,21 @@ def _start_order(graph: KnightGraph) -> np.ndarray:
 _CLOSED_ANCHORS = 16
 
 
-class _Pairs:
-    """The walks' candidate (start, blocked end, reversed) triples, built on first use.
+class _Starts:
+    """The triples ``(start, -1, False)`` of an array of start squares, made one at a time.
 
-    A free open start costs nothing on a huge board until a triple is asked for.
+    A free open start on a board of millions of squares has millions of
+    candidates; a list of tuples of them would cost seconds.
     """
 
-    def __init__(self, make):
-        self._make = make
-        self._items = None
-
-    def _get(self):
-        if self._items is None:
-            self._items = self._make()
-        return self._items
+    def __init__(self, squares: np.ndarray):
+        self._squares = squares
 
     def __len__(self):
-        return len(self._get())
+        return len(self._squares)
 
     def __getitem__(self, i):
-        return self._get()[i]
+        return int(self._squares[i]), -1, False
 
 
 def _plan(graph: KnightGraph, spec: TourSpec):
@@ -542,21 +537,24 @@ def _plan(graph: KnightGraph, spec: TourSpec):
                                   "a knight's move apart")
             return [(s, e, False), (e, s, True)], same, ""
 
-        def make():
-            anchors = np.argsort(_centre_dist(graph), kind="stable")[:_CLOSED_ANCHORS]
-            return [(int(a), int(t), False) for a in anchors for t in table[a] if t >= 0]
+        # the squares nearest the centre, ties in square order (a stable sort of those few)
+        dist = _centre_dist(graph)
+        k = min(_CLOSED_ANCHORS, graph.n)
+        near = np.flatnonzero(dist <= np.partition(dist, k - 1)[k - 1])
+        anchors = near[np.argsort(dist[near], kind="stable")][:k]
+        triples = [(int(a), int(t), False) for a in anchors for t in table[a] if t >= 0]
 
         def finish(sq):
             return list_cycle(sq, s, e)
 
-        return _Pairs(make), finish, ""
+        return triples, finish, ""
     if s is not None and e is not None:
         return [(s, e, False), (e, s, True)], same, ""
     if s is not None:
         return [(s, -1, False)], same, ""
     if e is not None:
         return [(e, -1, True)], same, ""
-    return _Pairs(lambda: [(int(v), -1, False) for v in _start_order(graph)]), same, ""
+    return _Starts(_start_order(graph)), same, ""
 
 
 #: Most walks a run may be given (a walk of a small board takes microseconds).
@@ -694,7 +692,7 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
     stats: dict = {"walks": 0, "longest": 0}
     with interrupt_guard():
         try:
-            graph.build(deadline, csr=False)
+            graph.build(deadline, csr=False, coords=True)
             return _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, stats)
         except Stopped as stop:
             stats.update(stop.stats())
@@ -721,6 +719,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
         budget = first_walks
     else:
         triples, finish, reason = _plan(graph, spec)
+        deadline.check("choosing the walks")
         if not len(triples):
             stats["reason"] = reason
             return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
