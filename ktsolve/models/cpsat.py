@@ -435,6 +435,7 @@ def solve_cpsat(
         )
     with interrupt_guard():
         try:
+            deadline.check("starting CP-SAT")  # no time left: not even the import
             from ortools.sat.python import cp_model
 
             solver = cp_model.CpSolver()

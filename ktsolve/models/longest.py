@@ -156,6 +156,7 @@ def longest_path(
     board = graph.board
     with interrupt_guard():
         try:
+            deadline.check("starting CP-SAT")
             from ortools.sat.python import cp_model
 
             graph.build(deadline)
