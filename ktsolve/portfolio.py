@@ -71,6 +71,10 @@ PROVE_MATCHING_TIME = 60.0
 #: Seconds per square the matching proof spends before it first looks at the clock (its
 #: network and first matching: about 3 us per square measured); a step with less time skips it.
 MATCHING_SETUP_S_PER_SQUARE = 4e-6
+#: Seconds of the first, short matching proof :func:`prove_plan` runs on large boards.
+PROVE_MATCHING_EARLY = 0.25
+#: Largest board that gets the short matching proof before the constructions.
+PROVE_MATCHING_EARLY_MAX = 100_000
 #: Boards up to this many squares go to the exact side in ``auto``.
 EXACT_MAX = 400
 #: Full boards above this many squares go to ``divide`` before anything else in ``prove``.
@@ -144,24 +148,39 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
 
     Every method step of :func:`auto_plan` comes with the same share of the
     time, in the same order; before them the proofs (the matching proof on
-    every board, up to a minute); after them a short exhaustive search
-    (20% of the time left, at most 2 s), divide and conquer on a full board,
-    and CP-SAT with the rest of the time.  The cheap constructions of
-    ``auto`` thus answer quickly where a tour exists, and the exact steps
-    settle what they cannot.
+    every board, up to a minute; on boards above
+    :data:`PRESOLVE_MATCHING_MAX` squares the full proof comes after the
+    constructions, with a quarter-second try before them up to
+    :data:`PROVE_MATCHING_EARLY_MAX` squares); after them a short
+    exhaustive search (20% of the time left, at most 2 s), divide and
+    conquer on a full board, and CP-SAT with the rest of the time.  The
+    cheap constructions of ``auto`` thus answer quickly where a tour exists,
+    and the exact steps settle what they cannot.
     """
     n = board.n_squares
     plan: list[Step] = []
     divide_first = board.is_full and n > PROVE_DIVIDE_FIRST
     if divide_first:
         plan.append(Step("divide"))
-    plan += _proof_steps(board, prove=True)
+    large = PRESOLVE_MATCHING_MAX < n <= PRESOLVE_MAX
+    if large:
+        # On a large board the matching proof takes seconds to find nothing where
+        # a tour exists, so the full proof runs after the constructions; up to
+        # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
+        # short try first catches the quick refutations.
+        plan.append(Step("quick proofs"))
+        if n <= PROVE_MATCHING_EARLY_MAX:
+            plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
+    else:
+        plan += _proof_steps(board, prove=True)
     for step in _method_steps(board, spec):
         if step.name in ("cpsat", "backtrack"):
             continue  # the exact steps come below, in the order that settles most
         # the last construction of auto gets the whole remainder there; here the
         # exact steps follow, so it gets half
         plan.append(step if step.share < 1.0 else Step(step.name, 0.5, step.cap))
+    if large:
+        plan.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME))
     plan.append(Step("backtrack", 0.2, 2.0))
     if board.is_full and not divide_first:
         plan.append(Step("divide"))
@@ -204,7 +223,9 @@ def run_method(
 
     A tour is validated (an invalid one becomes an honest ``unknown`` whose
     ``stats["invalid_tour"]`` has the validator's message); only a method
-    that can prove may answer ``infeasible``; the seed used is recorded.
+    that can prove may answer ``infeasible`` (a built-in one that says so
+    otherwise is a bug, raised; a user's becomes ``unknown`` with its claim
+    in ``stats["unproven_claim"]``); the seed used is recorded.
     ``stats["steps"]`` gets the method's time and the validation's time,
     and ``stats["compile_s"]`` the seconds the method spent compiling its
     numba kernels on their first run (:mod:`ktsolve.jit`), which the
@@ -237,7 +258,14 @@ def run_method(
     elif tour is not None:
         raise RuntimeError(f"method {info.name!r} returned a tour with status {res.status.value}")
     if status is Status.INFEASIBLE and not info.proves:
-        raise RuntimeError(f"method {info.name!r} cannot prove infeasibility but said so")
+        if info.builtin:
+            raise RuntimeError(f"method {info.name!r} cannot prove infeasibility but said so")
+        # a user's method: its claim is kept in the stats, the answer stays honest
+        status = Status.UNKNOWN
+        stats["unproven_claim"] = str(res.proof) if res.proof is not None else "no tour exists"
+        stats["reason"] = (f"method {info.name!r} said no tour exists, but it is not registered as a method "
+                           "that proves (MethodInfo(..., proves=True)); the claim is not taken")
+        res = res.replace(proof=None)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)
@@ -273,7 +301,7 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
     :class:`~ktsolve.driver.Stopped` is raised when it has expired or Ctrl-C
     was pressed.
     """
-    from .models.proofs import matching_proof, quick_proof
+    from .proofs import matching_proof, quick_proof
 
     if deadline is not None:
         deadline.check(f"running the {name}")
@@ -293,8 +321,8 @@ def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = 
     When ``deadline`` expires while the graph is built or before a proof,
     the answer is None (no proof): the method then answers for itself.
 
-    :func:`~ktsolve.models.proofs.quick_proof` runs on every board, and
-    :func:`~ktsolve.models.proofs.matching_proof` too on boards of at most
+    :func:`~ktsolve.proofs.quick_proof` runs on every board, and
+    :func:`~ktsolve.proofs.matching_proof` too on boards of at most
     :data:`PRESOLVE_MATCHING_MAX` squares, at most
     :data:`PRESOLVE_MATCHING_TIME` seconds, so that no method burns its
     budget on a question with no answer (a closed tour of a 4 x n board).
@@ -363,6 +391,7 @@ def run_plan(
     graph = KnightGraph.of(board)
     steps: list[dict] = []
     tried: list[str] = []
+    finished_proofs: set[str] = set()
     last: SolveResult | None = None
 
     def finish(res: SolveResult, settled_by: str) -> SolveResult:
@@ -378,6 +407,8 @@ def run_plan(
         for step in plan:
             if deadline.expired() and not step.always:
                 continue
+            if step.name in finished_proofs:
+                continue  # an earlier run of this proof went to the end and found nothing
             proof_step = step.name in PROOFS
             try:
                 built = (_build_graph(graph, deadline, csr=proof_step)
@@ -388,7 +419,7 @@ def run_plan(
                     budget = max(budget, 1e-9)
                 if proof_step:
                     t0 = time.perf_counter()
-                    proof, _ = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
+                    proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
             except Stopped as stop:
                 # the time ran out (or Ctrl-C) while the graph was built or a proof ran:
                 # no later step can do better
@@ -397,6 +428,8 @@ def run_plan(
                 return finish(res, "none")
             if proof_step:
                 seconds = time.perf_counter() - t0
+                if finished:
+                    finished_proofs.add(step.name)
                 steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
                               "seconds": round(seconds, 6), **built})
                 if proof is not None:

@@ -11,7 +11,6 @@ every tour through the one validator.  ``closed``, ``start``, ``end``,
 from __future__ import annotations
 
 import inspect
-import time
 from collections.abc import Callable
 
 from .checks import check_flag, check_seed, check_time_limit
@@ -169,13 +168,19 @@ def _presolved(res: SolveResult, requested: str | None) -> SolveResult:
 
 def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) -> SolveResult:
     """A user's callable: the presolve plan, then the function through :func:`run_method`."""
+    steps: list = []
     if plan:
         pre = run_plan(plan, board, spec, seed=seed or 0, deadline=deadline, label=None)
         if pre.status is Status.INFEASIBLE:
             return pre
+        steps = list(pre.stats.get("steps", ()))
     graph = KnightGraph.of(board)
     res = run_method(info, graph, spec, seed=seed, time_limit=deadline.remaining(), progress=progress, **params)
-    return res.replace(elapsed=deadline.elapsed())
+    # the same stats as a registered method run through run_plan: every step tried, and who settled it
+    stats = dict(res.stats)
+    stats["steps"] = steps + list(stats.get("steps", ()))
+    stats["settled_by"] = info.name if res.status is not Status.UNKNOWN else "none"
+    return res.replace(stats=stats, elapsed=deadline.elapsed())
 
 
 # ---------------------------------------------------------------------- seeding the colonies
@@ -249,8 +254,8 @@ def prove(
     0. on a large board without holes (more than 10,000 squares), divide
        and conquer (``divide``), which builds a tour in linear time or cites
        the existence theorems, without building the knight graph;
-    1. the linear-time necessary conditions (:func:`~ktsolve.models.proofs.quick_proof`);
-    2. the matching proof (:func:`~ktsolve.models.proofs.matching_proof`; at
+    1. the linear-time necessary conditions (:func:`~ktsolve.proofs.quick_proof`);
+    2. the matching proof (:func:`~ktsolve.proofs.matching_proof`; at
        most 60 s);
     3. every construction that ``solve(method="auto")`` uses, with the same
        budget (Posa rotations and Warnsdorff's rule on large boards, a
