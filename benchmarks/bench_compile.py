@@ -6,12 +6,18 @@ the methods that build closed tours only) runs once with a fresh, empty
 it) and then ``--warm`` more times with that cache (median): the difference
 is the compile time the first run pays.  ``warnsdorff`` runs its first walks
 of a small board in Python, so a 40x40 row shows its kernel's compile too.
+Both wall time and CPU time (user + system) of the process are recorded:
+on a shared machine the CPU time is the steadier figure.
 
-Every figure is recorded under a label (``--label before`` / ``--label
-after``) in ``benchmarks/results/compile.json``; the Markdown file
+With ``--before DIR`` (a checkout of an earlier version, put first on
+``PYTHONPATH``) every case runs under both versions in turn, so the two
+columns share the machine's load.
+
+Every figure is recorded under a label (``--label``) in
+``benchmarks/results/compile.json``; the Markdown file
 ``benchmarks/results/compile.md`` shows every label side by side.
 
-Run:  python benchmarks/bench_compile.py --label after [--warm 3] [METHOD ...]
+Run:  python benchmarks/bench_compile.py [--before DIR] [--warm 3] [METHOD ...]
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -45,27 +52,35 @@ def cases(names: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def run(args, env) -> float:
+def run(args, env) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     res = subprocess.run([KTSOLVE, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if res.returncode not in (0, 3):
         raise RuntimeError(f"ktsolve {' '.join(args)} exited {res.returncode}: {res.stderr.strip()}")
-    return dt
+    return dt, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(args, warm: int) -> tuple[float, float]:
+def measure(args, warm: int, source: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        cold = run(args, env)
-        warm_s = statistics.median(run(args, env) for _ in range(warm))
-    return cold, warm_s
+        if source:
+            env["PYTHONPATH"] = source + os.pathsep + env.get("PYTHONPATH", "")
+        cold, cold_cpu = run(args, env)
+        warm_runs = [run(args, env) for _ in range(warm)]
+    return {"command": "ktsolve " + " ".join(args), "cold_s": round(cold, 2), "cold_cpu_s": round(cold_cpu, 2),
+            "warm_s": round(statistics.median(w for w, _ in warm_runs), 2),
+            "warm_cpu_s": round(statistics.median(c for _, c in warm_runs), 2)}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("methods", nargs="*", help="methods to measure (default: every registered method)")
-    ap.add_argument("--label", default="after", help="label of this set of figures (before, after, ...)")
+    ap.add_argument("--label", default="after", help="label of this tree's figures")
+    ap.add_argument("--before", metavar="DIR", help="also measure the ktsolve package in DIR, as 'before'")
     ap.add_argument("--warm", type=int, default=3, help="warm runs per method (median)")
     args = ap.parse_args(argv)
     if KTSOLVE is None:
@@ -75,34 +90,43 @@ def main(argv=None):
     names = args.methods or list(methods())
     store = RESULTS / "compile.json"
     data = json.loads(store.read_text()) if store.exists() else {}
-    figures = data.setdefault(args.label, {"machine": machine_lines(), "rows": {}})
-    figures["machine"] = machine_lines()
-    for label, cmd in cases(names):
-        cold, warm = measure(cmd, args.warm)
-        figures["rows"][label] = {"command": "ktsolve " + " ".join(cmd), "cold_s": round(cold, 2),
-                                  "warm_s": round(warm, 2)}
-        print(f"{label:28s} cold {cold:6.2f} s   warm {warm:5.2f} s   compile ~{cold - warm:5.2f} s", flush=True)
+    trees = [(args.label, None)] + ([("before", args.before)] if args.before else [])
+    for label, _ in trees:
+        data[label] = {"machine": machine_lines(), "rows": {}}
+    for case, cmd in cases(names):
+        for label, source in trees:
+            f = measure(cmd, args.warm, source)
+            data[label]["rows"][case] = f
+            print(f"{label:7s} {case:28s} cold {f['cold_s']:6.2f} s ({f['cold_cpu_s']:5.2f} s CPU)   "
+                  f"warm {f['warm_s']:5.2f} s ({f['warm_cpu_s']:5.2f} s CPU)", flush=True)
+    for label, _ in trees:
+        data[label]["machine"][-1] += f" Load at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}."
     RESULTS.mkdir(parents=True, exist_ok=True)
     store.write_text(json.dumps(data, indent=1) + "\n")
     write_result("compile", report(data))
 
 
 def report(data: dict) -> str:
-    labels = list(data)
+    labels = [lab for lab in ("before", "after") if lab in data] + [lab for lab in data if lab not in ("before", "after")]
     rows_all = list(dict.fromkeys(r for lab in labels for r in data[lab]["rows"]))
-    columns = ["run"] + [f"{lab}: cold / warm" for lab in labels]
+    columns = ["run"] + [f"{lab}: cold (CPU) / warm (CPU)" for lab in labels]
     rows = []
     for r in rows_all:
         cells = [r]
         for lab in labels:
             f = data[lab]["rows"].get(r)
-            cells.append("not measured" if f is None else f"{f['cold_s']:.2f} s / {f['warm_s']:.2f} s")
+            if f is None:
+                cells.append("not measured")
+            else:
+                cells.append(f"{f['cold_s']:.2f} s ({f.get('cold_cpu_s', float('nan')):.2f}) / "
+                             f"{f['warm_s']:.2f} s ({f.get('warm_cpu_s', float('nan')):.2f})")
         rows.append(cells)
     lines = ["# Cold compile time of every method (whole process)", "",
              "Command: `ktsolve solve 8x8 -m NAME --seed 1` (`--closed` for neural), once with an empty",
              "`NUMBA_CACHE_DIR` (cold: numba compiles and caches every kernel the run calls) and then",
-             "three times with that cache (warm, median).  Target: no method above 5 s cold, warm",
-             "start-up unchanged.", ""]
+             "three times with that cache (warm, median); wall seconds, CPU seconds (user + system) in",
+             "brackets.  'before' is the code this work started from, run in turn with 'after' so that both",
+             "share the machine's load.  Target: no method above 5 s cold, warm start-up unchanged.", ""]
     for lab in labels:
         lines += [f"## Machine of '{lab}'", "", *data[lab]["machine"], ""]
     lines += [markdown_table(columns, rows), ""]

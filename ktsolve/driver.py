@@ -35,7 +35,7 @@ in a worker thread, so that Ctrl-C reaches its stop callback at once.
 
 The public API, used by every method: :func:`drive` (with ``deadline=``
 for the call's clock and ``position=`` for what progress shows),
-:class:`Deadline` (``check``, ``extend``, ``share``, ``of``),
+:class:`Deadline` (``check``, ``extend``, ``share``, ``budget``, ``of``),
 :class:`Stopped`, :class:`Outcome`, :func:`interrupt_guard`,
 :func:`interrupted` and :func:`call_guarded`.
 
@@ -121,6 +121,15 @@ class Deadline:
         if self.time_limit is None:
             return None
         return max(0.0, self.time_limit + self.extra - self.elapsed())
+
+    def budget(self) -> float | None:
+        """The time left as a callee's ``time_limit``: None without a limit, else at least 1e-9 s.
+
+        A time limit must be positive, so a call whose time is up hands on
+        a vanishing one, and the callee answers ``unknown`` at once.
+        """
+        left = self.remaining()
+        return None if left is None else max(left, 1e-9)
 
     def expired(self) -> bool:
         return self.time_limit is not None and self.elapsed() >= self.time_limit + self.extra

@@ -357,6 +357,7 @@ def solve_block(spec: BlockSpec, *, time_limit: float = 30.0, seed: int = 0):
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(seed)
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C goes to the driver of build_catalog
     status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return "infeasible"
@@ -438,9 +439,12 @@ def _covers(stored: str, wanted: str) -> bool:
 def build_catalog(path=None, *, time_limit: float = 30.0, progress=None) -> dict:
     """Build every block of :func:`catalog_plan` with CP-SAT and save them to ``path``.
 
-    Returns counts: ``{"stored": ..., "infeasible": ..., "unknown": ...}``.
+    Returns counts: ``{"stored": ..., "infeasible": ..., "unknown": ...}``
+    (and ``"interrupted": True`` after Ctrl-C, when nothing is written).
     Without ``path`` nothing is written (the slow test regenerates blocks
-    this way).  Takes about a minute.
+    this way).  Takes about a minute; the groups of blocks are built through
+    :func:`ktsolve.driver.drive`, which reports ``progress(groups done,
+    groups)``.
 
     Examples
     --------
@@ -448,24 +452,36 @@ def build_catalog(path=None, *, time_limit: float = 30.0, progress=None) -> dict
     >>> counts["unknown"]  # doctest: +SKIP
     0
     """
+    from ..driver import drive
+
     groups = list(catalog_plan())
     keys, tables = [], []
     counts = {"stored": 0, "infeasible": 0, "unknown": 0}
-    for g, (group, lattice) in enumerate(groups):
-        stored_here: list[str] = []
-        for key in group:
-            if lattice and any(_covers(k, key) for k in stored_here):
-                continue
-            res = solve_block(block_spec(key), time_limit=time_limit)
-            if isinstance(res, str):
-                counts[res] += 1
-                continue
-            stored_here.append(key)
-            keys.append(key)
-            tables.append(res)
-            counts["stored"] += 1
-        if progress is not None:
-            progress(g + 1, len(groups))
+    done = [0]
+
+    def step(k):
+        """Build the blocks of ``k`` more groups."""
+        for group, lattice in groups[done[0] : done[0] + k]:
+            stored_here: list[str] = []
+            for key in group:
+                if lattice and any(_covers(s, key) for s in stored_here):
+                    continue
+                res = solve_block(block_spec(key), time_limit=time_limit)
+                if isinstance(res, str):
+                    counts[res] += 1
+                    continue
+                stored_here.append(key)
+                keys.append(key)
+                tables.append(res)
+                counts["stored"] += 1
+        ran = min(k, len(groups) - done[0])
+        done[0] += ran
+        return ran, done[0] == len(groups)
+
+    outcome = drive(step, units=None, progress=progress, position=lambda n: (n, len(groups)))
+    if outcome.interrupted:
+        counts["interrupted"] = True
+        return counts  # an incomplete catalog is never written
     if path is not None:
         offsets = np.zeros(len(tables) + 1, dtype=np.int64)
         np.cumsum([t.size for t in tables], out=offsets[1:])
