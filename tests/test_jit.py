@@ -168,4 +168,4 @@ def test_graph_build_is_deadline_aware_in_methods():
     t0 = time.perf_counter()
     res = solve_warnsdorff(graph, TourSpec(), seed=1, time_limit=0.01)
     assert res.status.value == "unknown" and "building the knight graph" in res.stats["reason"]
-    assert time.perf_counter() - t0 < 1.0
+    assert time.perf_counter() - t0 < 5.0  # at once, not after building 2 million squares
