@@ -30,6 +30,7 @@ Examples
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,6 +72,14 @@ PROVE_MATCHING_TIME = 60.0
 #: Seconds per square the matching proof spends before it first looks at the clock (its
 #: network and first matching: about 3 us per square measured); a step with less time skips it.
 MATCHING_SETUP_S_PER_SQUARE = 4e-6
+#: Seconds a fresh process takes to load the matching proof's kernels from numba's cache (measured
+#: 0.2 to 0.7 s on a shared machine); a first matching proof with less time than this skips itself.
+MATCHING_LOAD_S = 0.5
+#: The kernels the matching proof loads on boards above ``proofs.PY_MAX`` squares.
+_MATCHING_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc")
+#: Seconds per square the one validator takes on a found tour (about 30 ns measured); a method
+#: step's budget leaves this much for it, so a tour found at the end of the budget is still in time.
+VALIDATE_S_PER_SQUARE = 5e-8
 #: Seconds of the first, short matching proof :func:`prove_plan` runs on large boards.
 PROVE_MATCHING_EARLY = 0.25
 #: Largest board that gets the short matching proof before the constructions.
@@ -307,12 +316,24 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
         deadline.check(f"running the {name}")
     if name == "quick proofs":
         return quick_proof(graph, spec, deadline=deadline), True
-    if time_limit is not None and graph.n * MATCHING_SETUP_S_PER_SQUARE > time_limit:
+    if time_limit is not None and _matching_setup(graph.n) > time_limit:
         return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
     proof = matching_proof(graph, spec, time_limit=time_limit)
     finished = proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
     return proof, finished
+
+
+def _matching_setup(n: int) -> float:
+    """Seconds the matching proof needs on ``n`` squares before it first looks at the clock."""
+    from .proofs._common import PY_MAX
+
+    seconds = n * MATCHING_SETUP_S_PER_SQUARE
+    if n > PY_MAX:
+        kernels = sys.modules.get("ktsolve.proofs._kernels")  # not imported: surely not loaded
+        if kernels is None or not all(getattr(kernels, k).signatures for k in _MATCHING_KERNELS):
+            seconds += MATCHING_LOAD_S  # not loaded in this process yet
+    return seconds
 
 
 def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None) -> SolveResult | None:
@@ -413,8 +434,11 @@ def run_plan(
             try:
                 built = (_build_graph(graph, deadline, csr=proof_step)
                          if proof_step or reg[step.name].needs_graph else {})
-                # the step's share of the time left once its graph is built
+                # the step's share of the time left once its graph is built; a method leaves
+                # time for the validation of the tour it may find
                 budget = deadline.share(step.share, step.cap)
+                if budget is not None and not proof_step:
+                    budget -= board.n_squares * VALIDATE_S_PER_SQUARE
                 if budget is not None:
                     budget = max(budget, 1e-9)
                 if proof_step:
