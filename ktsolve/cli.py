@@ -581,15 +581,15 @@ def warm(names):
         raise click.BadParameter(f"no method {unknown[0]!r}; choose from {', '.join(reg)}", param_hint="METHOD")
     for name in names or list(reg):
         try:
-            has_kernels, compiled, seconds = warm_method(reg[name].load())
+            state, compiled, seconds = warm_method(reg[name].load())
         except KeyboardInterrupt:
             return say_interrupted()
-        if not has_kernels:
-            click.echo(f"{name}: no kernels to compile")
-        elif compiled:
-            click.echo(f"{name}: compiled in {compiled:.2f} s")
-        else:
-            click.echo(f"{name}: ready (loaded from numba's cache in {seconds:.2f} s)")
+        click.echo(f"{name}: " + {
+            "compiled": f"compiled in {compiled:.2f} s",
+            "loaded": f"ready (loaded from numba's cache in {seconds:.2f} s)",
+            "no kernels": "no kernels to compile",
+            "no warm": "its kernels compile on its first run (it cannot be warmed ahead)",
+        }[state])
     return 0
 
 

@@ -188,27 +188,38 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     return seconds
 
 
-def warm_method(func: Callable) -> tuple[bool, float, float]:
+def _has_kernels(module) -> bool:
+    """Whether ``module``, or a module it imported names from, holds numba dispatchers."""
+    for value in vars(module).values():
+        if hasattr(value, "py_func") and hasattr(value, "signatures"):
+            return True
+    return False
+
+
+def warm_method(func: Callable) -> tuple[str, float, float]:
     """Prepare the kernels of the method ``func`` (its module's ``warm()``), for ``ktsolve warm``.
 
     Returns
     -------
-    (has_kernels, compile_seconds, seconds)
-        Whether the method's module has kernels to prepare, the seconds
-        spent compiling (0.0 when they came from the cache), and the seconds
-        the whole preparation took.
+    (state, compile_seconds, seconds)
+        ``state`` is ``"compiled"``, ``"loaded"`` (from numba's cache, or
+        already in memory), ``"no kernels"`` (nothing to compile), or
+        ``"no warm"`` (the module has kernels but no ``warm()``: they
+        compile on the method's first run); then the seconds spent
+        compiling and the seconds the whole preparation took.
 
     Examples
     --------
     >>> from ktsolve.registry import method_info
-    >>> has_kernels, compiled, seconds = warm_method(method_info("backtrack").load())
-    >>> has_kernels, warm_method(method_info("cpsat").load())
-    (True, (False, 0.0, 0.0))
+    >>> warm_method(method_info("backtrack").load())[0] in ("compiled", "loaded")
+    True
+    >>> warm_method(method_info("cpsat").load())
+    ('no kernels', 0.0, 0.0)
     """
     module = sys.modules.get(getattr(func, "__module__", ""), None)
     warm = getattr(module, "warm", None)
     if warm is None:
-        return False, 0.0, 0.0
+        return ("no warm" if module is not None and _has_kernels(module) else "no kernels"), 0.0, 0.0
     t0 = time.perf_counter()
-    compiled = warm()
-    return True, float(compiled or 0.0), time.perf_counter() - t0
+    compiled = float(warm() or 0.0)
+    return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0

@@ -113,6 +113,15 @@ def test_warm_command_lists_every_method_it_is_given():
     res = invoke(["warm", "backtrack", "cpsat"])
     lines = res.stdout.splitlines()
     assert lines[0].startswith("backtrack: ") and lines[1] == "cpsat: no kernels to compile"
+    lines = invoke(["warm"]).stdout.splitlines()  # every method: one line each
+    from ktsolve.registry import methods
+
+    assert [line.partition(": ")[0] for line in lines] == list(methods())
+    forms = ("compiled in ", "ready (loaded from numba's cache", "no kernels to compile",
+             "its kernels compile on its first run")
+    assert all(line.partition(": ")[2].startswith(forms) for line in lines)
+    for name in ("rotation", "neural", "warnsdorff", "backtrack", "divide"):  # the kernels warm() prepares
+        assert not dict(line.split(": ", 1) for line in lines)[name].startswith(forms[2:])
     bad = invoke(["warm", "nonsense"], 2)
     assert "no method 'nonsense'" in bad.stderr
 
