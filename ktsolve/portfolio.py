@@ -80,6 +80,9 @@ _MATCHING_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_kar
 #: Seconds per square the one validator takes on a found tour (about 30 ns measured); a method
 #: step's budget leaves this much for it, so a tour found at the end of the budget is still in time.
 VALIDATE_S_PER_SQUARE = 5e-8
+#: The most of a method step's budget that is left for validation (a board of hundreds of
+#: millions of squares would otherwise leave the method no time at all).
+VALIDATE_SHARE_MAX = 0.2
 #: Seconds of the first, short matching proof :func:`prove_plan` runs on large boards.
 PROVE_MATCHING_EARLY = 0.25
 #: Largest board that gets the short matching proof before the constructions.
@@ -438,7 +441,7 @@ def run_plan(
                 # time for the validation of the tour it may find
                 budget = deadline.share(step.share, step.cap)
                 if budget is not None and not proof_step:
-                    budget -= board.n_squares * VALIDATE_S_PER_SQUARE
+                    budget -= min(board.n_squares * VALIDATE_S_PER_SQUARE, VALIDATE_SHARE_MAX * budget)
                 if budget is not None:
                     budget = max(budget, 1e-9)
                 if proof_step:

@@ -34,6 +34,7 @@ __all__ = [
     "components",
     "CUT_MAX",
     "CUT_SECONDS_PER_SQUARE",
+    "CONNECTIVITY_SECONDS_PER_SQUARE",
 ]
 
 
@@ -140,6 +141,8 @@ CUT_MAX = 2_000_000
 
 #: Seconds per square the cut-square search takes at most (measured: 0.3 to 0.8 s per million squares).
 CUT_SECONDS_PER_SQUARE = 1e-6
+#: Seconds per square the connectivity search takes at most (measured: about 0.07 s per million).
+CONNECTIVITY_SECONDS_PER_SQUARE = 1e-7
 
 
 def connectivity_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
@@ -295,8 +298,10 @@ def quick_proof(graph: KnightGraph, spec: TourSpec, *, deadline=None) -> Proof |
     the connectivity and cut-square checks, which cannot fail there).
     With a ``deadline`` (:class:`~ktsolve.driver.Deadline`), it is checked
     between the checks (:class:`~ktsolve.driver.Stopped` when it expired),
-    and the cut-square search is left out when it would not end in the time
-    left (about :data:`CUT_SECONDS_PER_SQUARE` per square).
+    and the connectivity and cut-square searches are left out when they
+    would not end in the time left (about
+    :data:`CONNECTIVITY_SECONDS_PER_SQUARE` and
+    :data:`CUT_SECONDS_PER_SQUARE` per square).
 
     Examples
     --------
@@ -309,6 +314,10 @@ def quick_proof(graph: KnightGraph, spec: TourSpec, *, deadline=None) -> Proof |
     for check in (size_proof, ends_proof, colour_proof, degree_proof, connectivity_proof):
         if deadline is not None:
             deadline.check("running the quick proofs")
+            left = deadline.remaining()
+            short = left is not None and left < graph.n * CONNECTIVITY_SECONDS_PER_SQUARE
+            if check is connectivity_proof and short:
+                return None  # no time for the connectivity search: no proof
         proof = check(graph, spec)
         if proof is not None:
             return proof
