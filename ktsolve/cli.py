@@ -321,7 +321,7 @@ def bench():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 def papers(names, full, seed, plots, fmt):
     """Reproduce the seed papers' tables beside their published figures."""
-    from .bench import format_table, sections
+    from .bench import format_table, require_plots, sections
 
     secs = sections()
     unknown = [n for n in names if n not in secs]
@@ -330,10 +330,7 @@ def papers(names, full, seed, plots, fmt):
             f"no section {unknown[0]!r}; choose from {', '.join(secs) or 'none'}", param_hint="--section"
         )
     chosen = [secs[n] for n in names] if names else list(secs.values())
-    if plots:
-        import os
-
-        os.makedirs(plots, exist_ok=True)
+    plots = require_plots(plots)  # refused here, before any section runs, when it cannot work
     out = []
     for sec in chosen:
         with terminal_progress(sec.name) as progress:
