@@ -448,9 +448,11 @@ class _Colony:
         self.keep_best()
 
     def keep_best(self) -> None:
+        """The first fittest source of this run, or of an earlier run when that one is strictly fitter."""
         i = int(np.argmax(self.fit))
-        if self.best is None or int(self.fit[i]) > self.best[0]:
-            self.best = (int(self.fit[i]), int(self.starts[i]), self.codes[i].copy(), self.run)
+        f = int(self.fit[i])
+        if self.best is None or f > self.best[0] or (self.best[3] == self.run and f >= self.best[0]):
+            self.best = (f, int(self.starts[i]), self.codes[i].copy(), self.run)
 
     @property
     def complete(self) -> bool:
