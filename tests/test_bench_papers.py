@@ -87,7 +87,8 @@ def test_neural_sample_counts_exactly_the_budget():
     assert out["tours"] + out["multi_cycle"] + out["other_fixed"] + out["non_converged"] == 60
     assert out["calls"] >= 1 + out["tours"] - 1  # a call ends at each tour
     again = neural.sample(Board(6, 6), 60, rule="sequential", seed=4)
-    assert {k: again[k] for k in ("tours", "multi_cycle", "sweeps")} == {k: out[k] for k in ("tours", "multi_cycle", "sweeps")}
+    keys = ("tours", "multi_cycle", "sweeps")
+    assert {k: again[k] for k in keys} == {k: out[k] for k in keys}
 
 
 def test_neural_section_quotes_only_the_blog_posts_figure(monkeypatch):

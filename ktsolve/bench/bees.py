@@ -155,7 +155,8 @@ def _paper_table(quick: bool, seed: int, tick, plots) -> Table:
         "Warnsdorff: ONE walk from the same start (rule 'first', restarts=1): squares and ms.",
         f"exact: ktsolve.longest (CP-SAT, one worker, {exact_limit:g} s each), mean squares and seconds.",
         f"published: {NOT_GIVEN}: {_WHY}.",
-        f"{'quick budget: exact optimum limited to 10 s (--full: 120 s); the colony runs the paper budget' if quick else 'full budget'}.",
+        ("quick budget: exact optimum limited to 10 s (--full: 120 s); the colony runs the paper's budget."
+         if quick else "full budget."),
     ]
     return Table(
         "Prolog paper: ABC against one Warnsdorff walk from random starts (path length in squares, time in ms)",

@@ -144,7 +144,8 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
     first = " ".join(plain.tour.names()[:6]) + " ..." if plain.found else "none"
     rows = [
         ["plain DFS, order 12345678 (dfs)", plain.status.value, f"{st['nodes']:,} moves, {st['attempts']:,} dead ends",
-         f"{plain.elapsed:.2f}", f"tour in {REPORT['plain_s']} s", "the report's tour (issue 10); Java time against numba"],
+         f"{plain.elapsed:.2f}", f"tour in {REPORT['plain_s']} s",
+         "the report's tour (issue 10); Java time against numba"],
         ["greedy DFS with the report's bug (rebuilt)", "found" if buggy["found"] else "none",
          f"{buggy['backtracks']:,} backtracks", f"{buggy['seconds']:.2f}",
          f"{REPORT['greedy_backtracks']:,} backtracks in {REPORT['greedy_s']} s",
