@@ -358,7 +358,7 @@ def bench():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 def papers(names, full, seed, plots, fmt):
     """Reproduce the seed papers' tables beside their published figures."""
-    from .bench import format_table, sections
+    from .bench import format_table, require_plots, sections
 
     secs = sections()
     unknown = [n for n in names if n not in secs]
@@ -367,10 +367,7 @@ def papers(names, full, seed, plots, fmt):
             f"no section {unknown[0]!r}; choose from {', '.join(secs) or 'none'}", param_hint="--section"
         )
     chosen = [secs[n] for n in names] if names else list(secs.values())
-    if plots:
-        import os
-
-        os.makedirs(plots, exist_ok=True)
+    plots = require_plots(plots)  # refused here, before any section runs, when it cannot work
     out = []
     for sec in chosen:
         with terminal_progress(sec.name) as progress:
@@ -532,10 +529,13 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
 @click.option("--start", metavar="SQ", help="First square of the path (anywhere if omitted).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before stopping with the best path and its bound.")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, help="CP-SAT's seed.")
+@click.option("--method", "-m", type=click.Choice(["cpsat", "csp"]), default="cpsat",
+              help="cpsat: CP-SAT's circuit model; csp: the Prolog paper's declarative search "
+              "(python-constraint, growing length; boards of at most 64 squares).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @output_option("Write the output here instead of stdout.")
-def longest(board, holes, start, time_limit, seed, fmt, output):
-    """The longest knight's path on BOARD from --start, exactly (CP-SAT).
+def longest(board, holes, start, time_limit, seed, method, fmt, output):
+    """The longest knight's path on BOARD from --start, exactly (CP-SAT, or python-constraint).
 
     Prints the path as a matrix of step numbers (unvisited squares as ..);
     exit 0 when the optimum is proven, 3 when the time limit stopped the
@@ -543,7 +543,7 @@ def longest(board, holes, start, time_limit, seed, fmt, output):
     """
     b = load_board(board, holes)
     try:
-        res = longest_path(b, start=start, time_limit=time_limit, seed=seed)
+        res = longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method)
     except KeyboardInterrupt:
         return say_interrupted()
     if interrupted(res):
