@@ -754,6 +754,7 @@ def _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, st
     indptr, indices, coords = graph.indptr, graph.indices, graph.coords
     prio = _priority(graph)
     deadline.extend(warm())  # a first-run compile is not the search's time
+    deadline.check("preparing the search")
     path = np.empty(n, dtype=np.int32)
     pos = np.empty(n, dtype=np.int32)
     udeg = np.empty(n, dtype=np.int32)

@@ -734,6 +734,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
 
     def arrays_of(name):
         if name not in arrays:
+            deadline.check("preparing the walks")  # a pass over every square follows
             if name == "squirrel":
                 rank, switch = squirrel_orderings(board.rows)
                 arrays[name] = (rank, switch, _EMPTY_I64)
@@ -780,7 +781,9 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
                     continue
                 if state["walker"] is None:
                     deadline.extend(warm())  # a first-run compile is not the search's time
+                    deadline.check("preparing the walks")
                     state["walker"] = _Walker(graph)
+                deadline.check("starting a walk")  # resetting the walk's arrays is a pass over them
                 state["walker"].start(s, e, wseed)
                 ran += 1 + n // 16  # resetting the walk's arrays: a pass over them
                 state["walk"] = (name, rev, fin, rank, switch, dist)

@@ -79,6 +79,9 @@ __all__ = [
 #: Default node budget of :func:`solve_backtrack` (tens of seconds of search).
 DEFAULT_MAX_NODES = 1_000_000_000
 
+#: Boards above this many squares look at the clock before allocating each search's arrays.
+_LARGE = 100_000
+
 #: Nodes of the first kernel call; the driver then sizes the calls to the clock (a few milliseconds each).
 CHUNK_NODES = 1 << 18
 
@@ -549,6 +552,8 @@ def _solve(graph, spec, deadline, progress, max_nodes) -> SolveResult:
         if tried and deadline.expired():
             outcome = "time"
             break
+        if n > _LARGE:
+            deadline.check("preparing the search")  # a search's arrays are a pass over a large board
         search = Search(graph, start, end, closed=closed, need=need)
         outcome = run_search(search, deadline, max_nodes - nodes, progress, nodes, max_nodes)
         nodes += search.nodes
