@@ -346,3 +346,19 @@ def test_default_restarts():
 
 def test_auto_cycle_names_are_rules():
     assert set(W._AUTO_CYCLE) <= set(W.RULES)
+
+
+def test_start_order_in_slices_matches_a_plain_reference(monkeypatch):
+    """Degree-1 square first; else the majority colour (when the counts differ) by degree, then square."""
+    monkeypatch.setattr(W, "_ORDER_SLICE", 7)
+    for board in _some_boards(21, 60):
+        g = KnightGraph(board)
+        deg = g.degree.tolist()
+        even, odd = board.colour_counts()
+        ones = [v for v in range(g.n) if deg[v] == 1]
+        if ones:
+            want = ones[:1]
+        else:
+            cand = [v for v in range(g.n) if even == odd or g.colour[v] == (0 if even > odd else 1)]
+            want = sorted(cand, key=lambda v: (deg[v], v))
+        assert W._start_order(g).tolist() == want, board

@@ -465,26 +465,45 @@ def default_restarts(n: int) -> int:
     return int(min(10_000, max(100, 20_000_000 // max(1, n))))
 
 
-def _start_order(graph: KnightGraph) -> np.ndarray:
+#: Squares per slice of :func:`_start_order`.
+_ORDER_SLICE = 1 << 20
+
+
+def _start_order(graph: KnightGraph, deadline=None) -> np.ndarray:
     """Candidate first squares of a free open tour, most promising first.
 
     A square with one neighbour must be an end of every open tour, so when
     there is one it is the only start needed (a tour ending there, reversed,
     starts there).  When the colours' counts differ, both ends lie on the
     majority colour.  Otherwise squares of low degree come first: the
-    corners, from which Warnsdorff's rule succeeds most often.
+    corners, from which Warnsdorff's rule succeeds most often (ties in
+    square order).  Done in slices of the board, with ``deadline`` checked
+    between them: a board of millions of squares takes a while.
     """
     deg = graph.degree
-    ones = np.flatnonzero(deg == 1)
-    if ones.size:
-        return ones[:1].astype(np.int32)
     even, odd = graph.board.colour_counts()
-    cand = np.arange(graph.n, dtype=np.int32)
-    if even != odd:
-        major = 0 if even > odd else 1
-        cand = cand[graph.colour == major]
-    order = np.argsort(deg[cand].astype(np.uint8), kind="stable")  # small keys: a radix sort
-    return cand[order]
+    major = None if even == odd else (0 if even > odd else 1)
+    by_degree: list[list[np.ndarray]] = [[] for _ in range(int(deg.max(initial=0)) + 1)]
+    step = _ORDER_SLICE
+    for a in range(0, graph.n, step):
+        if deadline is not None:
+            deadline.check("choosing the walks")
+        d = deg[a : a + step]
+        ones = np.flatnonzero(d == 1)
+        if ones.size:
+            return (ones[:1] + a).astype(np.int32)
+        keep = np.arange(a, a + d.size, dtype=np.int32)
+        if major is not None:
+            pick = graph.colour[a : a + step] == major
+            keep, d = keep[pick], d[pick]
+        order = np.argsort(d.astype(np.uint8), kind="stable")  # small keys: a radix sort
+        keep, d = keep[order], d[order]
+        cuts = np.searchsorted(d, np.arange(len(by_degree) + 1))
+        for k in range(len(by_degree)):
+            if cuts[k + 1] > cuts[k]:
+                by_degree[k].append(keep[cuts[k] : cuts[k + 1]])
+    parts = [p for group in by_degree for p in group]
+    return np.concatenate(parts).astype(np.int32) if parts else np.zeros(0, dtype=np.int32)
 
 
 #: Squares nearest the centre that anchor a free closed tour.
@@ -508,7 +527,7 @@ class _Starts:
         return int(self._squares[i]), -1, False
 
 
-def _plan(graph: KnightGraph, spec: TourSpec):
+def _plan(graph: KnightGraph, spec: TourSpec, deadline=None):
     """(triples, finish, reason) for the walks of ``spec``.
 
     Each triple is ``(start, blocked end or -1, reversed)``; ``finish`` turns
@@ -554,7 +573,7 @@ def _plan(graph: KnightGraph, spec: TourSpec):
         return [(s, -1, False)], same, ""
     if e is not None:
         return [(e, -1, True)], same, ""
-    return _Starts(_start_order(graph)), same, ""
+    return _Starts(_start_order(graph, deadline)), same, ""
 
 
 #: Most walks a run may be given (a walk of a small board takes microseconds).
@@ -718,7 +737,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
         sweep, cycle, deterministic = 0, ("squirrel",), True
         budget = first_walks
     else:
-        triples, finish, reason = _plan(graph, spec)
+        triples, finish, reason = _plan(graph, spec, deadline)
         deadline.check("choosing the walks")
         if not len(triples):
             stats["reason"] = reason
