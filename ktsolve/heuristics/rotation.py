@@ -599,22 +599,29 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, work, max_r
 
 
 # ---------------------------------------------------------------------- Python side
-def _priority(graph: KnightGraph) -> np.ndarray:
+def _priority(graph: KnightGraph, deadline=None) -> np.ndarray:
     """Roth's tie-break: squared distance from the board's centre (larger is taken first)."""
-    c = graph.coords.astype(np.int64)
-    rows, cols = graph.board.rows, graph.board.cols
-    dr = 2 * c[:, 0] - (rows - 1)
-    dc = 2 * c[:, 1] - (cols - 1)
-    return (dr * dr + dc * dc).astype(np.int64)
+    return graph.centre_distance(deadline)
 
 
-def _corner_square(graph: KnightGraph, colour: int | None = None) -> int:
-    """The square nearest the top-left corner (of ``colour`` when given; fewest neighbours among equals)."""
-    c = graph.coords.astype(np.int64)
-    key = (c[:, 0] + c[:, 1]) * 16 + graph.degree
-    if colour is not None:
-        key = np.where(graph.colour == colour, key, np.iinfo(np.int64).max)
-    return int(np.argmin(key))
+def _corner_square(graph: KnightGraph, colour: int | None = None, deadline=None) -> int:
+    """The square nearest the top-left corner (of ``colour`` when given; fewest neighbours among equals).
+
+    Found a slice of squares at a time, with ``deadline`` checked between slices.
+    """
+    best, best_key = 0, np.iinfo(np.int64).max
+    step = 1 << 20
+    for a in range(0, graph.n, step):
+        if deadline is not None:
+            deadline.check("preparing the search")
+        c = graph.coords[a : a + step].astype(np.int64)
+        key = (c[:, 0] + c[:, 1]) * 16 + graph.degree[a : a + step]
+        if colour is not None:
+            key = np.where(graph.colour[a : a + step] == colour, key, np.iinfo(np.int64).max)
+        i = int(np.argmin(key))
+        if key[i] < best_key:
+            best, best_key = a + i, int(key[i])
+    return best
 
 
 def _majority_colour(graph: KnightGraph) -> int | None:
@@ -629,7 +636,7 @@ def _majority_colour(graph: KnightGraph) -> int | None:
     return 0 if even > odd else 1
 
 
-def _plan(graph: KnightGraph, spec: TourSpec) -> tuple[int, int, bool, bool]:
+def _plan(graph: KnightGraph, spec: TourSpec, deadline=None) -> tuple[int, int, bool, bool]:
     """``(first, reserved, closing, flip)``: where the path starts, the square kept for its end
     (-1: none), whether the end must come back next to ``first``, and whether the path is
     reversed at the end."""
@@ -642,12 +649,12 @@ def _plan(graph: KnightGraph, spec: TourSpec) -> tuple[int, int, bool, bool]:
             return start, end, False, False
         # Any cycle will do: it is listed from the requested start (or so as
         # to end on the requested end) afterwards.
-        return _corner_square(graph), -1, True, False
+        return _corner_square(graph, None, deadline), -1, True, False
     if start is not None:
         return start, (-1 if end is None else end), False, False
     if end is not None:
         return end, -1, False, True
-    return _corner_square(graph, _majority_colour(graph)), -1, False, False
+    return _corner_square(graph, _majority_colour(graph), deadline), -1, False, False
 
 
 def solve_rotation(
@@ -739,7 +746,7 @@ def solve_rotation(
 def _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, stats) -> SolveResult:
     board = graph.board
     n = graph.n
-    first, reserved, closing, flip = _plan(graph, spec)
+    first, reserved, closing, flip = _plan(graph, spec, deadline)
     if n == 1:
         return SolveResult(Status.FOUND, tour=Tour(board, np.array([first]), closed=False), seed=seed)
     if reserved == first:
@@ -752,7 +759,7 @@ def _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, st
         )
     deadline.check("preparing the search")
     indptr, indices, coords = graph.indptr, graph.indices, graph.coords
-    prio = _priority(graph)
+    prio = _priority(graph, deadline)
     deadline.extend(warm())  # a first-run compile is not the search's time
     deadline.check("preparing the search")
     path = np.empty(n, dtype=np.int32)

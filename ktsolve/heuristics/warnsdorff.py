@@ -359,6 +359,7 @@ def _reflect(graph: KnightGraph, path: np.ndarray, flips: tuple[bool, bool]) -> 
 # ---------------------------------------------------------------------- one walk
 _EMPTY_I32 = np.zeros(0, dtype=np.int32)
 _EMPTY_I64 = np.zeros(0, dtype=np.int64)
+_EMPTY_I64.setflags(write=False)  # read-only like the distances it stands for: one kernel signature
 _IDENTITY_RANK: dict[int, np.ndarray] = {}
 
 
@@ -368,14 +369,12 @@ def _identity_rank(k: int) -> np.ndarray:
     return _IDENTITY_RANK[k]
 
 
-def _centre_dist(graph: KnightGraph) -> np.ndarray:
+def _centre_dist(graph: KnightGraph, deadline=None) -> np.ndarray:
     """Squared distance from the centre, doubled coordinates so it stays integral."""
-    b = graph.board
-    c = graph.coords.astype(np.int64)
-    return (2 * c[:, 0] - (b.rows - 1)) ** 2 + (2 * c[:, 1] - (b.cols - 1)) ** 2
+    return graph.centre_distance(deadline)
 
 
-def _rule_arrays(graph: KnightGraph, rule: str):
+def _rule_arrays(graph: KnightGraph, rule: str, deadline=None):
     if rule not in _RULE_CODE:
         raise UnsupportedError(f"Warnsdorff has no tie-break rule {rule!r}; choose one of {', '.join(RULES)}")
     k = graph.table.shape[1]
@@ -388,7 +387,7 @@ def _rule_arrays(graph: KnightGraph, rule: str):
             )
         rank, switch = squirrel_orderings(graph.board.rows)
         return rank, switch, _EMPTY_I64
-    dist = _centre_dist(graph) if rule == "roth" else _EMPTY_I64
+    dist = _centre_dist(graph, deadline) if rule == "roth" else _EMPTY_I64
     return _identity_rank(k), _EMPTY_I32, dist
 
 
@@ -557,7 +556,7 @@ def _plan(graph: KnightGraph, spec: TourSpec, deadline=None):
             return [(s, e, False), (e, s, True)], same, ""
 
         # the squares nearest the centre, ties in square order (a stable sort of those few)
-        dist = _centre_dist(graph)
+        dist = _centre_dist(graph, deadline)
         k = min(_CLOSED_ANCHORS, graph.n)
         near = np.flatnonzero(dist <= np.partition(dist, k - 1)[k - 1])
         anchors = near[np.argsort(dist[near], kind="stable")][:k]
@@ -758,7 +757,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
                 rank, switch = squirrel_orderings(board.rows)
                 arrays[name] = (rank, switch, _EMPTY_I64)
             else:
-                arrays[name] = _rule_arrays(graph, name)
+                arrays[name] = _rule_arrays(graph, name, deadline)
         return arrays[name]
 
     def plan_walk(i):
