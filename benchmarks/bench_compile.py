@@ -91,8 +91,11 @@ def main(argv=None):
     store = RESULTS / "compile.json"
     data = json.loads(store.read_text()) if store.exists() else {}
     trees = [(args.label, None)] + ([("before", args.before)] if args.before else [])
-    for label, _ in trees:
-        data[label] = {"machine": machine_lines(), "rows": {}}
+    for label, source in trees:
+        where = source or str(Path(__file__).resolve().parent.parent)
+        head = subprocess.run(["git", "-C", where, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        data[label] = {"machine": machine_lines() + [f"Code: {where} at commit {head.stdout.strip() or 'unknown'}."],
+                       "rows": {}}
     for case, cmd in cases(names):
         for label, source in trees:
             f = measure(cmd, args.warm, source)
