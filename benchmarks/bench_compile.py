@@ -94,7 +94,7 @@ def main(argv=None):
     for label, source in trees:
         where = source or str(Path(__file__).resolve().parent.parent)
         head = subprocess.run(["git", "-C", where, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-        data[label] = {"machine": machine_lines() + [f"Code: {where} at commit {head.stdout.strip() or 'unknown'}."],
+        data[label] = {"machine": [f"Code: {where} at commit {head.stdout.strip() or 'unknown'}.", *machine_lines()],
                        "rows": {}}
     for case, cmd in cases(names):
         for label, source in trees:
