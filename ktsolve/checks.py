@@ -64,7 +64,8 @@ def check_flag(name: str, value, *, method: str | None = None) -> bool:
     """``value`` if it is a bool (numpy's included); anything else is refused, never coerced."""
     if isinstance(value, bool):
         return value
-    if type(value).__name__ == "bool_":  # numpy.bool_ without importing numpy
+    kind = type(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):  # numpy's bool, without importing numpy
         return bool(value)
     raise InvalidParameterError(f"{_prefix(method)}{name} must be True or False, not {value!r}")
 

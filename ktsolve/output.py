@@ -48,6 +48,7 @@ ktsolve.errors.OutputPathError: '...' is a directory
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -157,12 +158,20 @@ class _Sink:
         self.written = 0
 
     def write(self, data) -> int:
-        try:
-            n = self._fh.write(data)
-        except OSError as exc:
-            raise _named(exc, self._name) from None
-        self.written += memoryview(data).nbytes
-        return n
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < view.nbytes:
+            # A buffered writer can return a short count instead of raising when the reader of a
+            # pipe leaves mid-write; writing the rest then raises, so no byte is silently lost.
+            try:
+                n = self._fh.write(view[done:])
+            except OSError as exc:
+                raise _named(exc, self._name) from None
+            if not n:
+                raise _named(OSError(errno.EIO, "the output accepted no more data"), self._name)
+            done += n
+        self.written += done
+        return done
 
     def flush(self) -> None:
         try:
