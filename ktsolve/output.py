@@ -93,6 +93,8 @@ def _classify(path) -> tuple[str, str | int | None]:
     except OSError as exc:  # a part of the path is a file, a loop of links, a name too long
         raise OutputPathError(f"cannot write {path!r}: {exc.strerror}") from None
     if st is None:
+        if path.endswith(("/", os.sep)):
+            raise OutputPathError(f"'{path}' names a directory, not a file")
         # a new file; or a link whose target does not exist yet, which is created
         target = os.path.realpath(path)
         folder = os.path.dirname(target)

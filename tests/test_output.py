@@ -47,11 +47,14 @@ class FifoReader:
         (lambda t: str(t / "no" / "such" / "f.txt"), "does not exist"),
         (lambda t: "/proc/ktsolve-test-x", "cannot write '/proc/ktsolve-test-x'"),
         (lambda t: str(t / "file.txt" / "below"), "Not a directory"),
+        (lambda t: str(t / "new.txt") + "/", "names a directory, not a file"),
+        (lambda t: str(t / "loop"), "Too many levels of symbolic links"),
     ],
-    ids=["empty", "directory", "missing folder", "proc", "below a file"],
+    ids=["empty", "directory", "missing folder", "proc", "below a file", "trailing slash", "link loop"],
 )
 def test_unwritable_paths_are_refused_by_name(tmp_path, make, message):
     (tmp_path / "file.txt").write_text("keep")
+    (tmp_path / "loop").symlink_to("loop")
     path = make(tmp_path)
     before = _listing(tmp_path)
     with pytest.raises(OutputPathError, match=message) as info:
