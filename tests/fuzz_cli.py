@@ -56,6 +56,8 @@ from ktsolve.files import parse_tour_text, parse_tours_text
 from ktsolve.registry import methods
 from ktsolve.request import RESERVED
 
+from special_files import char_device
+
 ALLOWED_CODES = (0, 1, 2, 3, 130)
 
 #: Commands run with arguments that make them stop before any long work.
@@ -452,8 +454,11 @@ def _output_path(folder: str, kind: str, suffix: str) -> tuple[str, str | None]:
     if kind == "fifo":
         os.mkfifo(name)
         return name, None
+    if kind in ("devnull", "devfull"):
+        return char_device(kind[3:], folder), None  # a private node where possible: never the machine's own
     if kind in ("link-to-dir", "link-to-devnull", "link-loop"):
-        os.symlink({"link-to-dir": folder, "link-to-devnull": "/dev/null", "link-loop": name}[kind], name)
+        target = {"link-to-dir": folder, "link-to-devnull": char_device("null", folder), "link-loop": name}[kind]
+        os.symlink(target, name)
         return name, None
     if kind == "trailing-slash":
         return name + "/", None
@@ -461,7 +466,7 @@ def _output_path(folder: str, kind: str, suffix: str) -> tuple[str, str | None]:
         with open(name, "wb") as fh:
             fh.write(PRECIOUS)
         return os.path.join(name, "below"), None
-    return {"devnull": "/dev/null", "devfull": "/dev/full", "dash": "-", "devstdout": "/dev/stdout",
+    return {"dash": "-", "devstdout": "/dev/stdout",
             "proc": "/proc/ktsolve-fuzz/x", "empty": ""}[kind], None
 
 

@@ -31,9 +31,10 @@ from fuzz_cli import (
 )
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
+from special_files import guard_devices  # noqa: F401 - guard_devices is an autouse fixture
 
-FAST_CLI = 150
-FAST_API = 150
+FAST_CLI = 300
+FAST_API = 200
 
 
 def _settings(n: int, derandomize: bool):

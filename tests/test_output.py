@@ -9,6 +9,8 @@ import threading
 
 import pytest
 
+from special_files import char_device, guard_devices  # noqa: F401 - guard_devices is an autouse fixture
+
 from ktsolve.errors import KtsolveError, OutputPathError
 from ktsolve.output import check_output_path, is_stdout, open_output, write_output
 
@@ -94,10 +96,11 @@ def test_a_read_only_file_and_folder_are_refused(tmp_path):
 
 def test_good_paths_pass_and_leave_nothing(tmp_path):
     (tmp_path / "old.txt").write_text("keep")
-    for path in (tmp_path / "new.txt", tmp_path / "old.txt", "/dev/null"):
+    null = char_device("null", tmp_path)
+    for path in (tmp_path / "new.txt", tmp_path / "old.txt", null):
         assert check_output_path(str(path)) == str(path)
     assert check_output_path("-") is None and check_output_path(None) is None
-    assert _listing(tmp_path) == ["old.txt"]
+    assert [p for p in _listing(tmp_path) if p != "dev-null"] == ["old.txt"]
     assert is_stdout("-") and is_stdout(None) and is_stdout("/dev/stdout") and not is_stdout("x")
 
 
@@ -168,19 +171,21 @@ def test_a_dangling_symlink_creates_its_target(tmp_path):
     assert link.is_symlink() and (tmp_path / "made.txt").read_text() == "new"
 
 
-def test_dev_null_stays_a_device():
-    before = os.stat("/dev/null")
-    write_output("/dev/null", b"x" * 100_000)
-    after = os.stat("/dev/null")
-    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+def test_dev_null_stays_a_device(tmp_path):
+    null = char_device("null", tmp_path)
+    before = os.stat(null)
+    write_output(null, b"x" * 100_000)
+    after = os.stat(null)
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev and after.st_ino == before.st_ino
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_dev_full_is_an_error_naming_it_and_stays_a_device():
+def test_dev_full_is_an_error_naming_it_and_stays_a_device(tmp_path):
+    full = char_device("full", tmp_path)
     with pytest.raises(OSError) as info:
-        write_output("/dev/full", b"x" * 100_000)
-    assert info.value.errno == 28 and info.value.filename == "/dev/full"
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+        write_output(full, b"x" * 100_000)
+    assert info.value.errno == 28 and info.value.filename == full
+    assert stat.S_ISCHR(os.stat(full).st_mode)
 
 
 def test_a_fifo_reader_gets_every_byte_and_the_fifo_stays(tmp_path):

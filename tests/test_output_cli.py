@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 from conftest import invoke
+from special_files import char_device, guard_devices  # noqa: F401 - guard_devices is an autouse fixture
 from test_output import FifoReader
 
 from ktsolve import Board, validate
@@ -55,21 +56,23 @@ def _check_written(command, path, board):
 
 # ---------------------------------------------------------------------- special paths
 @pytest.mark.parametrize("command", FINDS)
-def test_dev_null_stays_a_device(command):
+def test_dev_null_stays_a_device(tmp_path, command):
     args, _ = FINDS[command]
-    rdev = os.stat("/dev/null").st_rdev
-    invoke([*args, "-o", "/dev/null"], 0)
-    st = os.stat("/dev/null")
-    assert stat.S_ISCHR(st.st_mode) and st.st_rdev == rdev
+    null = char_device("null", tmp_path)
+    before = os.stat(null)
+    invoke([*args, "-o", null], 0)
+    st = os.stat(null)
+    assert stat.S_ISCHR(st.st_mode) and st.st_rdev == before.st_rdev and st.st_ino == before.st_ino
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
 @pytest.mark.parametrize("command", FINDS)
-def test_dev_full_is_one_line_and_stays_a_device(command):
+def test_dev_full_is_one_line_and_stays_a_device(tmp_path, command):
     args, _ = FINDS[command]
-    res = invoke([*args, "-o", "/dev/full"], 2)
-    assert res.stderr.strip().splitlines() == ["ktsolve: error: No space left on device: '/dev/full'"]
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    full = char_device("full", tmp_path)
+    res = invoke([*args, "-o", full], 2)
+    assert res.stderr.strip().splitlines() == [f"ktsolve: error: No space left on device: '{full}'"]
+    assert stat.S_ISCHR(os.stat(full).st_mode)
 
 
 @pytest.mark.parametrize("command", FINDS)
