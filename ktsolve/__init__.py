@@ -20,6 +20,8 @@ True
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 #: Every public name and the module that defines it.
 _WHERE = {
@@ -72,3 +74,21 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The package object: importing the submodule ``ktsolve.solve`` never hides the function ``solve``.
+
+    Python binds a submodule to its package's attribute of the same name when
+    it is first imported; with the names above loaded on first use, that
+    would make ``from ktsolve import solve`` the module whenever another
+    module imported ``ktsolve.solve`` first.
+    """
+
+    def __setattr__(self, name, value):
+        if name in _WHERE and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

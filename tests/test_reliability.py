@@ -383,3 +383,17 @@ def test_the_api_is_keyword_only_after_board_and_method():
             assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, (func.__name__, name)
     for name in ("closed", "start", "end", "seed", "time_limit"):
         assert inspect.signature(ktsolve.prove).parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+def test_importing_the_cli_first_does_not_hide_the_solve_function():
+    # a submodule import binds the package attribute of its name: ktsolve.solve must stay the function
+    import subprocess
+    import sys
+
+    code = ("import ktsolve.cli, ktsolve.solve\n"
+            "from ktsolve import solve\n"
+            "from ktsolve.solve import enumerate_tours\n"
+            "assert callable(solve) and solve.__name__ == 'solve' and ktsolve.solve is solve, solve\n"
+            "assert solve('5x5', 'warnsdorff', seed=1).found\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-1000:]
