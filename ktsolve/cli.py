@@ -29,7 +29,7 @@ import click
 import numpy as np
 
 from .board import Board
-from .checks import COUNT_MAX, SEED_MAX, check_seed, check_time_limit
+from .checks import COUNT_MAX, check_seed, check_time_limit
 from .errors import InvalidBoardError, KtsolveError
 from .files import TourFileError, read_tours, write_tours
 from .output import check_output_path, is_stdout, open_output, write_output

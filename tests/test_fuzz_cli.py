@@ -1,4 +1,4 @@
-"""The fuzzer of issue 14 (tests/fuzz_cli.py): a fast profile in every run, a long one with ``-m fuzz``.
+"""The fuzzer of issue 14 (tests/fuzz_cli.py, tests/fuzz_api.py): a fast profile in every run, a long one with ``-m fuzz``.
 
 The fast profile draws a fixed, reproducible set of command lines and API
 calls (hypothesis with ``derandomize``) and takes a few seconds.  The long
@@ -20,15 +20,8 @@ import os
 import time
 
 import pytest
-from fuzz_cli import (
-    COMMANDS,
-    CliCase,
-    Spec,
-    api_cases,
-    cli_cases,
-    fuzz_api_case,
-    fuzz_cli_case,
-)
+from fuzz_api import api_cases, fuzz_api_case
+from fuzz_cli import COMMANDS, CliCase, Spec, cli_cases, fuzz_cli_case
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from special_files import guard_devices  # noqa: F401 - guard_devices is an autouse fixture
@@ -191,7 +184,7 @@ def test_the_checker_sees_a_leftover_file_and_an_escaping_error(monkeypatch):
 
 
 def test_the_api_checker_sees_a_stray_exception_and_an_invalid_tour(monkeypatch):
-    from fuzz_cli import ApiCase
+    from fuzz_api import ApiCase
 
     import ktsolve
 
