@@ -282,15 +282,14 @@ class SeedType(click.ParamType):
     name = "seed"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            text = value
-        else:
+        number = value
+        if not isinstance(value, int):
             try:
-                text = int(str(value).strip(), 10)
+                number = int(str(value).strip(), 10)
             except ValueError:
-                text = value
+                pass  # check_seed names the text as it was given
         try:
-            return check_seed(text)
+            return check_seed(number)
         except KtsolveError as exc:
             self.fail(str(exc), param, ctx)
 

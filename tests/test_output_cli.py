@@ -235,3 +235,21 @@ def test_npy_written_through_a_link_reads_back(tmp_path):
     link.symlink_to(target)
     invoke(["solve", "6x6", "-m", "warnsdorff", "--seed", "3", "--format", "npy", "-o", str(link)], 0)
     validate(Board(6, 6), np.load(target))
+
+
+@pytest.mark.parametrize("fmt", ["text", "npy", "json"])
+def test_ctrl_c_while_writing_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monkeypatch, fmt):
+    from ktsolve import output
+
+    f = tmp_path / "t.out"
+    f.write_text("old")
+    real = output._Sink.write
+
+    def interrupted(self, data):
+        real(self, bytes(memoryview(data).cast("B"))[:3])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(output._Sink, "write", interrupted)
+    res = run(["solve", "5x5", "-m", "warnsdorff", "--seed", "1", "--format", fmt, "-o", str(f)])
+    assert res.exit_code == 130 and "interrupted" in res.stderr
+    assert f.read_text() == "old" and _listing(tmp_path) == ["t.out"]
