@@ -397,3 +397,14 @@ def test_importing_the_cli_first_does_not_hide_the_solve_function():
             "assert solve('5x5', 'warnsdorff', seed=1).found\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-1000:]
+
+
+def test_plots_without_matplotlib_are_refused_before_any_work(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        pytest.skip("matplotlib is installed")
+    for section in ([], ["--section", "bees"]):
+        line = one_line_error(["bench", "papers", *section, "--plots", str(tmp_path / "figs")], "--plots")
+        assert "matplotlib" in line and "pip install" in line
+    assert list(tmp_path.iterdir()) == []
