@@ -69,6 +69,8 @@ KNOWN_ISSUES = {
     ("csp", "solver"): (lambda v: v is not None, "test_csp_solver_is_a_choice"),
     ("neural", "max_sweeps"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > 2**31,
                                "test_neural_max_sweeps_is_bounded"),
+    ("abc", "initial_paths"): (lambda v: v is not None and not isinstance(v, (list, tuple)),
+                               "test_abc_initial_paths_are_checked"),
     ("aco", "alpha"): (lambda v: isinstance(v, (int, float)) and abs(v) > 50, "test_colony_reals_never_crash..."),
     ("aco", "q"): (lambda v: isinstance(v, (int, float)) and abs(v) > 1e30, "test_colony_reals_never_crash..."),
 }

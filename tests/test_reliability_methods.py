@@ -45,6 +45,15 @@ def test_neural_max_sweeps_is_bounded():
     one_line_exit_2(["solve", "6x6", "-m", "neural", "--closed", "-p", "max_sweeps=1e99"])
 
 
+@pytest.mark.xfail(strict=True, reason="abc parameter checks: abc owner (ktsolve/heuristics/abc.py)")
+@pytest.mark.parametrize("value", [2, "abc", 1.5])
+def test_abc_initial_paths_are_checked(value):
+    # found by the fuzzer's long profile: solve("1x1", "abc", initial_paths=2) raised TypeError
+    with pytest.raises(KtsolveError):
+        solve("5x5", "abc", initial_paths=value, time_limit=0.5, seed=1)
+    one_line_exit_2(["solve", "5x5", "-m", "abc", "-p", f"initial_paths={value}", "--time-limit", "0.5"])
+
+
 COLONY = "colony reals crash the kernel: colony owner (ktsolve/heuristics/aco.py, _colony.py)"
 
 
