@@ -33,6 +33,10 @@ FOUND = [
     ("solve('1x1', 'abc', initial_paths=2) raised TypeError ('int' object is not iterable); "
      "the command line showed a traceback with exit 1", 2,
      "tests/test_reliability_methods.py::test_abc_initial_paths_are_checked"),
+    ("ktsolve solve 6x6 -m cpsat -p num_workers=none: a TypeError escaped main (a traceback)", 4,
+     "tests/test_reliability_methods.py::test_cpsat_parameters_are_checked"),
+    ("enumerate_tours('5x6', 'iaco', ants=10**12) raised MemoryError (7.28 TiB asked of numpy); aco too", 5,
+     "tests/test_reliability_methods.py::test_colony_ants_are_bounded"),
 ]
 
 

@@ -58,19 +58,24 @@ ALLOWED_CODES = (0, 1, 2, 3, 130)
 
 #: Commands run with arguments that make them stop before any long work.
 GUARDS = {("bench", "papers"): ["--section", "no-such-section"]}
-#: Commands never run (none so far): a command added later must be fast on small boards.
-SKIP: set[tuple[str, ...]] = set()
+#: Commands never run.  ``census`` asks many questions in worker processes (its own tests cover it);
+#: any other command added later is drawn and must be fast on boards of at most 8x8.
+SKIP: set[tuple[str, ...]] = {("census",)}
 
 #: (method, parameter) -> predicate of values known to break that method, with the xfail test that records it.
 KNOWN_ISSUES = {
-    ("cpsat", "num_workers"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 256,
-                               "test_cpsat_parameters_are_checked"),
+    ("cpsat", "num_workers"): (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                       and v > 256), "test_cpsat_parameters_are_checked"),
     ("cpsat", "parameters"): (lambda v: v is not None, "test_cpsat_parameters_are_checked"),
     ("csp", "solver"): (lambda v: v is not None, "test_csp_solver_is_a_choice"),
     ("neural", "max_sweeps"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > 2**31,
                                "test_neural_max_sweeps_is_bounded"),
     ("abc", "initial_paths"): (lambda v: v is not None and not isinstance(v, (list, tuple)),
                                "test_abc_initial_paths_are_checked"),
+    ("aco", "ants"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 10**7,
+                      "test_colony_ants_are_bounded"),
+    ("iaco", "ants"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 10**7,
+                       "test_colony_ants_are_bounded"),
     ("aco", "alpha"): (lambda v: isinstance(v, (int, float)) and abs(v) > 50, "test_colony_reals_never_crash..."),
     ("aco", "q"): (lambda v: isinstance(v, (int, float)) and abs(v) > 1e30, "test_colony_reals_never_crash..."),
 }
@@ -674,7 +679,7 @@ def check_case(case: CliCase, setup: Setup, before: dict, after: dict, out: Outc
     code = out.code
     if out.escaped is not None:
         bad.append(f"{type(out.escaped).__name__} escaped main: {out.escaped}")
-    if code not in ALLOWED_CODES:
+    elif code not in ALLOWED_CODES:
         bad.append(f"exit code {code!r}")
     if "Traceback" in out.stderr:
         bad.append("a traceback on stderr")

@@ -30,7 +30,7 @@ def child(args, timeout=120):
 
 
 @pytest.mark.xfail(strict=True, reason="cpsat parameter checks: cpsat owner (ktsolve/models/cpsat.py)")
-@pytest.mark.parametrize("param", ["num_workers=100000", "parameters=garbage"])
+@pytest.mark.parametrize("param", ["num_workers=100000", "parameters=garbage", "num_workers=none"])
 def test_cpsat_parameters_are_checked(param):
     one_line_exit_2(["solve", "6x6", "-m", "cpsat", "-p", param])
 
@@ -52,6 +52,15 @@ def test_abc_initial_paths_are_checked(value):
     with pytest.raises(KtsolveError):
         solve("5x5", "abc", initial_paths=value, time_limit=0.5, seed=1)
     one_line_exit_2(["solve", "5x5", "-m", "abc", "-p", f"initial_paths={value}", "--time-limit", "0.5"])
+
+
+@pytest.mark.xfail(strict=True, reason="colony count bounds: colony owner (ktsolve/heuristics/_colony.py)")
+@pytest.mark.parametrize("method", ["aco", "iaco"])
+def test_colony_ants_are_bounded(method):
+    # found by the fuzzer's long profile: ants=10**12 asked numpy for 7.28 TiB (MemoryError)
+    with pytest.raises(KtsolveError):
+        solve("5x6", method, ants=10**12, time_limit=0.2, seed=1)
+    one_line_exit_2(["solve", "5x6", "-m", method, "-p", "ants=1e12", "--time-limit", "0.2"])
 
 
 COLONY = "colony reals crash the kernel: colony owner (ktsolve/heuristics/aco.py, _colony.py)"
