@@ -255,6 +255,8 @@ class Board:
 
         try:
             if str(path) == "-":
+                if sys.stdin is None:
+                    raise InvalidBoardError("cannot read the board from standard input: it is closed")
                 text = sys.stdin.read().removeprefix("\ufeff")
             else:
                 with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark is not a square

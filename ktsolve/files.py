@@ -346,6 +346,8 @@ def read_tours(board: Board, path) -> tuple[list[Tour], bool | None]:
     shown = "standard input" if stdin else repr(path)
     try:
         if stdin:
+            if sys.stdin is None:
+                raise TourFileError("cannot read tour file standard input: it is closed")
             data = getattr(sys.stdin, "buffer", None)
             data = data.read() if data is not None else sys.stdin.read().encode("utf-8")
             head = data[:6]

@@ -253,3 +253,11 @@ def test_ctrl_c_while_writing_keeps_the_old_file_and_leaves_no_temporary(tmp_pat
     res = run(["solve", "5x5", "-m", "warnsdorff", "--seed", "1", "--format", fmt, "-o", str(f)])
     assert res.exit_code == 130 and "interrupted" in res.stderr
     assert f.read_text() == "old" and _listing(tmp_path) == ["t.out"]
+
+
+@pytest.mark.parametrize("args", [["verify", "5x5", "-"], ["solve", "-"]], ids=" ".join)
+def test_a_closed_standard_input_is_one_line(args):
+    proc = subprocess.run([*KTSOLVE, *args], capture_output=False, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, preexec_fn=lambda: os.close(0), timeout=120)
+    lines = proc.stderr.decode().strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "standard input: it is closed" in lines[0], lines
