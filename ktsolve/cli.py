@@ -117,7 +117,7 @@ class KtsolveGroup(click.Group):
             where = f": '{exc.filename}'" if exc.filename else ""
             click.echo(f"ktsolve: error: {_one_line(exc.strerror or exc)}{where}", err=True)
             code = EXIT_BAD_INPUT
-        if code != EXIT_CLOSED_PIPE:
+        if code != EXIT_CLOSED_PIPE and sys.stdout is not None:
             try:
                 sys.stdout.flush()  # data still buffered is part of the answer: a closed pipe now is 141
             except BrokenPipeError as exc:
@@ -125,6 +125,13 @@ class KtsolveGroup(click.Group):
             except (OSError, ValueError):
                 pass
         sys.exit(code)
+
+    def resolve_command(self, ctx, args):
+        name, command, rest = super().resolve_command(ctx, args)
+        if sys.stdout is None and command is not None and not any(p.name == "output" for p in command.params):
+            # started with standard output closed: a command that only prints would lose its answer
+            raise click.UsageError("standard output is closed", ctx)
+        return name, command, rest
 
     def invoke(self, ctx):
         # click turns a closed pipe into exit 1 before main() sees it; carry it past click instead
@@ -317,6 +324,8 @@ TIME_LIMIT = TimeLimitType()
 def _writable_output(ctx, param, value):
     """Refuse, before any work, an output path that cannot be written (see :mod:`ktsolve.output`)."""
     if value is None:
+        if sys.stdout is None:
+            raise click.UsageError("standard output is closed; give -o FILE", ctx)
         return None
     try:
         check_output_path(value)
@@ -582,6 +591,8 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     if output is not None and is_stdout(output):
         raise click.BadParameter("enumerate prints its JSON on standard output; give a file for the tours",
                                  param_hint="'-o' / '--output'")
+    if sys.stdout is None:
+        raise click.UsageError("standard output is closed: enumerate prints its JSON there")
     b = load_board(board, holes)
     kw = _parse_params(params, enumerate_tours)
     with terminal_progress(f"ktsolve enumerate {method}") as progress:

@@ -22,7 +22,8 @@ something complete to write.  What happens depends on what the path names:
 
 Refused before any work, with an :class:`~ktsolve.errors.OutputPathError`
 naming the path: an empty name, a directory, a folder that does not exist,
-a file or folder that cannot be written, a socket.
+a file or folder that cannot be written, a socket, standard output when the
+process was started with it closed.
 
 Errors while writing are :class:`OSError` naming the user's path, never the
 temporary name.  A reader that closes its end of a pipe early
@@ -122,6 +123,8 @@ def check_output_path(path) -> str | None:
     """
     kind, target = _classify(path)
     if kind == _STDOUT:
+        if sys.stdout is None:
+            raise OutputPathError("standard output is closed; give -o FILE")
         return None
     path = os.fspath(path)
     if kind == _DESCRIPTOR:
@@ -205,6 +208,8 @@ def open_output(path):
     """
     kind, target = _classify(path)
     if kind == _STDOUT:
+        if sys.stdout is None:  # started with descriptor 1 closed
+            raise OSError(errno.EBADF, "standard output is closed")
         with contextlib.suppress(ValueError):  # a closed text layer: nothing buffered there
             sys.stdout.flush()  # text echoed earlier comes first
         stream = getattr(sys.stdout, "buffer", sys.stdout)

@@ -261,3 +261,25 @@ def test_a_closed_standard_input_is_one_line(args):
                           stderr=subprocess.PIPE, preexec_fn=lambda: os.close(0), timeout=120)
     lines = proc.stderr.decode().strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1 and "standard input: it is closed" in lines[0], lines
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "5x5"], ["solve", "5x5", "-o", "-"], ["methods"], ["verify", "5x5", "t.txt"],
+     ["enumerate", "5x5", "--cycles", "1", "-o", "tours.txt"], ["prove", "5x5"]],
+    ids=" ".join,
+)
+def test_a_closed_standard_output_is_one_line_before_any_work(tmp_path, args):
+    proc = subprocess.run([*KTSOLVE, *args], stderr=subprocess.PIPE, cwd=tmp_path,
+                          preexec_fn=lambda: os.close(1), timeout=120)
+    lines = proc.stderr.decode().strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "standard output is closed" in lines[0], lines
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_closed_standard_output_is_no_matter_with_a_file(tmp_path):
+    f = tmp_path / "t.txt"
+    proc = subprocess.run([*KTSOLVE, "solve", "5x5", "-m", "warnsdorff", "--seed", "1", "-o", str(f)],
+                          stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=120)
+    assert proc.returncode == 0 and b"found" in proc.stderr
+    validate(Board(5, 5), parse_tour_text(Board(5, 5), f.read_text())[0])
