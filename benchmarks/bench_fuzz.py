@@ -37,6 +37,9 @@ FOUND = [
      "tests/test_reliability_methods.py::test_cpsat_parameters_are_checked"),
     ("enumerate_tours('5x6', 'iaco', ants=10**12) raised MemoryError (7.28 TiB asked of numpy); aco too", 5,
      "tests/test_reliability_methods.py::test_colony_ants_are_bounded"),
+    ("solve('6x6', 'dfs', nodes=2**63) raised OverflowError; a probe of the other counts then found "
+     "rotation restarts=2**63 (OverflowError), ga population=2**31 and abc sources=2**31 (MemoryError)", 10,
+     "tests/test_reliability_methods.py::test_counts_are_bounded_by_their_method"),
 ]
 
 

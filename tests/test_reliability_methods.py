@@ -63,6 +63,23 @@ def test_colony_ants_are_bounded(method):
     one_line_exit_2(["solve", "5x6", "-m", method, "-p", "ants=1e12", "--time-limit", "0.2"])
 
 
+@pytest.mark.parametrize(
+    "method, param, value, owner",
+    [
+        ("dfs", "nodes", 2**63, "ktsolve/heuristics/dfs.py"),  # OverflowError (long profile, seed 10)
+        ("rotation", "restarts", 2**63, "ktsolve/heuristics/rotation.py"),  # OverflowError
+        ("ga", "population", 2**31, "ktsolve/heuristics/ga.py"),  # MemoryError, 560 GiB
+        ("abc", "sources", 2**31, "ktsolve/heuristics/abc.py"),  # MemoryError, 70 GiB
+    ],
+    ids=lambda v: v if isinstance(v, str) and not v.startswith("ktsolve") else None,
+)
+def test_counts_are_bounded_by_their_method(request, method, param, value, owner):
+    request.applymarker(pytest.mark.xfail(strict=True, reason=f"count bounds: {method} owner ({owner})"))
+    with pytest.raises(KtsolveError):
+        solve("6x6", method, time_limit=0.2, seed=1, **{param: value})
+    one_line_exit_2(["solve", "6x6", "-m", method, "-p", f"{param}={value}", "--time-limit", "0.2"])
+
+
 COLONY = "colony reals crash the kernel: colony owner (ktsolve/heuristics/aco.py, _colony.py)"
 
 
