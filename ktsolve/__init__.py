@@ -77,18 +77,18 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """The package object: importing the submodule ``ktsolve.solve`` never hides the function ``solve``.
+    """The package, whose public function ``solve`` wins over its submodule ``ktsolve.solve``.
 
-    Python binds a submodule to its package's attribute of the same name when
-    it is first imported; with the names above loaded on first use, that
-    would make ``from ktsolve import solve`` the module whenever another
-    module imported ``ktsolve.solve`` first.
+    Importing the submodule (``from ktsolve import prove`` does) binds the
+    package's attribute ``solve`` to the module; ``from ktsolve import solve``
+    must still give the function, whatever was imported before.
     """
 
-    def __setattr__(self, name, value):
-        if name in _WHERE and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
+    def __getattribute__(self, name: str):
+        value = super().__getattribute__(name)
+        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
+            return getattr(value, name)
+        return value
 
 
 sys.modules[__name__].__class__ = _Package

@@ -168,13 +168,19 @@ def _presolved(res: SolveResult, requested: str | None) -> SolveResult:
 
 def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) -> SolveResult:
     """A user's callable: the presolve plan, then the function through :func:`run_method`."""
+    steps: list = []
     if plan:
         pre = run_plan(plan, board, spec, seed=seed or 0, deadline=deadline, label=None)
         if pre.status is Status.INFEASIBLE:
             return pre
+        steps = list(pre.stats.get("steps", ()))
     graph = KnightGraph.of(board)
     res = run_method(info, graph, spec, seed=seed, time_limit=deadline.remaining(), progress=progress, **params)
-    return res.replace(elapsed=deadline.elapsed())
+    # the same stats as a registered method run through run_plan: every step tried, and who settled it
+    stats = dict(res.stats)
+    stats["steps"] = steps + list(stats.get("steps", ()))
+    stats["settled_by"] = info.name if res.status is not Status.UNKNOWN else "none"
+    return res.replace(stats=stats, elapsed=deadline.elapsed())
 
 
 # ---------------------------------------------------------------------- seeding the colonies

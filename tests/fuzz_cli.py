@@ -56,8 +56,23 @@ from special_files import char_device
 
 ALLOWED_CODES = (0, 1, 2, 3, 130)
 
-#: Commands run with arguments that make them stop before any long work.
-GUARDS = {("bench", "papers"): ["--section", "no-such-section"]}
+def _cheap_bench_methods(tokens: list) -> list:
+    """``bench methods`` on one small board, one method, one seed: the options that set its cost are replaced."""
+    costly = ("--method", "-m", "--boards", "--seeds", "--draws", "--prove-time-limit", "--plots")
+    out, skip = [], False
+    for tok in tokens:
+        if skip:
+            skip = False
+        elif isinstance(tok, str) and tok in costly:
+            skip = True
+        elif not (isinstance(tok, str) and tok.split("=", 1)[0] in costly):
+            out.append(tok)
+    return [*out, "-m", "warnsdorff", "--boards", "3x4", "--seeds", "1", "--draws", "1", "--prove-time-limit", "0.5"]
+
+
+#: Commands run with arguments that make them stop before any long work (a list is appended; a function
+#: rewrites the drawn tokens).
+GUARDS = {("bench", "papers"): ["--section", "no-such-section"], ("bench", "methods"): _cheap_bench_methods}
 #: Commands never run.  ``census`` asks many questions in worker processes (its own tests cover it);
 #: any other command added later is drawn and must be fast on boards of at most 8x8.
 SKIP: set[tuple[str, ...]] = {("census",)}
@@ -252,7 +267,7 @@ def option_tokens(draw, param: click.Option, chosen: dict, rate: int) -> list:
     elif name == "params":
         items = draw(param_items(chosen.get("method") or "auto", rate))
         return [t for item in items for t in (opt, item)]
-    elif kind == "Choice":
+    elif isinstance(param.type, click.Choice):
         value = _pick(draw, list(param.type.choices), ["bogus", ""], rate)
         chosen[name] = value
     elif kind == "SeedType":
@@ -313,7 +328,8 @@ def cli_cases(draw) -> CliCase:
         tokens += args if k == len(options) else options[k]
     if any(p.name == "time_limit" for p in command.params) and "time_limit" not in chosen:
         tokens += ["--time-limit", "0.5"]  # small boards, a short budget: a case takes a second at most
-    tokens += GUARDS.get(path, [])
+    guard = GUARDS.get(path, [])
+    tokens = guard(tokens) if callable(guard) else [*tokens, *guard]
     return CliCase(path, tokens)
 
 
