@@ -760,7 +760,9 @@ def fuzz_cli_case(case: CliCase) -> tuple[list[str], Outcome | None]:
     setup = None
     try:
         setup = set_up(case, folder)
-        devices = {d: os.stat(d).st_rdev for d in ("/dev/null", "/dev/full") if os.path.exists(d)}
+        # the machine's own devices, when they are devices, must stay so (another process may have broken them)
+        devices = {d: os.stat(d).st_rdev for d in ("/dev/null", "/dev/full")
+                   if os.path.exists(d) and stat.S_ISCHR(os.stat(d).st_mode)}
         before = _snapshot(folder)
         out = run_cli([str(a) for a in setup.argv], setup.stdin)
         fifo_bytes = setup.fifo.close() if setup.fifo else None
