@@ -543,7 +543,7 @@ def bench():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 def papers(names, full, seed, plots, fmt):
     """Reproduce the seed papers' tables beside their published figures."""
-    from .bench import format_table, sections
+    from .bench import format_table, require_plots, sections
 
     secs = sections()
     unknown = [n for n in names if n not in secs]
@@ -552,9 +552,7 @@ def papers(names, full, seed, plots, fmt):
             f"no section {unknown[0]!r}; choose from {', '.join(secs) or 'none'}", param_hint="--section"
         )
     chosen = [secs[n] for n in names] if names else list(secs.values())
-    if plots:
-        _check_plots(plots)
-        os.makedirs(plots, exist_ok=True)
+    plots = require_plots(plots)  # refused here, before any section runs, when it cannot work
     out = []
     for sec in chosen:
         with terminal_progress(sec.name) as progress:
@@ -568,23 +566,6 @@ def papers(names, full, seed, plots, fmt):
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))
     return 0
-
-
-def _check_plots(folder: str) -> None:
-    """Refuse ``--plots DIR`` before any work: matplotlib missing, or DIR not a folder that can be made."""
-    import importlib.util
-
-    if importlib.util.find_spec("matplotlib") is None:
-        raise click.BadParameter("figures need matplotlib: pip install 'ktsolve[plot]'", param_hint="--plots")
-    if os.path.exists(folder):
-        if not os.path.isdir(folder):
-            raise click.BadParameter(f"'{folder}' is not a directory", param_hint="--plots")
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise click.BadParameter(f"cannot write in '{folder}'", param_hint="--plots")
-        return
-    parent = os.path.dirname(os.path.abspath(folder))
-    if not os.path.isdir(parent):
-        raise click.BadParameter(f"directory '{parent}' does not exist", param_hint="--plots")
 
 
 def _import_plugins(ctx, param, value):
@@ -734,17 +715,20 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
 @click.option("--start", metavar="SQ", help="First square of the path (anywhere if omitted).")
 @click.option("--time-limit", type=TIME_LIMIT, metavar="S", help="Seconds before stopping with the best path and its bound.")
 @click.option("--seed", type=SEED, default=0, help="CP-SAT's seed.")
+@click.option("--method", "-m", type=click.Choice(["cpsat", "csp"]), default="cpsat",
+              help="cpsat: CP-SAT's circuit model; csp: the Prolog paper's declarative search "
+              "(python-constraint, growing length; boards of at most 64 squares).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @output_option("Write the path here instead of stdout (``verify --path`` checks it); nothing when none is found.")
-def longest(board, holes, start, time_limit, seed, fmt, output):
-    """The longest knight's path on BOARD from --start, exactly (CP-SAT).
+def longest(board, holes, start, time_limit, seed, method, fmt, output):
+    """The longest knight's path on BOARD from --start, exactly (CP-SAT, or python-constraint).
 
     Prints the path as a matrix of step numbers (unvisited squares as ..);
     exit 0 when the optimum is proven, 3 when the time limit stopped the
     search first (the best path and the proven bound are reported).
     """
     b = load_board(board, holes)
-    res = longest_path(b, start=start, time_limit=time_limit, seed=seed)
+    res = longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method)
     if fmt == "json":
         payload = result_json(res) + "\n"
     else:

@@ -405,6 +405,6 @@ def test_plots_without_matplotlib_are_refused_before_any_work(tmp_path):
     if importlib.util.find_spec("matplotlib") is not None:
         pytest.skip("matplotlib is installed")
     for section in ([], ["--section", "bees"]):
-        line = one_line_error(["bench", "papers", *section, "--plots", str(tmp_path / "figs")], "--plots")
-        assert "matplotlib" in line and "pip install" in line
+        line = one_line_error(["bench", "papers", *section, "--plots", str(tmp_path / "figs")], "matplotlib")
+        assert "pip install" in line
     assert list(tmp_path.iterdir()) == []
