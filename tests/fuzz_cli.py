@@ -82,7 +82,6 @@ KNOWN_ISSUES = {
     ("cpsat", "num_workers"): (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
                                                        and v > 256), "test_cpsat_parameters_are_checked"),
     ("cpsat", "parameters"): (lambda v: v is not None, "test_cpsat_parameters_are_checked"),
-    ("csp", "solver"): (lambda v: v is not None, "test_csp_solver_is_a_choice"),
     ("neural", "max_sweeps"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > 2**31,
                                "test_neural_max_sweeps_is_bounded"),
     ("abc", "initial_paths"): (lambda v: v is not None and not isinstance(v, (list, tuple)),
@@ -90,7 +89,6 @@ KNOWN_ISSUES = {
     ("dfs", "nodes"): (lambda v: _huge(v, 2**62), "test_counts_are_bounded_by_their_method"),
     ("rotation", "restarts"): (lambda v: _huge(v, 2**62), "test_counts_are_bounded_by_their_method"),
     ("ga", "population"): (lambda v: _huge(v, 10**7), "test_counts_are_bounded_by_their_method"),
-    ("abc", "sources"): (lambda v: _huge(v, 10**7), "test_counts_are_bounded_by_their_method"),
     ("aco", "ants"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 10**7,
                       "test_colony_ants_are_bounded"),
     ("iaco", "ants"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 10**7,

@@ -129,7 +129,7 @@ def test_repeated_holes_options_add_up():
         (["solve", "8x8", "--colsed"], "--closed"),
         (["solve", "--colsed", "8x8"], "No such option '--colsed'"),
         (["solve", "8x8", "--seeds=3"], "No such option '--seeds'"),
-        (["longest", "8x8", "-m", "csp"], "No such option '-m'"),
+        (["longest", "8x8", "-p", "x=1"], "No such option '-p'"),
         (["verify", "8x8", "t.txt", "--close"], "--closed"),
         (["prove", "8x8", "-x"], "No such option '-x'"),
     ],
