@@ -16,6 +16,7 @@ True
 from importlib.metadata import PackageNotFoundError, version
 
 from .board import Board
+from .census import census
 from .errors import (
     InvalidBoardError,
     InvalidParameterError,
@@ -64,6 +65,7 @@ __all__ = [
     "prove",
     "enumerate_tours",
     "longest",
+    "census",
     "methods",
     "register_method",
     "unregister_method",
