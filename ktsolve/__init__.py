@@ -16,7 +16,7 @@ True
 from importlib.metadata import PackageNotFoundError, version
 
 from .board import Board
-from .census import census
+from . import census  # a callable module: ktsolve.census(...) runs a census
 from .errors import (
     InvalidBoardError,
     InvalidParameterError,

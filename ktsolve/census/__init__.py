@@ -55,6 +55,10 @@ Choices where the issue was silent
 * **Exit codes** of ``ktsolve census``: 0 every question settled, 3 some
   unknown or not yet asked, 130 interrupted, 2 bad input (nothing written).
 
+The module itself can be called: ``ktsolve.census(...)`` is
+:func:`ktsolve.census.census`, so ``import ktsolve.census.store`` and the
+other submodules stay importable under their own names.
+
 Examples
 --------
 >>> import os, tempfile
@@ -65,6 +69,10 @@ Examples
 >>> sorted(r["start"] for r in rep.summary.records.values() if r["status"] == "found")
 [[0, 0], [1, 0]]
 """
+
+import inspect as _inspect
+import sys as _sys
+import types as _types
 
 from .family import (
     Family,
@@ -106,3 +114,14 @@ __all__ = [
     "CensusError",
     "CensusFileError",
 ]
+
+
+class _CallableModule(_types.ModuleType):
+    """This package, callable as :func:`census`."""
+
+    def __call__(self, *args, **kwargs) -> CensusReport:
+        return census(*args, **kwargs)
+
+
+_sys.modules[__name__].__class__ = _CallableModule
+__signature__ = _inspect.signature(census)
