@@ -117,9 +117,10 @@ def _map_scene(summary: Summary) -> tuple[list, float, float]:
             members = orbit_members(base, [sq[0] * base.cols + sq[1]], symmetry=symmetry)
             for (flat,) in members:
                 colours[divmod(flat, base.cols)] = (rec["status"], cat)
-            entry = legend.setdefault((rec["status"], cat), [0, 0])
-            entry[0] += 1
-            entry[1] += len(members)
+            entry = legend.setdefault((rec["status"], cat), {})
+            got = entry.setdefault(mode, [0, 0])
+            got[0] += 1
+            got[1] += len(members)
         for r in range(base.rows):
             for c in range(base.cols):
                 x, y = x0 + c * cell, top + r * cell
@@ -139,15 +140,26 @@ def _map_scene(summary: Summary) -> tuple[list, float, float]:
     y = top + base.rows * cell + 34
     unit = "boards" if summary.kind == "remove" else "start squares"
     order = {s: i for i, s in enumerate(STATUSES)}
-    for (status, cat), (q, b) in sorted(legend.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])):
+    longest = 0
+    for (status, cat), per_mode in sorted(legend.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])):
         items.append(_rect(left, y - 12, 16, 16, colour_of(status, cat)))
         items.append(_text(left + 8, y + 1, letter_of(status, cat), 11, "middle",
                            "#ffffff" if status != "unknown" else "#333333", "bold"))
-        counts = f"{q} question{'s' if q != 1 else ''}, {b} {unit}" if symmetry else f"{q} {unit}"
-        items.append(_text(left + 24, y, f"{status}: {cat} ({counts})", 12))
+        parts = []
+        for mode in summary.modes:
+            q, b = per_mode.get(mode, (0, 0))
+            if not q:
+                continue
+            count = (f"{b} {unit} ({q} question{'s' if q != 1 else ''})" if symmetry else f"{b} {unit}")
+            parts.append(f"{mode} {count}" if len(summary.modes) > 1 else count)
+        text = f"{status}: {cat}: {'; '.join(parts)}"
+        longest = max(longest, len(text))
+        items.append(_text(left + 24, y, text, 12))
         y += 22
-    items.append(_text(left, y + 4, "white: not asked yet; dark: a hole of the board"
-                       + ("; symmetric squares share an answer" if symmetry else ""), 11, fill="#555555"))
+    note = "white: not asked yet; dark: a hole of the board" + ("; symmetric squares share an answer"
+                                                                 if symmetry else "")
+    items.append(_text(left, y + 4, note, 11, fill="#555555"))
+    width = max(width, left + 24 + 6.8 * longest, left + 6.2 * len(note))
     return items, max(width, 460), y + 20
 
 

@@ -225,6 +225,10 @@ def _pairs(summary: Summary) -> dict:
     return {m: dict(v) for m, v in out.items()}
 
 
+def _secs(x: float) -> str:
+    return f"{x:.3g} s" if x < 100 else f"{x:,.0f} s"
+
+
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
@@ -243,7 +247,7 @@ def format_summary(summary: Summary) -> str:
                  + ("" if summary.answered == summary.questions else
                     f"; {summary.questions - summary.answered:,} still to ask (run the census again to resume)"))
     if summary.runs:
-        lines.append(f"{summary.seconds:,.1f} s of questions in {summary.wall_s:,.1f} s of wall time "
+        lines.append(f"{_secs(summary.seconds)} of questions in {_secs(summary.wall_s)} of wall time "
                      f"over {summary.runs} run{'s' if summary.runs > 1 else ''}")
     lines.append("")
     head = ["answer"]
