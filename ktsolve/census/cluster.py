@@ -36,6 +36,9 @@ __all__ = ["have_dask", "DaskRunner", "run_batch", "warm", "TASK_SECONDS"]
 
 #: Seconds of work one Dask task aims at.
 TASK_SECONDS = 1.0
+#: Seconds between two looks at the tasks in flight (a client that is not the default
+#: one has no blocking wait on its futures).
+POLL_S = 0.005
 
 _FREE: list[LocalPool] = []
 _FREE_LOCK = threading.Lock()
@@ -136,8 +139,6 @@ class DaskRunner:
     def run(self, queue: TaskQueue, emit: Callable[[Answer], None], *, policy: BatchPolicy | None = None,
             settings: dict | None = None, stop: Callable[[], bool] = lambda: False) -> bool:
         """Answer every question of ``queue`` on the cluster; same contract as :meth:`LocalPool.run`."""
-        from distributed import wait
-
         settings = settings or {}
         policy = policy or BatchPolicy(self.workers, target=TASK_SECONDS)
         tag = uuid.uuid4().hex[:8]
@@ -156,9 +157,9 @@ class DaskRunner:
                 return False
             if not flying:
                 return True
-            try:
-                done, _ = wait(list(flying), timeout=0.25, return_when="FIRST_COMPLETED")
-            except TimeoutError:
+            done = [fut for fut in flying if fut.done()]
+            if not done:
+                time.sleep(POLL_S)
                 continue
             for fut in done:
                 tasks = flying.pop(fut)
