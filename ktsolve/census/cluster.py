@@ -68,10 +68,11 @@ def _give_pool(pool: LocalPool) -> None:
         _FREE.append(pool)
 
 
-def warm() -> int:
-    """A Dask task that makes sure this worker process has a warm pool; returns how many it has."""
-    _give_pool(_take_pool())
-    return len(_FREE)
+def warm() -> list[float]:
+    """A Dask task that makes sure this worker process has a warm pool; returns its warm-up seconds."""
+    pool = _take_pool()
+    _give_pool(pool)
+    return list(pool.warm_s)
 
 
 def run_batch(settings: dict, tasks: list[Task]) -> tuple[list[Answer], float]:
@@ -134,7 +135,8 @@ class DaskRunner:
         tag = uuid.uuid4().hex[:8]
         futs = [self.client.submit(warm, workers=[addr], pure=False, key=f"ktsolve-census-warm-{tag}-{i}")
                 for i, addr in enumerate(self.client.nthreads())]
-        self.client.gather(futs)
+        for seconds in self.client.gather(futs):
+            self.warm_s.extend(seconds)
 
     def run(self, queue: TaskQueue, emit: Callable[[Answer], None], *, policy: BatchPolicy | None = None,
             settings: dict | None = None, stop: Callable[[], bool] = lambda: False) -> bool:

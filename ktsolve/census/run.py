@@ -189,6 +189,7 @@ def census(
     symmetry: bool = True,
     retry_unknown: bool = False,
     batch: int | None = None,
+    runner=None,
     progress: Callable | None = None,
     log: Callable[[str], None] | None = None,
 ) -> CensusReport:
@@ -237,6 +238,11 @@ def census(
         Ask again the questions whose recorded answer is ``unknown``.
     batch : int, optional
         Questions per batch (default: sized from the measured cost).
+    runner : LocalPool or DaskRunner, optional
+        Workers already started (:class:`~ktsolve.census.pool.LocalPool`
+        or :class:`~ktsolve.census.cluster.DaskRunner`), to run several
+        censuses on the same warm workers; they are left running.
+        ``workers`` and ``scheduler`` are then ignored.
     progress : callable, optional
         ``progress(done, total)`` after every answer.
     log : callable, optional
@@ -318,22 +324,25 @@ def census(
     restarts = 0
     n_workers = workers
     if todo:
-        runner = _runner(scheduler, workers)
+        owned = runner is None
+        runner = _runner(scheduler, workers) if owned else runner
+        on_dask = not isinstance(runner, LocalPool)
         store = ResultStore(path)
+        warm_before, restarts_before = len(runner.warm_s), runner.restarts
         try:
-            runner.start()
+            if owned:
+                runner.start()
             n_workers = runner.workers
-            warm = list(runner.warm_s)
-            if scheduler is not None:
+            if on_dask:
                 say(f"Dask scheduler {runner.address}: {n_workers} worker thread{'s' if n_workers > 1 else ''}")
             store.open(header, existing)
             run_no = len(existing.runs) + 1 if existing is not None else 1
             store.mark({"run": run_no, "started": now_iso(), "host": platform.node(), "workers": n_workers,
-                        "scheduler": None if scheduler is None else str(runner.address),
+                        "scheduler": str(runner.address) if on_dask else None,
                         "time_limit": time_limit, "to_ask": len(todo)})
             settings = {"inline_max": INLINE_TOUR_MAX, "tour_dir": store.tour_dir_name}
             queue = TaskQueue(todo, lambda i: family.task(i, seed, time_limit))
-            target = LOCAL_BATCH_SECONDS if scheduler is None else _dask_target()
+            target = _dask_target() if on_dask else LOCAL_BATCH_SECONDS
             policy = BatchPolicy(n_workers, target=target, fixed=batch)
             total = len(todo)
 
@@ -355,11 +364,12 @@ def census(
             interrupted = not finished
             store.mark({"run_end": run_no, "ended": now_iso(), "wall_s": round(wall, 3), "answered": answered_now,
                         "question_s": round(work, 3), "interrupted": interrupted})
-            warm = list(runner.warm_s)
-            restarts = runner.restarts
         finally:
             store.close()
-            runner.close()
+            warm = list(runner.warm_s[warm_before:])
+            restarts = runner.restarts - restarts_before
+            if owned:
+                runner.close()
     final = read_results(path)
     summary = summarize(final) if final is not None else None
     return CensusReport(path, family, seed, len(family), len(done), answered_now, interrupted, wall, work,

@@ -1,0 +1,264 @@
+"""Census throughput on one worker, two pool workers and two Dask workers; the largest census; a projection.
+
+Targets (issue 13): two workers answer at least 1.8 times as many questions
+per second as one; two workers of a local Dask cluster within 15 % of two
+pool workers.
+
+What runs
+---------
+1. Throughput.  ``--remove 1`` and ``--remove 2`` on 8x8, 10x10 and 12x12,
+   open and closed, each through :func:`ktsolve.census` on workers started
+   once and kept warm for the whole section (``runner=``), so the table
+   measures the census, not the start of the workers (measured apart):
+   a :class:`~ktsolve.census.pool.LocalPool` of one worker, one of two
+   workers, and a ``distributed.LocalCluster`` of two worker processes of
+   one thread each.  Every census is run ``--repeat`` times (default 3) in
+   turn on the three set-ups, into fresh files; the table gives the median
+   wall time as questions per second, and the share of the workers' time
+   spent inside ``prove`` ("busy": one minus the scheduling overhead and
+   the idle time at the end).
+2. The largest census: ``ktsolve census 12x12 --remove 2 --both`` through
+   the command line (the whole process: start, warm-up, questions,
+   summary), and with ``--largest3`` also ``12x12 --remove 3 --both``;
+   summary and picture go to ``benchmarks/results/``.
+3. A projection of ``--remove 3`` on 12x12 and 16x16 to a 100-core
+   cluster: questions counted exactly (Burnside), the cost of a question
+   measured on a seeded sample of the family's own questions, and the busy
+   share measured on the Dask cluster in section 1.
+
+The machine has 2 cores, shared with other work: each section notes the load
+average before and after it.
+
+Usage::
+
+    python benchmarks/bench_census.py                 # sections 1-3 (about 5 minutes)
+    python benchmarks/bench_census.py --largest3      # also 12x12 --remove 3 --both (several minutes more)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _machine import machine_lines, markdown_table  # noqa: E402
+
+from ktsolve import Board  # noqa: E402
+from ktsolve.census import census, orbit_count, orbit_representatives  # noqa: E402
+from ktsolve.census.pool import LocalPool  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------- 1. throughput
+def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
+    from distributed import Client, LocalCluster
+
+    from ktsolve.census.cluster import DaskRunner
+
+    lines = [f"Load average before: {load()}"]
+    t = time.perf_counter()
+    one = LocalPool(1)
+    one.start()
+    t_one = time.perf_counter() - t
+    t = time.perf_counter()
+    two = LocalPool(2)
+    two.start()
+    t_two = time.perf_counter() - t
+    t = time.perf_counter()
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=50)
+    client = Client(cluster, set_as_default=False)
+    dask = DaskRunner(client)
+    dask.start()
+    t_dask = time.perf_counter() - t
+    setups = {"1 worker": one, "2 pool workers": two, "2 Dask workers": dask}
+    families = [(n, k, closed) for k in (1, 2) for n in (8, 10, 12) for closed in (False, True)]
+    walls = {(f, s): [] for f in families for s in setups}
+    busy = {(f, s): [] for f in families for s in setups}
+    questions = {}
+    k = 0
+    for rnd in range(repeat):
+        for fam in families:
+            n, rem, closed = fam
+            for name, runner in setups.items():
+                k += 1
+                rep = census(f"{n}x{n}", remove=rem, closed=closed, output=os.path.join(tmp, f"t{k}.jsonl"),
+                             seed=1, runner=runner)
+                walls[(fam, name)].append(rep.wall_s)
+                busy[(fam, name)].append(rep.busy)
+                questions[fam] = rep.questions
+            say(f"  round {rnd + 1}: {n}x{n} --remove {rem} {'closed' if closed else 'open'} "
+                f"({questions[fam]} questions) load {load()}")
+    rows, total = [], {s: [0, 0.0] for s in setups}
+    for fam in families:
+        n, rem, closed = fam
+        q = questions[fam]
+        rate = {s: q / statistics.median(walls[(fam, s)]) for s in setups}
+        for s in setups:
+            total[s][0] += q
+            total[s][1] += statistics.median(walls[(fam, s)])
+        rows.append([f"{n}x{n} --remove {rem}", "closed" if closed else "open", q,
+                     f"{rate['1 worker']:,.0f}", f"{rate['2 pool workers']:,.0f}",
+                     f"{rate['2 pool workers'] / rate['1 worker']:.2f}x", f"{rate['2 Dask workers']:,.0f}",
+                     f"{rate['2 Dask workers'] / rate['2 pool workers']:.2f}",
+                     " / ".join(f"{100 * statistics.median(busy[(fam, s)]):.0f}" for s in setups)])
+    agg = {s: total[s][0] / total[s][1] for s in setups}
+    rows.append(["all twelve censuses", "", sum(questions.values()), f"{agg['1 worker']:,.0f}",
+                 f"{agg['2 pool workers']:,.0f}", f"{agg['2 pool workers'] / agg['1 worker']:.2f}x",
+                 f"{agg['2 Dask workers']:,.0f}", f"{agg['2 Dask workers'] / agg['2 pool workers']:.2f}", ""])
+    lines += ["", markdown_table(["family", "tours", "questions", "1 worker q/s", "2 pool q/s", "speed-up",
+                                  "2 Dask q/s", "Dask / pool", "busy % (1 / 2 pool / 2 Dask)"], rows), ""]
+    lines += [
+        f"- median of {repeat} runs of each census; q/s = questions / wall time of the census (from the first "
+        "batch to the last answer written, results file and summary excluded); the three set-ups take turns",
+        "- busy = time inside prove() / (wall time x workers); the rest is scheduling, the parent process "
+        "and the last batches' tail (a census of 10 questions cannot keep two workers busy)",
+        f"- start of the workers (spawn, import, warm-up), not in the table: 1 worker {t_one:.2f} s, 2 pool "
+        f"workers {t_two:.2f} s, Dask LocalCluster of 2 workers with their worker processes {t_dask:.2f} s; "
+        f"warm-up per worker process {', '.join(f'{w:.2f}' for w in one.warm_s + two.warm_s + dask.warm_s)} s",
+        f"- load average after: {load()}",
+    ]
+    stats = {"agg": agg, "dask_busy": statistics.median(busy[((12, 2, False), "2 Dask workers")]),
+             "pool_busy": statistics.median(busy[((12, 2, False), "2 pool workers")])}
+    for r in (one, two, dask):
+        r.close()
+    client.close()
+    cluster.close()
+    return lines, stats
+
+
+# ---------------------------------------------------------------------- 2. largest census
+def largest(spec: list[str], name: str, tmp: str) -> list[str]:
+    out = os.path.join(tmp, f"{name}.jsonl")
+    svg = RESULTS / f"census_{name}.svg"
+    png = RESULTS / f"census_{name}.png"
+    cmd = [sys.executable, "-m", "ktsolve.cli", "census", *spec, "-o", out, "--seed", "1", "--plot", str(svg)]
+    before = load()
+    t = time.perf_counter()
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if res.returncode not in (0, 3):
+        raise SystemExit(f"census failed: {res.stderr}")
+    subprocess.run([*cmd[:3], "census", "--summary", out, "--plot", str(png)], capture_output=True, check=True)
+    size = os.path.getsize(out)
+    shown = " ".join(["ktsolve", "census", *spec, "-o", f"{name}.jsonl", "--seed", "1", "--plot", svg.name])
+    return [f"### `{shown}`", "", f"Load average before {before}, after {load()}.", "",
+            f"Whole process: {wall:.1f} s (exit code {res.returncode}); results file {size / 1e6:.1f} MB "
+            "(not kept in the repository).", "", "Standard error:", "", "```", res.stderr.strip(), "```", "",
+            "Summary:", "", "```", res.stdout.rstrip(), "```", "", f"Pictures: `{svg.name}`, `{png.name}`.", ""]
+
+
+# ---------------------------------------------------------------------- 3. projection
+def sample_cost(n: int, k: int, sample: int, tmp: str, pool: LocalPool) -> dict:
+    """Per-question seconds of ``n x n --remove k`` (open and closed), measured on a seeded sample."""
+    reps, sizes = orbit_representatives(Board(n, n), k)
+    rng = np.random.default_rng(2024)
+    pick = rng.choice(len(reps), size=min(sample, len(reps)), replace=False)
+    path = os.path.join(tmp, f"sample_{n}_{k}.jsonl")
+    with open(path, "w") as fh:
+        for j in sorted(pick.tolist()):
+            holes = [list(divmod(int(f), n)) for f in reps[j]]
+            fh.write(json.dumps({"board": {"rows": n, "cols": n, "holes": holes}}) + "\n")
+    out = {}
+    for closed in (False, True):
+        rep = census(from_file=path, closed=closed, output=os.path.join(tmp, f"s{n}{k}{closed}.jsonl"), seed=1,
+                     runner=pool)
+        secs = [float(r["seconds"]) for r in rep.summary.records.values()]
+        unknown = sum(r["status"] == "unknown" for r in rep.summary.records.values())
+        out[closed] = {"mean": statistics.fmean(secs), "p99": float(np.percentile(secs, 99)), "max": max(secs),
+                       "n": len(secs), "unknown": unknown}
+    return out
+
+
+def projection(stats: dict, tmp: str, sample: int) -> list[str]:
+    lines = [f"Load average before: {load()}", ""]
+    eff = stats["dask_busy"]
+    rows = []
+    with LocalPool(2) as pool:
+        for n in (12, 16):
+            total, reduced = orbit_count(Board(n, n), 3)
+            cost = sample_cost(n, 3, sample, tmp, pool)
+            say(f"  {n}x{n} --remove 3 sampled: {cost}")
+            work = reduced * (cost[False]["mean"] + cost[True]["mean"])
+            for cores in (2, 100):
+                rows.append([f"{n}x{n} --remove 3 --both", f"{total:,}", f"{reduced:,}", f"{2 * reduced:,}",
+                             f"{cost[False]['mean'] * 1e3:.2f} / {cost[True]['mean'] * 1e3:.2f}",
+                             f"{cost[False]['max']:.2f} / {cost[True]['max']:.2f}", f"{work / 3600:.2f}",
+                             cores, _hms(work / (cores * eff))])
+    lines += [markdown_table(["census", "boards", "up to symmetry", "questions", "ms per question (open / closed)",
+                              "slowest in sample, s", "CPU hours", "cores", "projected wall time"], rows), ""]
+    lines += [
+        f"- questions counted exactly by Burnside's lemma; cost = mean seconds inside prove() of {sample} "
+        "questions drawn (seed 2024) from the family's own questions, run on two pool workers of this machine",
+        f"- projected wall time = questions x cost / (cores x {eff:.2f}), where {eff:.2f} is the busy share of "
+        "two Dask workers on 12x12 --remove 2 open in the throughput section; it assumes cores as fast as "
+        "these, one Dask thread per core, and batches of about 1 s (the default), so that the scheduler's "
+        "cost per task stays negligible. The results file is written by one process: at the 12x12 rate that "
+        "is about 1 KB per open answer (the tour inline)",
+        "- 2-core rows are the same formula for this machine; compare the measured 12x12 --remove 3 --both "
+        "run below when it was made (--largest3)",
+        f"- load average after: {load()}",
+    ]
+    return lines
+
+
+def _hms(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--sample", type=int, default=1500, help="questions sampled for the projection")
+    ap.add_argument("--largest3", action="store_true", help="also run 12x12 --remove 3 --both")
+    ap.add_argument("--skip-throughput", action="store_true")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="ktsolve-census-bench-")
+    RESULTS.mkdir(exist_ok=True)
+    text = ["# Census: throughput, the largest census here, and a projection", ""]
+    text += [f"- {line}" for line in machine_lines(extra=("dask", "distributed"))]
+    text += [f"- command: `python benchmarks/bench_census.py{' --largest3' if args.largest3 else ''}`", ""]
+    stats = {"dask_busy": 0.9}
+    if not args.skip_throughput:
+        say("throughput ...")
+        lines, stats = throughput(args.repeat, tmp)
+        text += ["## 1. Throughput (questions per second)", "", *lines, ""]
+    say("largest census ...")
+    text += ["## 2. The largest census run here", ""]
+    text += largest(["12x12", "--remove", "2", "--both"], "12x12_remove2_both", tmp)
+    if args.largest3:
+        text += largest(["12x12", "--remove", "3", "--both"], "12x12_remove3_both", tmp)
+    say("projection ...")
+    text += ["## 3. Projection of --remove 3 to a 100-core cluster", "", *projection(stats, tmp, args.sample), ""]
+    (RESULTS / "census.md").write_text("\n".join(text), encoding="utf-8")
+    print("\n".join(text))
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
