@@ -49,7 +49,7 @@ def index_counts(path) -> collections.Counter:
 
 def answers(path) -> dict:
     """``{index: (status, settled_by, argument, tour)}`` of a results file."""
-    ex = read_results(path, keep_tours=True)
+    ex = read_results(path, full=True)
     return {i: (r["status"], r["settled_by"], r["argument"], r.get("tour")) for i, r in ex.records.items()}
 
 
@@ -128,7 +128,7 @@ def test_tours_are_valid_and_runs_reproducible(tmp_path):
     assert answers(tmp_path / "a.jsonl") == answers(tmp_path / "b.jsonl")
     assert a.questions == 2 * orbit_count(Board(6, 6), 2)[1] == 186 and a.summary.answered == a.questions
     n_found = 0
-    for rec in read_results(tmp_path / "a.jsonl", keep_tours=True).records.values():
+    for rec in read_results(tmp_path / "a.jsonl", full=True).records.values():
         board = Board(6, 6, [tuple(h) for h in rec["board"]["holes"]])
         if rec["status"] == "found":
             n_found += 1

@@ -31,7 +31,7 @@ def _write(path, answers, existing=None):
 def test_header_records_and_runs(tmp_path):
     path = tmp_path / "r.jsonl"
     _write(path, [answer(_task(0)), make_answer(_task(1), reason="the worker process died (killed by SIGKILL)")])
-    ex = read_results(path, keep_tours=True)
+    ex = read_results(path, full=True)
     assert ex.header["identity"] == IDENTITY and ex.header["ktsolve_census"] == 1
     assert sorted(ex.records) == [0, 1] and not ex.cut
     rec = ex.records[0]

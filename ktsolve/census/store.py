@@ -86,8 +86,16 @@ def _canonical(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-def read_results(path, *, keep_tours: bool = False) -> Existing | None:
+#: Fields of a record that :func:`read_results` keeps only when asked for everything.
+_BULKY = ("tour", "proof", "evidence")
+
+
+def read_results(path, *, full: bool = False) -> Existing | None:
     """Read a results file; None when it does not exist or is empty.
+
+    Without ``full``, records keep what summaries and resuming need and
+    drop the tour, the proof's text and its evidence (a census of 10^5
+    questions then fits in memory many times over).
 
     Raises
     ------
@@ -127,8 +135,9 @@ def read_results(path, *, keep_tours: bool = False) -> Existing | None:
             raise CensusFileError(f"line {no} of {path!r} is damaged (not JSON); the file was edited or the disk failed")
         offset += len(raw) + 1
         if "index" in rec:
-            if not keep_tours:
-                rec.pop("tour", None)
+            if not full:
+                for key in _BULKY:
+                    rec.pop(key, None)
             out.records[int(rec["index"])] = rec
             out.lines += 1
         elif "run" in rec:
