@@ -460,7 +460,7 @@ def _hole_count(text: str | None):
 
 
 @cli.command("census", context_settings=BOARD_CONTEXT)
-@click.argument("board", metavar="BOARD", required=False)
+@click.argument("board", metavar="[BOARD]", required=False)
 @click.option("--holes", metavar="SQS|K", help="Holes of BOARD (a1,h8 or 7,0;0,7); with --random, the number "
               "of holes of each board (or a share of the cells, like 0.05).")
 @click.option("--remove", type=click.IntRange(1), metavar="K", help="Every way to remove K squares of BOARD, "
