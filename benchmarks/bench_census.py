@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import statistics
@@ -70,6 +69,31 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def cpu_split(worker_pids: set[int]) -> tuple[float, float]:
+    """CPU seconds so far of (this process and its descendants that are not census workers, the workers).
+
+    The census workers answer the questions; everything else (this process
+    with the Dask scheduler's threads, Dask's nannies and worker processes)
+    coordinates.  Their ratio is the cost of scheduling, measured in CPU
+    time, so other jobs on the machine do not inflate it.
+    """
+    import psutil
+
+    me = psutil.Process()
+    coord = sum(me.cpu_times()[:2])
+    work = 0.0
+    for child in me.children(recursive=True):
+        try:
+            t = sum(child.cpu_times()[:2])
+            if child.pid in worker_pids or b"ktsolve.census.worker" in " ".join(child.cmdline()).encode():
+                work += t
+            else:
+                coord += t
+        except psutil.NoSuchProcess:
+            pass
+    return coord, work
+
+
 # ---------------------------------------------------------------------- 1. throughput
 def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
     from distributed import Client, LocalCluster
@@ -96,6 +120,7 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
     families = [(n, k, closed) for k in (1, 2) for n in (8, 10, 12) for closed in (False, True)]
     walls = {(f, s): [] for f in families for s in setups}
     busy = {(f, s): [] for f in families for s in setups}
+    cpu = {s: [0.0, 0.0] for s in setups}  # coordination, work
     questions = {}
     k = 0
     for rnd in range(repeat):
@@ -103,8 +128,12 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
             n, rem, closed = fam
             for name, runner in setups.items():
                 k += 1
+                c0, w0 = cpu_split(set())
                 rep = census(f"{n}x{n}", remove=rem, closed=closed, output=os.path.join(tmp, f"t{k}.jsonl"),
                              seed=1, runner=runner)
+                c1, w1 = cpu_split(set())
+                cpu[name][0] += c1 - c0
+                cpu[name][1] += w1 - w0
                 walls[(fam, name)].append(rep.wall_s)
                 busy[(fam, name)].append(rep.busy)
                 questions[fam] = rep.questions
@@ -137,6 +166,10 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
         f"- start of the workers (spawn, import, warm-up), not in the table: 1 worker {t_one:.2f} s, 2 pool "
         f"workers {t_two:.2f} s, Dask LocalCluster of 2 workers with their worker processes {t_dask:.2f} s; "
         f"warm-up per worker process {', '.join(f'{w:.2f}' for w in one.warm_s + two.warm_s + dask.warm_s)} s",
+        "- coordination CPU / worker CPU, over all runs (psutil; the census workers' CPU against that of this "
+        "process, which holds the Dask scheduler's threads, and of Dask's nanny and worker processes): "
+        + ", ".join(f"{s} {100 * c / w:.1f}%" for s, (c, w) in cpu.items() if w > 0)
+        + " (includes enumerating the families and reading each results file back for its summary)",
         f"- load average after: {load()}",
     ]
     stats = {"agg": agg, "dask_busy": statistics.median(busy[((12, 2, False), "2 Dask workers")]),

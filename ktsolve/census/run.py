@@ -15,7 +15,6 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..board import Board
 from ..checks import check_flag, check_int, check_seed, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError
 from ..request import as_board
