@@ -69,26 +69,31 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def cpu_split(worker_pids: set[int]) -> tuple[float, float]:
-    """CPU seconds so far of (this process and its descendants that are not census workers, the workers).
+def cpu_split(runner, pools: list) -> tuple[float, float]:
+    """CPU seconds so far of the processes that coordinate ``runner``'s census, and of its census workers.
 
-    The census workers answer the questions; everything else (this process
-    with the Dask scheduler's threads, Dask's nannies and worker processes)
-    coordinates.  Their ratio is the cost of scheduling, measured in CPU
-    time, so other jobs on the machine do not inflate it.
+    A pool: this process coordinates, the pool's processes work.  Dask: this
+    process (which holds the scheduler's threads) and Dask's nanny and worker
+    processes coordinate, the census workers inside the Dask workers work.
+    Measured in CPU time, so other jobs on the machine do not inflate it.
     """
     import psutil
 
     me = psutil.Process()
     coord = sum(me.cpu_times()[:2])
     work = 0.0
+    pool_pids = {pid for p in pools for pid in p.pids()}
+    mine = set(runner.pids()) if isinstance(runner, LocalPool) else None
     for child in me.children(recursive=True):
         try:
             t = sum(child.cpu_times()[:2])
-            if child.pid in worker_pids or b"ktsolve.census.worker" in " ".join(child.cmdline()).encode():
-                work += t
-            else:
-                coord += t
+            if mine is not None:
+                work += t if child.pid in mine else 0.0
+            elif child.pid not in pool_pids:
+                if b"ktsolve.census.worker" in " ".join(child.cmdline()).encode():
+                    work += t
+                else:
+                    coord += t
         except psutil.NoSuchProcess:
             pass
     return coord, work
@@ -117,6 +122,11 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
     dask.start()
     t_dask = time.perf_counter() - t
     setups = {"1 worker": one, "2 pool workers": two, "2 Dask workers": dask}
+    import psutil
+
+    c0 = sum(psutil.Process().cpu_times()[:2])
+    time.sleep(3.0)
+    idle = (sum(psutil.Process().cpu_times()[:2]) - c0) / 3.0  # the Dask scheduler's threads at rest
     families = [(n, k, closed) for k in (1, 2) for n in (8, 10, 12) for closed in (False, True)]
     walls = {(f, s): [] for f in families for s in setups}
     busy = {(f, s): [] for f in families for s in setups}
@@ -128,10 +138,10 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
             n, rem, closed = fam
             for name, runner in setups.items():
                 k += 1
-                c0, w0 = cpu_split(set())
+                c0, w0 = cpu_split(runner, [one, two])
                 rep = census(f"{n}x{n}", remove=rem, closed=closed, output=os.path.join(tmp, f"t{k}.jsonl"),
                              seed=1, runner=runner)
-                c1, w1 = cpu_split(set())
+                c1, w1 = cpu_split(runner, [one, two])
                 cpu[name][0] += c1 - c0
                 cpu[name][1] += w1 - w0
                 walls[(fam, name)].append(rep.wall_s)
@@ -169,7 +179,9 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
         "- coordination CPU / worker CPU, over all runs (psutil; the census workers' CPU against that of this "
         "process, which holds the Dask scheduler's threads, and of Dask's nanny and worker processes): "
         + ", ".join(f"{s} {100 * c / w:.1f}%" for s, (c, w) in cpu.items() if w > 0)
-        + " (includes enumerating the families and reading each results file back for its summary)",
+        + " (includes enumerating the families and reading each results file back for its summary; this "
+        f"process also spends {100 * idle:.1f}% of a core at rest on the Dask scheduler's threads, in every "
+        "set-up's figure)",
         f"- load average after: {load()}",
     ]
     stats = {"agg": agg, "dask_busy": statistics.median(busy[((12, 2, False), "2 Dask workers")]),

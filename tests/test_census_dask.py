@@ -11,7 +11,7 @@ distributed = pytest.importorskip("distributed")
 
 from ktsolve.census import census, read_results  # noqa: E402
 
-from test_census_run import answers, index_counts, worker_pids  # noqa: E402
+from census_helpers import answers, index_counts, worker_pids  # noqa: E402
 
 
 @pytest.fixture(scope="module")

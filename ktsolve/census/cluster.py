@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from queue import Empty, Queue
 from collections.abc import Callable
 
 from .family import Task
@@ -36,9 +37,8 @@ __all__ = ["have_dask", "DaskRunner", "run_batch", "warm", "TASK_SECONDS"]
 
 #: Seconds of work one Dask task aims at.
 TASK_SECONDS = 1.0
-#: Seconds between two looks at the tasks in flight (a client that is not the default
-#: one has no blocking wait on its futures).
-POLL_S = 0.005
+#: Seconds between two looks at Ctrl-C while no task finishes.
+POLL_S = 0.25
 
 _FREE: list[LocalPool] = []
 _FREE_LOCK = threading.Lock()
@@ -145,6 +145,7 @@ class DaskRunner:
         policy = policy or BatchPolicy(self.workers, target=TASK_SECONDS)
         tag = uuid.uuid4().hex[:8]
         flying: dict = {}
+        finished: Queue = Queue()  # futures land here when done (Dask calls back from its thread)
         batch_no = 0
         while True:
             while not stop() and len(queue) and len(flying) < 2 * self.workers:
@@ -153,18 +154,23 @@ class DaskRunner:
                 fut = self.client.submit(run_batch, settings, tasks, pure=False,
                                          key=f"ktsolve-census-{tag}-{batch_no}")
                 flying[fut] = tasks
+                fut.add_done_callback(finished.put)
             if stop():
                 for fut in flying:
                     fut.cancel()
                 return False
             if not flying:
                 return True
-            done = [fut for fut in flying if fut.done()]
-            if not done:
-                time.sleep(POLL_S)
+            try:
+                done = [finished.get(timeout=POLL_S)]
+            except Empty:
                 continue
+            while not finished.empty():
+                done.append(finished.get_nowait())
             for fut in done:
-                tasks = flying.pop(fut)
+                tasks = flying.pop(fut, None)
+                if tasks is None:
+                    continue
                 try:
                     answers, _ = fut.result()
                 except Exception as exc:  # noqa: BLE001 - a lost batch is recorded, the census goes on
