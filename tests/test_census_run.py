@@ -220,3 +220,29 @@ def test_a_scheduler_without_dask_is_refused(tmp_path, monkeypatch):
     with pytest.raises(CensusError, match=r"pip install 'ktsolve\[cluster\]'"):
         census("5x5", remove=1, output=tmp_path / "r.jsonl", scheduler="tcp://127.0.0.1:8786")
     assert not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_three_by_n_single_removals(tmp_path, holed_oracle):
+    """Which single squares of 3 x n (n = 5..14) can go for a closed tour: settled, checked, oracles where listed."""
+    listed = {(tuple(c["board"]), tuple(c["holes"][0])): c["exists"] for c in holed_oracle["cases"]
+              if c["kind"] == "closed" and len(c["holes"]) == 1 and c["board"][0] == 3}
+    seen = 0
+    for n in range(5, 15):
+        rep = census(f"3x{n}", remove=1, closed=True, output=tmp_path / f"3x{n}.jsonl", seed=1, workers=2,
+                     time_limit=60)
+        assert rep.exit_code == 0, f"3x{n} left unknowns"
+        for rec in read_results(tmp_path / f"3x{n}.jsonl", full=True).records.values():
+            board = Board(3, n, [tuple(h) for h in rec["board"]["holes"]])
+            if rec["status"] == "found":
+                validate(board, Tour.from_coords(board, np.array(rec["tour"]), closed=True), closed=True)
+        squares = square_map(rep.summary, "closed")
+        for (size, hole), exists in listed.items():
+            if size == (3, n):
+                assert squares[hole] == ("found" if exists else "infeasible")
+                seen += 1
+        if n % 2 == 0:  # 3n - 1 squares, an odd number: the colours cannot balance
+            assert set(rep.summary.table["closed"]) == {("infeasible", "colour parity")}
+        elif n >= 7:  # Miller & Farnsworth: some square can go on every odd n >= 7
+            assert "found" in squares.values()
+    assert seen == len(listed)

@@ -204,7 +204,10 @@ def _bars_scene(summary: Summary) -> tuple[list, float, float]:
         rows = [(m, key, v) for m in summary.modes for key, v in summary.table[m].items()]
         most = max((v[1] for _, _, v in rows), default=1) or 1
         width = 720
-        y = top
+        unit = "boards, every symmetric copy counted" if summary.reduced else "questions"
+        items.append(_text(left, top - 20, f"number of {unit}, by answer and by what settled it", 12,
+                           fill="#555555"))
+        y = top + 6
         for mode, (status, cat), (q, b) in rows:
             legend.add((status, cat))
             w = 380 * b / most
