@@ -33,7 +33,7 @@ from _exact_common import median, table, timed, write  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ktsolve import Board, KnightGraph, TourSpec, prove, solve  # noqa: E402
-from ktsolve.models.proofs import matching_proof  # noqa: E402
+from ktsolve.proofs import matching_proof  # noqa: E402
 
 
 def cpsat_table(runs: int) -> str:
@@ -145,7 +145,7 @@ COMPILE_SNIPPET = """
 import time
 t0 = time.perf_counter()
 from ktsolve import Board, KnightGraph, TourSpec
-from ktsolve.models.proofs import matching_proof, cut_proof
+from ktsolve.proofs import matching_proof, cut_proof
 g = KnightGraph(Board(4, 400))
 matching_proof(g, TourSpec(closed=True))
 cut_proof(KnightGraph(Board(40, 40)), TourSpec(closed=True))

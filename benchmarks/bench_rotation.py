@@ -16,7 +16,7 @@ What runs
   Every tour is validated by ``solve`` itself.  The time is ``result.elapsed``
   (graph, presolve proofs, method, validation).
 * The stages of one 1000x1000 solve: building the knight graph, the
-  linear-time proofs of :mod:`ktsolve.models.proofs`, the method, validation.
+  linear-time proofs of :mod:`ktsolve.proofs`, the method, validation.
 * The whole ``ktsolve solve BOARD_FILE --closed`` process for one board of
   each size (start-up, reading the board, writing the text output), and the
   numba first-call compile time with an empty cache.
@@ -112,7 +112,7 @@ def run_ktsolve(groups, report) -> list[list]:
 
 def stages(size: int, frac: float) -> list[list]:
     from ktsolve.heuristics.rotation import solve_rotation
-    from ktsolve.models.proofs import quick_proof
+    from ktsolve.proofs import quick_proof
 
     rows = []
     for closed in (True, False):
@@ -343,7 +343,7 @@ def main(argv=None) -> None:
         ["board", "tour", "graph s", "proofs s", "proof", "rotation s", "status", "validate s", "rotations",
          "walk steps", "given back"],
         stages(1000, 0.001),
-        ["proofs = ktsolve.models.proofs.quick_proof (colour, degree, connectivity), which solve() runs "
+        ["proofs = ktsolve.proofs.quick_proof (colour, degree, connectivity), which solve() runs "
          "first on boards up to 5,000,000 squares"]))
 
     with tempfile.TemporaryDirectory() as tmpname:

@@ -4,6 +4,10 @@ Exact methods prove whether an open or closed tour exists and produce one;
 numba heuristics and metaheuristics solve large boards fast; every tour that
 any method returns passes one validator.
 
+The names below are imported on first use, so ``import ktsolve`` (and the
+command line's ``--version`` and ``--help``) costs almost nothing; numba and
+OR-Tools are imported only when a method that needs them runs.
+
 >>> from ktsolve import Board, solve, validate
 >>> board = Board(5, 5)
 >>> res = solve(board, method="warnsdorff", start="a1", seed=7)
@@ -13,70 +17,64 @@ any method returns passes one validator.
 True
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from .board import Board
-from . import census  # a callable module: ktsolve.census(...) runs a census
-from .errors import (
-    InvalidBoardError,
-    InvalidParameterError,
-    InvalidSquareError,
-    InvalidTourError,
-    KtsolveError,
-    UnsupportedError,
-)
-from .generate import random_holed_board
-from .graph import KNIGHT_MOVES
-from .graph import KnightGraph
-from .registry import MethodInfo
-from .registry import methods
-from .registry import register_method
-from .registry import unregister_method
-from .result import Enumeration
-from .result import Proof
-from .result import SolveResult
-from .result import Status
-from .solve import enumerate_tours
-from .solve import longest
-from .solve import prove
-from .solve import solve
-from .tour import Tour
-from .tour import TourSpec
-from .tour import validate
-from .tour import validate_many
+import importlib
 
-try:
-    __version__ = version("ktsolve")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0+unknown"
+#: Every public name and the module that defines it.
+_WHERE = {
+    "Board": "board",
+    "KnightGraph": "graph",
+    "KNIGHT_MOVES": "graph",
+    "Tour": "tour",
+    "TourSpec": "tour",
+    "validate": "tour",
+    "validate_many": "tour",
+    "SolveResult": "result",
+    "Enumeration": "result",
+    "Status": "result",
+    "Proof": "result",
+    "MethodInfo": "registry",
+    "methods": "registry",
+    "register_method": "registry",
+    "unregister_method": "registry",
+    "solve": "solve",
+    "prove": "solve",
+    "enumerate_tours": "solve",
+    "longest": "solve",
+    "random_holed_board": "generate",
+    "KtsolveError": "errors",
+    "InvalidBoardError": "errors",
+    "InvalidSquareError": "errors",
+    "InvalidTourError": "errors",
+    "UnsupportedError": "errors",
+    "InvalidParameterError": "errors",
+}
 
-__all__ = [
-    "Board",
-    "KnightGraph",
-    "KNIGHT_MOVES",
-    "Tour",
-    "TourSpec",
-    "SolveResult",
-    "Enumeration",
-    "Status",
-    "Proof",
-    "MethodInfo",
-    "solve",
-    "prove",
-    "enumerate_tours",
-    "longest",
-    "census",
-    "methods",
-    "register_method",
-    "unregister_method",
-    "random_holed_board",
-    "validate",
-    "validate_many",
-    "KtsolveError",
-    "InvalidBoardError",
-    "InvalidSquareError",
-    "InvalidTourError",
-    "UnsupportedError",
-    "InvalidParameterError",
-    "__version__",
-]
+#: Public names that are modules: ``ktsolve.census`` is a callable module,
+#: ``ktsolve.census(...)`` runs a census (see :mod:`ktsolve.census`).
+_MODULES = ("census",)
+
+__all__ = [*_WHERE, *_MODULES, "__version__"]
+
+
+def __getattr__(name: str):
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("ktsolve")
+        except PackageNotFoundError:  # pragma: no cover - a source tree without install
+            value = "0+unknown"
+    elif name in _MODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    elif name in _WHERE:
+        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    else:
+        raise AttributeError(f"module 'ktsolve' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

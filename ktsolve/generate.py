@@ -3,7 +3,7 @@
 A board drawn at random is usually hopeless for a tour: a hole next to a corner
 leaves a square with one neighbour, or the two colours end up with different
 counts, and the colour-parity and degree arguments of
-:mod:`ktsolve.models.proofs` then rule out every tour at once.  Such boards
+:mod:`ktsolve.proofs` then rule out every tour at once.  Such boards
 measure nothing but the presolve.  :func:`random_holed_board` draws holes so
 that the cheap necessary conditions hold:
 

@@ -67,6 +67,10 @@ PRESOLVE_MATCHING_MAX = 20_000
 PRESOLVE_MATCHING_TIME = 1.0
 #: Seconds the matching proof of :func:`prove_plan` may take without a time limit.
 PROVE_MATCHING_TIME = 60.0
+#: Seconds of the first, short matching proof :func:`prove_plan` runs on large boards.
+PROVE_MATCHING_EARLY = 0.25
+#: Largest board that gets the short matching proof before the constructions.
+PROVE_MATCHING_EARLY_MAX = 100_000
 #: Boards up to this many squares go to the exact side in ``auto``.
 EXACT_MAX = 400
 #: Full boards above this many squares go to ``divide`` before anything else in ``prove``.
@@ -140,24 +144,39 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
 
     Every method step of :func:`auto_plan` comes with the same share of the
     time, in the same order; before them the proofs (the matching proof on
-    every board, up to a minute); after them a short exhaustive search
-    (20% of the time left, at most 2 s), divide and conquer on a full board,
-    and CP-SAT with the rest of the time.  The cheap constructions of
-    ``auto`` thus answer quickly where a tour exists, and the exact steps
-    settle what they cannot.
+    every board, up to a minute; on boards above
+    :data:`PRESOLVE_MATCHING_MAX` squares the full proof comes after the
+    constructions, with a quarter-second try before them up to
+    :data:`PROVE_MATCHING_EARLY_MAX` squares); after them a short
+    exhaustive search (20% of the time left, at most 2 s), divide and
+    conquer on a full board, and CP-SAT with the rest of the time.  The
+    cheap constructions of ``auto`` thus answer quickly where a tour exists,
+    and the exact steps settle what they cannot.
     """
     n = board.n_squares
     plan: list[Step] = []
     divide_first = board.is_full and n > PROVE_DIVIDE_FIRST
     if divide_first:
         plan.append(Step("divide"))
-    plan += _proof_steps(board, prove=True)
+    large = PRESOLVE_MATCHING_MAX < n <= PRESOLVE_MAX
+    if large:
+        # On a large board the matching proof takes seconds to find nothing where
+        # a tour exists, so the full proof runs after the constructions; up to
+        # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
+        # short try first catches the quick refutations.
+        plan.append(Step("quick proofs"))
+        if n <= PROVE_MATCHING_EARLY_MAX:
+            plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
+    else:
+        plan += _proof_steps(board, prove=True)
     for step in _method_steps(board, spec):
         if step.name in ("cpsat", "backtrack"):
             continue  # the exact steps come below, in the order that settles most
         # the last construction of auto gets the whole remainder there; here the
         # exact steps follow, so it gets half
         plan.append(step if step.share < 1.0 else Step(step.name, 0.5, step.cap))
+    if large:
+        plan.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME))
     plan.append(Step("backtrack", 0.2, 2.0))
     if board.is_full and not divide_first:
         plan.append(Step("divide"))
@@ -255,7 +274,7 @@ def _proof_result(proof, method: str, graph: KnightGraph, spec: TourSpec, second
 
 def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: float | None) -> tuple[object, bool]:
     """Run proof step ``name``; returns ``(proof or None, ran to the end)``."""
-    from .models.proofs import matching_proof, quick_proof
+    from .proofs import matching_proof, quick_proof
 
     if name == "quick proofs":
         return quick_proof(graph, spec), True
@@ -268,8 +287,8 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
 def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None) -> SolveResult | None:
     """The proofs every method gets before it runs; an ``infeasible`` result, or None.
 
-    :func:`~ktsolve.models.proofs.quick_proof` runs on every board, and
-    :func:`~ktsolve.models.proofs.matching_proof` too on boards of at most
+    :func:`~ktsolve.proofs.quick_proof` runs on every board, and
+    :func:`~ktsolve.proofs.matching_proof` too on boards of at most
     :data:`PRESOLVE_MATCHING_MAX` squares, at most
     :data:`PRESOLVE_MATCHING_TIME` seconds, so that no method burns its
     budget on a question with no answer (a closed tour of a 4 x n board).
@@ -331,6 +350,7 @@ def run_plan(
     graph = KnightGraph.of(board)
     steps: list[dict] = []
     tried: list[str] = []
+    finished_proofs: set[str] = set()
     last: SolveResult | None = None
 
     def finish(res: SolveResult, settled_by: str) -> SolveResult:
@@ -348,11 +368,15 @@ def run_plan(
         budget = deadline.share(step.share, step.cap)
         if budget is not None:
             budget = max(budget, 1e-9)
+        if step.name in finished_proofs:
+            continue  # an earlier run of this proof went to the end and found nothing
         built = _build_graph(graph) if step.name in PROOFS or reg[step.name].needs_graph else {}
         if step.name in PROOFS:
             t0 = time.perf_counter()
-            proof, _ = run_proof(step.name, graph, spec, time_limit=budget)
+            proof, finished = run_proof(step.name, graph, spec, time_limit=budget)
             seconds = time.perf_counter() - t0
+            if finished:
+                finished_proofs.add(step.name)
             steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
                           "seconds": round(seconds, 6), **built})
             if proof is not None:

@@ -23,6 +23,7 @@ __all__ = [
     "write_tour_matrix",
     "write_tour_npy",
     "result_json",
+    "int_pairs_json",
     "tour_svg",
     "SVG_MAX_SQUARES",
     "JSON_MAX_SQUARES",
@@ -161,9 +162,61 @@ def result_json(res: SolveResult, indent: int | None = None) -> str:
 
             raise UnsupportedError(
                 f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this tour has "
-                f"{len(t):,}; use --format npy or --format text"
+                f"{len(t):,}; write it as npy or as text instead"
             )
-    return json.dumps(res.to_dict(), indent=indent)
+    data = res.to_dict(with_squares=False)
+    # The tour and path are the bulk of the object: they are written by the
+    # vectorised encoder and spliced in where the placeholders stand.
+    pieces = {}
+    for key, t in (("tour", res.tour), ("path", res.path)):
+        if t is not None:
+            mark = f"\u0000{key}\u0000"
+            data[key] = mark
+            pieces[json.dumps(mark)] = int_pairs_json(t.coords).decode("ascii")
+    text = json.dumps(data, indent=indent)
+    for mark, encoded in pieces.items():
+        text = text.replace(mark, encoded, 1)
+    return text
+
+
+def int_pairs_json(pairs) -> bytes:
+    """``[[a,b],[c,d],...]``: the JSON of an ``(N, 2)`` array of non-negative ints, vectorised.
+
+    Each pair is laid out in a fixed-width row of bytes (digits right-aligned,
+    zero bytes as padding), and the padding is dropped in one pass: about 70
+    ms for a million pairs, where ``json.dumps(array.tolist())`` takes 1.8 s.
+
+    Examples
+    --------
+    >>> int_pairs_json(np.array([[0, 0], [9, 10], [123456, 7]]))
+    b'[[0,0],[9,10],[123456,7]]'
+    >>> int_pairs_json(np.zeros((0, 2), dtype=np.int32))
+    b'[]'
+    """
+    v = np.asarray(pairs)
+    n = v.shape[0]
+    if n == 0:
+        return b"[]"
+    if int(v.min()) < 0:
+        raise ValueError("int_pairs_json writes non-negative numbers only")
+    d = len(str(int(v.max())))
+    w = 2 * d + 4  # "[", d digits, ",", d digits, "]", ","
+    mat = np.zeros((n, w), dtype=np.uint8)
+    mat[:, 0] = ord("[")
+    mat[:, d + 1] = ord(",")
+    mat[:, 2 * d + 2] = ord("]")
+    mat[:, 2 * d + 3] = ord(",")
+    for col, last in ((0, d), (1, 2 * d + 1)):
+        val = v[:, col].astype(np.int64)
+        for k in range(d):
+            digit = (val % 10).astype(np.uint8) + ord("0")
+            if k:
+                digit[val == 0] = 0  # no leading zeros
+            mat[:, last - k] = digit
+            val //= 10
+    flat = mat.reshape(-1)
+    body = flat[flat != 0]
+    return b"[" + body[:-1].tobytes() + b"]"
 
 
 def tour_svg(board: Board, tour: Tour | None, *, cell: int = 32, title: str | None = None) -> str:

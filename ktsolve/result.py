@@ -131,8 +131,12 @@ class SolveResult:
             tail += f" (seed {self.seed})"
         return head + tail
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of the command line (see DESIGN.md)."""
+    def to_dict(self, with_squares: bool = True) -> dict[str, Any]:
+        """The JSON object of the command line (see DESIGN.md).
+
+        ``with_squares=False`` leaves out ``tour`` and ``path`` (their keys
+        stay, as None), for writers that encode them on their own.
+        """
         board = self.board
         spec = self.spec or TourSpec()
 
@@ -147,7 +151,7 @@ class SolveResult:
             "closed": bool(spec.closed),
             "start": rc(spec.start),
             "end": rc(spec.end),
-            "tour": None if self.tour is None else self.tour.coords.tolist(),
+            "tour": None if self.tour is None or not with_squares else self.tour.coords.tolist(),
             "method": self.method,
             "seed": self.seed,
             "elapsed_s": round(float(self.elapsed), 6),
@@ -157,7 +161,7 @@ class SolveResult:
         if isinstance(self.proof, Proof):
             out["certificate"] = {"argument": self.proof.argument, "evidence": _jsonable(self.proof.evidence)}
         if self.path is not None:
-            out["path"] = self.path.coords.tolist()
+            out["path"] = self.path.coords.tolist() if with_squares else None
         return out
 
 

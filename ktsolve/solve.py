@@ -11,7 +11,6 @@ every tour through the one validator.  ``closed``, ``start``, ``end``,
 from __future__ import annotations
 
 import inspect
-import time
 from collections.abc import Callable
 
 from .checks import check_flag, check_seed, check_time_limit
@@ -249,8 +248,8 @@ def prove(
     0. on a large board without holes (more than 10,000 squares), divide
        and conquer (``divide``), which builds a tour in linear time or cites
        the existence theorems, without building the knight graph;
-    1. the linear-time necessary conditions (:func:`~ktsolve.models.proofs.quick_proof`);
-    2. the matching proof (:func:`~ktsolve.models.proofs.matching_proof`; at
+    1. the linear-time necessary conditions (:func:`~ktsolve.proofs.quick_proof`);
+    2. the matching proof (:func:`~ktsolve.proofs.matching_proof`; at
        most 60 s);
     3. every construction that ``solve(method="auto")`` uses, with the same
        budget (Posa rotations and Warnsdorff's rule on large boards, a

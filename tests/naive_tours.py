@@ -2,8 +2,9 @@
 
 Plain depth-first search over sequences of squares, with an explicit stack
 and no pruning beyond "not visited yet", so that it is obviously right; it
-is meant for boards of about 20 squares at most.  The integrator will add
-cross-checks against method ``backtrack`` after merging.
+is meant for boards of about 20 squares at most.  The exact side (CP-SAT,
+backtracking, python-constraint, longest paths, the proofs and ``prove``) is
+checked against it in the test modules of those methods.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
 from ktsolve.models import cpsat
 from ktsolve.models.cpsat import build_circuit_model, solve_cpsat
-from ktsolve.models.proofs import matching_proof, quick_proof
+from ktsolve.proofs import matching_proof, quick_proof
 
 from conftest import random_board
 from naive_tours import closed_exists, exhaustive_tour, open_exists
@@ -183,7 +183,7 @@ def test_colour_parity_is_seen_by_cpsat_alone(board, kw):
 
 def test_colour_counts_are_added_exactly_when_colour_parity_fails():
     from ktsolve.models.cpsat import _colours_allow
-    from ktsolve.models.proofs import colour_proof
+    from ktsolve.proofs import colour_proof
 
     rng = np.random.default_rng(17)
     for _ in range(300):

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, methods, solve
-from ktsolve.models.proofs import matching_proof, quick_proof
+from ktsolve.proofs import matching_proof, quick_proof
 
 from conftest import random_board
 

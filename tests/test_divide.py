@@ -8,7 +8,7 @@ import pytest
 from ktsolve import Board, KnightGraph, Proof, Status, TourSpec, UnsupportedError, solve, validate
 from ktsolve.heuristics import _divide_blocks as blocks
 from ktsolve.heuristics import divide
-from ktsolve.heuristics.divide import full_board_proof, has_closed_tour, has_open_tour
+from ktsolve.proofs import full_board_proof, has_closed_tour, has_open_tour
 
 
 def run(board, closed=False, start=None, end=None):
@@ -79,7 +79,7 @@ def test_infeasible_answers_carry_the_argument(size, closed, start, end, argumen
 
 def test_proof_agrees_with_the_graph_based_necessary_conditions():
     """Whenever quick_proof's basic arguments refute a full board, divide refutes it too."""
-    from ktsolve.models.proofs import quick_proof
+    from ktsolve.proofs import quick_proof
 
     rng = np.random.default_rng(5)
     for _ in range(300):

@@ -7,7 +7,7 @@ import pytest
 
 from ktsolve import Board, InvalidBoardError, InvalidParameterError, KnightGraph, TourSpec
 from ktsolve.generate import random_holed_board
-from ktsolve.models.proofs import components, quick_proof
+from ktsolve.proofs import components, quick_proof
 
 CASES = [
     (5, 5, 0.0, 0, True),

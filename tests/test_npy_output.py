@@ -185,7 +185,7 @@ def test_json_refused_for_huge_boards_before_solving():
 def test_result_json_refuses_huge_tours():
     board = Board(1, JSON_MAX_SQUARES + 1)
     big = SolveResult(Status.FOUND, tour=Tour(board, np.arange(board.n_squares)), board=board)
-    with pytest.raises(UnsupportedError, match="--format npy"):
+    with pytest.raises(UnsupportedError, match="as npy or as text"):
         result_json(big)
 
 

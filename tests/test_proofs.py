@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from ktsolve import Board, KnightGraph, TourSpec
 from ktsolve.request import make_spec
-from ktsolve.models import _proof_kernels as K
-from ktsolve.models import proofs
-from ktsolve.models.proofs import (
+from ktsolve.proofs import _kernels as K
+from ktsolve import Proof, proofs
+from ktsolve.proofs.quick import _full_and_2_connected
+from ktsolve.proofs import (
     check_matching_proof,
     cut_proof,
     degree_proof,
@@ -252,10 +253,10 @@ def test_full_boards_from_5x5_are_2_connected():
         for n in range(m, 13):
             g = KnightGraph(Board(m, n))
             assert nx.is_biconnected(g.to_networkx()), (m, n)
-            assert proofs._full_and_2_connected(g)
+            assert _full_and_2_connected(g)
     for m, n in ((4, 9), (3, 12), (8, 8)):
         g = KnightGraph(Board(m, n, holes=[(0, 0)] if m == 8 else []))
-        assert not proofs._full_and_2_connected(g)
+        assert not _full_and_2_connected(g)
 
 
 def test_cut_proof_needs_no_recursion_on_a_million_squares():
@@ -311,11 +312,11 @@ def test_matching_proof_checker_rejects_tampering():
     level1 = bad["steps"][0]["levels"]["1"]
     level1.pop()  # the set is no longer tight
     with pytest.raises(ValueError):
-        check_matching_proof(g, spec(closed=True), proofs.Proof("x", "matching", bad))
+        check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
     bad = copy.deepcopy(dict(p.evidence))
     bad["steps"][0]["deleted"] = bad["steps"][0]["deleted"][:-1]  # one move kept: still connected
     with pytest.raises(ValueError):
-        check_matching_proof(g, spec(closed=True), proofs.Proof("x", "matching", bad))
+        check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
     # The checker also refuses a proof for a question it does not answer.
     with pytest.raises(ValueError):
         check_matching_proof(KnightGraph(Board(6, 6)), spec(closed=True), p)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ktsolve import Board, KnightGraph, Status, prove, solve
-from ktsolve.models.proofs import check_matching_proof
+from ktsolve.proofs import check_matching_proof
 
 from conftest import invoke, random_board
 from naive_tours import closed_exists, exhaustive_tour, open_exists

@@ -1,4 +1,4 @@
-"""Numba kernels of the proofs in :mod:`ktsolve.models.proofs`.
+"""Numba kernels of the proofs in :mod:`ktsolve.proofs`.
 
 Every kernel takes a graph in CSR form (``indptr``, ``indices`` int32) with a
 ``alive`` mask (uint8, one entry per CSR entry, both directions of an edge

@@ -1,0 +1,108 @@
+"""Proofs that no knight's tour exists, each with a certificate a person can check.
+
+A knight's move always changes the colour of the square (``(row + col) % 2``),
+so the knight graph is bipartite.  From that, from degrees and from
+connectivity follow short proofs that no tour exists.  :func:`quick_proof`
+runs the cheap ones in linear time:
+
+* size: a closed tour needs three squares; an open tour of two or more
+  squares cannot start and end on one square; a closed tour from ``s`` to
+  ``t`` closes with the move ``t -> s``, which must exist;
+* colour parity: a closed tour alternates colours, so both colours must have
+  equally many squares; an open tour's colour counts differ by at most one,
+  and when they differ both ends lie on the majority colour; when they are
+  equal the ends have opposite colours (so a fixed start or end can have the
+  wrong colour);
+* degree: a square with no neighbour cannot be visited by a tour of a board of
+  more than one square; a square with one neighbour must be an end of an open
+  tour (none is allowed in a closed tour, at most two in an open one, and
+  only the fixed start or end when they are fixed);
+* connectivity: a tour visits every square, so the knight graph must be
+  connected;
+* cut squares: a closed tour with one square taken out is still one path
+  through all other squares, so no single square may split the board
+  (Hopcroft & Tarjan's depth-first search, without recursion).  An open tour
+  passes a square once, so no square may split the board into three parts,
+  a fixed end may not split it at all, and each group of squares that hangs
+  on the rest of the board by a single square must hold an end of the tour.
+
+:func:`matching_proof` is polynomial and much stronger.  A closed tour uses
+two moves at every square; as the colours alternate, every second move of
+the tour is a *perfect matching* (each square paired with a neighbour of the
+other colour), so the tour is the union of two disjoint perfect matchings and
+each of its moves lies in some perfect matching.  Moves that lie in no
+perfect matching are found from one maximum matching (Hopcroft & Karp 1973)
+and the strongly connected components of its alternating graph (the
+Dulmage-Mendelsohn decomposition; Dulmage & Mendelsohn 1958); each is
+explained by Hall's theorem through a *tight set*: light squares ``S`` with
+exactly ``|S|`` neighbours ``T`` between them are paired with ``T`` by every
+perfect matching, so no move joins ``T`` to a square outside ``S``.  After
+deleting those moves, squares left with two moves must use both (degree-2
+forcing), squares already using two forced moves lose their other moves,
+moves that would close a forced path into a short cycle go, and the whole is
+repeated until nothing changes.  If a square is left with fewer than two
+moves, the remaining moves fall apart, a square splits them, or no perfect
+matching is left, no closed tour exists.  Open tours are closed first
+through one or two extra squares joined to the squares where the tour may
+end.  This proves, for example, that no ``4 x n`` board has a closed tour,
+in time close to linear.  :func:`check_matching_proof` re-checks the
+certificate from its evidence alone, with no matching algorithm.
+
+Where they run: :func:`ktsolve.solve` calls :func:`quick_proof` before
+every method, and :func:`matching_proof` too on boards of at most 20,000
+squares with a budget of one second (milliseconds on small boards, about
+0.05 s at 100x100); :func:`ktsolve.prove` runs both on any board.  Graphs
+of at most :data:`PY_MAX` nodes run the kernels as plain Python, so small
+boards pay no numba start-up.
+
+Every function returns a :class:`~ktsolve.result.Proof` (text, argument name
+and evidence) or None when its argument does not apply, which proves
+nothing: a tour may still not exist.
+
+The package is the layer both sides share:
+
+* :mod:`.parity`: the size and colour-parity arguments, from the board alone
+  (no graph), used by the quick proofs and by divide and conquer;
+* :mod:`.quick`: the other linear-time arguments on the knight graph (ends,
+  degree, connectivity, cut squares) and :func:`quick_proof`;
+* :mod:`.matching`: the matching proof;
+* :mod:`.certificate`: :func:`check_matching_proof`, which re-checks a
+  matching proof from its evidence alone;
+* :mod:`.theorems`: the existence theorems of full boards (Schwenk; Cull &
+  De Curtins; Conrad et al.) and :func:`full_board_proof`, which divide and
+  conquer cites without building the graph;
+* :mod:`._kernels`: the numba kernels (depth-first search, matchings).
+
+References
+----------
+A. J. Schwenk, "Which rectangular chessboards have a knight's tour?",
+Mathematics Magazine 64(5):325-332, 1991 (the ``4 x n`` argument).
+J. E. Hopcroft and R. E. Tarjan, "Efficient algorithms for graph
+manipulation", Communications of the ACM 16(6):372-378, 1973.
+J. E. Hopcroft and R. M. Karp, "An n^{5/2} algorithm for maximum matchings in
+bipartite graphs", SIAM Journal on Computing 2(4):225-231, 1973.
+A. L. Dulmage and N. S. Mendelsohn, "Coverings of bipartite graphs",
+Canadian Journal of Mathematics 10:517-534, 1958.
+"""
+
+from .certificate import check_matching_proof
+from .matching import matching_proof
+from .parity import colour_proof, size_proof
+from .quick import components, connectivity_proof, cut_proof, degree_proof, ends_proof, quick_proof
+from .theorems import full_board_proof, has_closed_tour, has_open_tour
+
+__all__ = [
+    "quick_proof",
+    "size_proof",
+    "ends_proof",
+    "colour_proof",
+    "degree_proof",
+    "connectivity_proof",
+    "cut_proof",
+    "components",
+    "matching_proof",
+    "check_matching_proof",
+    "full_board_proof",
+    "has_closed_tour",
+    "has_open_tour",
+]

@@ -1,0 +1,211 @@
+"""Re-checking a matching proof from its evidence alone, with plain sets and no matching algorithm.
+
+Examples
+--------
+>>> from ktsolve import Board, TourSpec
+>>> from ktsolve.graph import KnightGraph
+>>> from ktsolve.proofs import matching_proof
+>>> g, spec = KnightGraph(Board(4, 6)), TourSpec(closed=True)
+>>> check_matching_proof(g, spec, matching_proof(g, spec))
+True
+"""
+
+from __future__ import annotations
+
+from ..graph import KnightGraph
+from ..result import Proof
+from ..tour import TourSpec
+
+__all__ = ["check_matching_proof"]
+
+
+def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bool:
+    """Re-check a matching proof from its evidence alone; True, or raise ``ValueError``.
+
+    The checker rebuilds the network from the question (not from the
+    evidence), then replays every step with plain sets: each Hall step must
+    come with levels whose level sets are tight (the ``side0`` squares of
+    level ``>= k`` have exactly as many neighbours as they are) and may only
+    delete moves ``a - b`` where ``b`` has a neighbour of level higher than
+    ``a``'s; each forcing step must find exactly the moves it names; and the
+    conclusion must hold of what is left.  It uses no matching algorithm, so
+    a bug in the prover cannot hide in it.
+    """
+    if getattr(proof, "argument", None) != "matching":
+        raise ValueError("not a matching proof")
+    ev = proof.evidence
+    board = graph.board
+    n = graph.n
+    colour = [int(c) for c in graph.colour]
+    s = None if spec.start is None else board.index(*spec.start)
+    e = None if spec.end is None else board.index(*spec.end)
+    fixed = [x for x in dict.fromkeys((s, e)) if x is not None]
+    # The network, from the question.
+    adj: dict = {v: set(int(w) for w in graph.neighbours(v)) for v in range(n)}
+    side = {v: colour[v] for v in range(n)}
+    forced: set = set()
+    counts = [colour.count(0), colour.count(1)]
+    if spec.closed:
+        if counts[0] != counts[1]:
+            raise ValueError("closed question on unequal colours")
+        if s is not None and e is not None and s != e:
+            forced.add(frozenset((s, e)))
+    else:
+        if abs(counts[0] - counts[1]) > 1:
+            raise ValueError("open question on colours differing by more than one")
+        if counts[0] != counts[1]:
+            major = 0 if counts[0] > counts[1] else 1
+            joined = set(fixed) if len(fixed) == 2 else {v for v in range(n) if colour[v] == major}
+            adj["*"] = set(joined)
+            side["*"] = 1 - major
+            for v in joined:
+                adj[v].add("*")
+            for x in fixed:
+                forced.add(frozenset(("*", x)))
+        else:
+            ends = {c: {v for v in range(n) if colour[v] == c} for c in (0, 1)}
+            for x in fixed:
+                ends[colour[x]] = {x}
+            adj["*1"], side["*1"] = set(ends[0]) | {"*2"}, 1
+            adj["*2"], side["*2"] = set(ends[1]) | {"*1"}, 0
+            for c, d in ((0, "*1"), (1, "*2")):
+                for v in ends[c]:
+                    adj[v].add(d)
+            forced.add(frozenset(("*1", "*2")))
+            for x in fixed:
+                forced.add(frozenset(("*1" if colour[x] == 0 else "*2", x)))
+    nodes = list(adj)
+    total = len(nodes)
+    for u in nodes:
+        for w in adj[u]:
+            if side[u] == side[w]:
+                raise ValueError("the network is not bipartite")
+
+    def node(name):
+        if isinstance(name, str) and name.startswith("*"):
+            if name not in adj:
+                raise ValueError(f"no extra square {name}")
+            return name
+        return board.index(*board.parse_square(name))
+
+    def edge(pair):
+        u, w = node(pair[0]), node(pair[1])
+        if w not in adj[u]:
+            raise ValueError(f"{pair[0]}-{pair[1]} is not a move left")
+        return u, w
+
+    def forced_at(v):
+        return [w for w in adj[v] if frozenset((v, w)) in forced]
+
+    def path_from(u, w0):
+        # Walk forced moves from u (not via w0 first); return the squares of the path.
+        seen = [u]
+        prev, cur = None, u
+        while True:
+            nxt = [x for x in forced_at(cur) if x != prev]
+            if not nxt:
+                return seen
+            prev, cur = cur, nxt[0]
+            if cur == u:
+                return seen
+            seen.append(cur)
+
+    for step in ev["steps"]:
+        kind = step["step"]
+        if kind == "hall":
+            level = {v: 0 for v in nodes if side[v] == 0}
+            for k, names in step["levels"].items():
+                for name in names:
+                    v = node(name)
+                    if side[v] != 0:
+                        raise ValueError(f"{name} is not on side 0")
+                    level[v] = int(k)
+            top = max(level.values(), default=0)
+            maxlev = {b: max((level[a] for a in adj[b]), default=-1) for b in nodes if side[b] == 1}
+            for k in range(1, top + 1):
+                n_s = sum(1 for a in level if level[a] >= k)
+                n_t = sum(1 for b in maxlev if maxlev[b] >= k)
+                if n_s != n_t:
+                    raise ValueError(f"the squares of level >= {k} are {n_s} with {n_t} neighbours: not tight")
+            for pair in step["deleted"]:
+                a, b = edge(pair)
+                if side[a] != 0:
+                    a, b = b, a
+                if not level[a] < maxlev[b]:
+                    raise ValueError(f"{pair[0]}-{pair[1]} is not excluded by a tight set")
+                if frozenset((a, b)) in forced:
+                    if ev["conclusion"].get("reason") == "forced excluded":
+                        return True
+                    raise ValueError("a forced move was deleted")
+                adj[a].discard(b)
+                adj[b].discard(a)
+        elif kind == "forced":
+            v = node(step["square"])
+            named = {edge(pair)[1] for pair in step["moves"]}
+            if len(adj[v]) != 2 or named != adj[v]:
+                raise ValueError(f"{step['square']} does not have exactly the two moves named")
+            for w in named:
+                forced.add(frozenset((v, w)))
+        elif kind == "drop":
+            v = node(step["square"])
+            if len(forced_at(v)) != 2:
+                raise ValueError(f"{step['square']} does not use two forced moves")
+            for pair in step["deleted"]:
+                a, b = edge(pair)
+                if frozenset((a, b)) in forced or v not in (a, b):
+                    raise ValueError(f"{pair[0]}-{pair[1]} cannot be dropped at {step['square']}")
+                adj[a].discard(b)
+                adj[b].discard(a)
+        elif kind == "subtour":
+            a, b = edge(step["move"])
+            if frozenset((a, b)) in forced:
+                raise ValueError("a forced move closes a subtour")
+            path = path_from(a, None)
+            if len(forced_at(a)) != 1 or path[-1] != b or len(path) >= total:
+                raise ValueError(f"{step['move']} does not close a short forced path")
+            adj[a].discard(b)
+            adj[b].discard(a)
+        else:
+            raise ValueError(f"unknown step {kind!r}")
+        for v in nodes:
+            if len(forced_at(v)) > 2 and ev["conclusion"].get("reason") != "three forced":
+                raise ValueError("three forced moves at one square before the conclusion")
+
+    c = ev["conclusion"]
+    reason = c["reason"]
+    if reason == "degree":
+        if len(adj[node(c["square"])]) >= 2:
+            raise ValueError(f"{c['square']} has two or more moves left")
+    elif reason in ("disconnected", "cut"):
+        gone = node(c["square"]) if reason == "cut" else None
+        rest = [v for v in nodes if v != gone]
+        seen = {rest[0]}
+        stack = [rest[0]]
+        while stack:
+            v = stack.pop()
+            for w in adj[v]:
+                if w != gone and w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        if len(seen) == len(rest):
+            raise ValueError("what is left is connected")
+    elif reason == "no perfect matching":
+        S = {node(x) for x in c["S"]}
+        T = set().union(*(adj[v] for v in S))
+        if len(T) >= len(S):
+            raise ValueError("the set S has enough neighbours")
+    elif reason == "three forced":
+        if len(forced_at(node(c["square"]))) < 3:
+            # The last forcing step names the square with a third forced move.
+            raise ValueError(f"{c['square']} does not have three forced moves")
+    elif reason == "short cycle":
+        a, b = edge(c["move"])
+        forced.add(frozenset((a, b)))
+        path = path_from(a, None)
+        if not (len(path) < total and b in path and frozenset((path[-1], a)) in forced):
+            raise ValueError("the forced moves do not close a short cycle")
+    elif reason == "forced excluded":
+        raise ValueError("no Hall step deleted the forced move")
+    else:
+        raise ValueError(f"unknown conclusion {reason!r}")
+    return True

@@ -1,0 +1,50 @@
+"""The shape of the code: small modules, a lean start-up, one registry."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ktsolve"
+
+#: No module of the package grows past this many lines (issue 11).
+MAX_LINES = 900
+
+
+def test_no_module_above_the_line_limit():
+    sizes = {p.relative_to(PACKAGE).as_posix(): sum(1 for _ in p.open(encoding="utf-8"))
+             for p in PACKAGE.rglob("*.py")}
+    big = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not big, f"modules above {MAX_LINES} lines: {big}"
+
+
+SNIPPET = r"""
+import json, sys
+from ktsolve.cli import main
+try:
+    main({argv!r})
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({{"code": code, "numba": "numba" in sys.modules, "ortools": "ortools" in sys.modules}}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["methods"], ["methods", "--format", "json"],
+                                  ["solve", "--help"]])
+def test_listing_commands_import_neither_numba_nor_ortools(argv):
+    out = subprocess.run([sys.executable, "-c", SNIPPET.format(argv=argv)], capture_output=True, text=True,
+                         check=True)
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen == {"code": 0, "numba": False, "ortools": False}, out.stderr
+
+
+def test_ortools_is_imported_only_when_cpsat_runs():
+    code = ("import sys; from ktsolve import solve; "
+            "r = solve('6x6', method='warnsdorff', start='a1', seed=1); assert r.found; "
+            "print('ortools' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
