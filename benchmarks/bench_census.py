@@ -69,8 +69,8 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def cpu_split(runner, pools: list) -> tuple[float, float]:
-    """CPU seconds so far of the processes that coordinate ``runner``'s census, and of its census workers.
+def cpu_split(runner, pools: list) -> tuple[float, float, float]:
+    """CPU seconds so far of this process, of Dask's processes, and of ``runner``'s census workers.
 
     A pool: this process coordinates, the pool's processes work.  Dask: this
     process (which holds the scheduler's threads) and Dask's nanny and worker
@@ -80,8 +80,8 @@ def cpu_split(runner, pools: list) -> tuple[float, float]:
     import psutil
 
     me = psutil.Process()
-    coord = sum(me.cpu_times()[:2])
-    work = 0.0
+    parent = sum(me.cpu_times()[:2])
+    helpers = work = 0.0
     pool_pids = {pid for p in pools for pid in p.pids()}
     mine = set(runner.pids()) if isinstance(runner, LocalPool) else None
     for child in me.children(recursive=True):
@@ -93,10 +93,23 @@ def cpu_split(runner, pools: list) -> tuple[float, float]:
                 if b"ktsolve.census.worker" in " ".join(child.cmdline()).encode():
                     work += t
                 else:
-                    coord += t
+                    helpers += t
         except psutil.NoSuchProcess:
             pass
-    return coord, work
+    return parent, helpers, work
+
+
+def pool_cpu(pool: LocalPool) -> float:
+    """CPU seconds so far of the worker processes of ``pool``."""
+    import psutil
+
+    total = 0.0
+    for pid in pool.pids():
+        try:
+            total += sum(psutil.Process(pid).cpu_times()[:2])
+        except psutil.NoSuchProcess:
+            pass
+    return total
 
 
 # ---------------------------------------------------------------------- 1. throughput
@@ -130,7 +143,8 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
     families = [(n, k, closed) for k in (1, 2) for n in (8, 10, 12) for closed in (False, True)]
     walls = {(f, s): [] for f in families for s in setups}
     busy = {(f, s): [] for f in families for s in setups}
-    cpu = {s: [0.0, 0.0] for s in setups}  # coordination, work
+    cpu = {s: [0.0, 0.0, 0.0] for s in setups}  # this process, Dask's processes, census workers
+    cpu_12 = [0.0, 0.0]  # Dask's processes and census workers, on 12x12 --remove 2
     questions = {}
     k = 0
     for rnd in range(repeat):
@@ -138,12 +152,15 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
             n, rem, closed = fam
             for name, runner in setups.items():
                 k += 1
-                c0, w0 = cpu_split(runner, [one, two])
+                before = cpu_split(runner, [one, two])
                 rep = census(f"{n}x{n}", remove=rem, closed=closed, output=os.path.join(tmp, f"t{k}.jsonl"),
                              seed=1, runner=runner)
-                c1, w1 = cpu_split(runner, [one, two])
-                cpu[name][0] += c1 - c0
-                cpu[name][1] += w1 - w0
+                after = cpu_split(runner, [one, two])
+                for j in range(3):
+                    cpu[name][j] += after[j] - before[j]
+                if name == "2 Dask workers" and fam[:2] == (12, 2):
+                    cpu_12[0] += after[1] - before[1]
+                    cpu_12[1] += after[2] - before[2]
                 walls[(fam, name)].append(rep.wall_s)
                 busy[(fam, name)].append(rep.busy)
                 questions[fam] = rep.questions
@@ -196,13 +213,20 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
         f"warm-up per worker process {', '.join(f'{w:.2f}' for w in one.warm_s + two.warm_s + dask.warm_s)} s",
         "- coordination CPU / worker CPU, over all runs (psutil; the census workers' CPU against that of this "
         "process, which holds the Dask scheduler's threads, and of Dask's nanny and worker processes): "
-        + ", ".join(f"{s} {100 * c / w:.1f}%" for s, (c, w) in cpu.items() if w > 0)
+        + ", ".join(f"{s} {100 * (c + h) / w:.1f}%" for s, (c, h, w) in cpu.items() if w > 0)
         + " (includes enumerating the families and reading each results file back for its summary; this "
         f"process also spends {100 * idle:.1f}% of a core at rest on the Dask scheduler's threads, in every "
         "set-up's figure)",
         f"- load average after: {load()}",
     ]
+    d_parent, d_helpers, d_work = cpu["2 Dask workers"]
+    lines.insert(-1, f"- of the Dask figure, this process (client, scheduler, family, results file) "
+                     f"{100 * d_parent / d_work:.1f}% and Dask's nanny and worker processes "
+                     f"{100 * d_helpers / d_work:.1f}%; on 12x12 --remove 2 alone Dask's processes cost "
+                     f"{100 * cpu_12[0] / cpu_12[1]:.1f}% of the census workers' CPU")
     stats = {"agg": agg, "dask_busy": statistics.median(busy[((12, 2, False), "2 Dask workers")]),
+             "dask_eff": cpu_12[1] / (cpu_12[0] + cpu_12[1]),
+             "parent_per_answer": d_parent / (repeat * sum(questions.values())),
              "pool_busy": statistics.median(busy[((12, 2, False), "2 pool workers")])}
     for r in (one, two, dask):
         r.close()
@@ -246,42 +270,58 @@ def sample_cost(n: int, k: int, sample: int, tmp: str, pool: LocalPool) -> dict:
             fh.write(json.dumps({"board": {"rows": n, "cols": n, "holes": holes}}) + "\n")
     out = {}
     for closed in (False, True):
+        c0 = pool_cpu(pool)
         rep = census(from_file=path, closed=closed, output=os.path.join(tmp, f"s{n}{k}{closed}.jsonl"), seed=1,
                      runner=pool)
+        cpu = (pool_cpu(pool) - c0) / rep.questions
         secs = [float(r["seconds"]) for r in rep.summary.records.values()]
         unknown = sum(r["status"] == "unknown" for r in rep.summary.records.values())
-        out[closed] = {"mean": statistics.fmean(secs), "p99": float(np.percentile(secs, 99)), "max": max(secs),
+        out[closed] = {"cpu": cpu, "mean": statistics.fmean(secs), "p99": float(np.percentile(secs, 99)), "max": max(secs),
                        "n": len(secs), "unknown": unknown}
     return out
 
 
 def projection(stats: dict, tmp: str, sample: int, measured: float | None) -> list[str]:
     lines = [f"Load average before: {load()}", ""]
-    eff = stats["dask_busy"]
-    rows = []
+    eff = stats.get("dask_eff", 0.9)
+    per_answer = stats.get("parent_per_answer", 2e-4)
+    rows, bound = [], []
     with LocalPool(2) as pool:
         for n in (12, 16):
             total, reduced = orbit_count(Board(n, n), 3)
             cost = sample_cost(n, 3, sample, tmp, pool)
             say(f"  {n}x{n} --remove 3 sampled: {cost}")
-            work = reduced * (cost[False]["mean"] + cost[True]["mean"])
+            cpu = reduced * (cost[False]["cpu"] + cost[True]["cpu"])
             for cores in (2, 100):
+                compute = cpu / (cores * eff)
+                client = 2 * reduced * per_answer
+                if client > compute:
+                    bound.append(f"{n}x{n} on {cores} cores")
                 rows.append([f"{n}x{n} --remove 3 --both", f"{total:,}", f"{reduced:,}", f"{2 * reduced:,}",
+                             f"{cost[False]['cpu'] * 1e3:.2f} / {cost[True]['cpu'] * 1e3:.2f}",
                              f"{cost[False]['mean'] * 1e3:.2f} / {cost[True]['mean'] * 1e3:.2f}",
-                             f"{cost[False]['max']:.2f} / {cost[True]['max']:.2f}", f"{work / 3600:.2f}",
-                             cores, _hms(work / (cores * eff))])
-    lines += [markdown_table(["census", "boards", "up to symmetry", "questions", "ms per question (open / closed)",
-                              "slowest in sample, s", "CPU hours", "cores", "projected wall time"], rows), ""]
+                             f"{cost[False]['max']:.2f} / {cost[True]['max']:.2f}", f"{cpu / 3600:.2f}", cores,
+                             _hms(compute), _hms(client), _hms(max(compute, client))])
+    lines += [markdown_table(["census", "boards", "up to symmetry", "questions", "CPU ms per question (open / closed)",
+                              "wall ms here (open / closed)", "slowest in sample, s", "CPU hours", "cores",
+                              "workers' time", "client's time", "projected wall time"], rows), ""]
     lines += [
-        f"- questions counted exactly by Burnside's lemma; cost = mean seconds inside prove() of {sample} "
-        "questions drawn (seed 2024) from the family's own questions, run on two pool workers of this machine",
-        f"- projected wall time = questions x cost / (cores x {eff:.2f}), where {eff:.2f} is the busy share of "
-        "two Dask workers on 12x12 --remove 2 open in the throughput section; it assumes cores as fast as "
-        "these, one Dask thread per core, and batches of about 1 s (the default), so that the scheduler's "
-        "cost per task stays negligible. The results file is written by one process: at the 12x12 rate that "
-        "is about 1 KB per open answer (the tour inline)",
-        "- 2-core rows are the same formula for this machine"
-        + (f"; the whole 12x12 --remove 3 --both process took {_hms(measured)} on 2 workers in section 2"
+        f"- questions counted exactly by Burnside's lemma; cost = CPU seconds of the census workers per question, "
+        f"measured with psutil on {sample} questions drawn (seed 2024) from the family's own questions, run on "
+        "two pool workers; 'wall ms here' is the time inside prove() on this loaded machine, where a worker gets "
+        "only part of a core",
+        f"- workers' time = CPU hours / (cores x {eff:.2f}); {eff:.2f} is the share of a Dask worker node's CPU "
+        "that goes to census workers (against Dask's nanny and worker processes) measured on 12x12 --remove 2 "
+        "in the throughput section; it assumes dedicated cores as fast as these, one Dask thread per core, "
+        "batches of about 1 s (the default), and the client and scheduler on a machine of their own",
+        f"- client's time = questions x {per_answer * 1e6:.0f} us, the CPU the census process spent per answer "
+        "on Dask in the throughput section (receiving, writing the line, the scheduler's threads, the family "
+        "and the summary): one process writes the results file, so it bounds the rate at about "
+        f"{1 / per_answer:,.0f} answers per second, and the projection is the larger of the two times"
+        + (f"; the client is the bottleneck for {', '.join(bound)}" if bound else ""),
+        "- 2-core rows are the same formula for two dedicated cores"
+        + (f"; on this shared machine the whole 12x12 --remove 3 --both process took {_hms(measured)} "
+           "(section 2), with the load noted there"
            if measured else " (run with --largest3 to measure 12x12 --remove 3 --both in section 2)"),
         f"- load average after: {load()}",
     ]
