@@ -144,7 +144,7 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
     walls = {(f, s): [] for f in families for s in setups}
     busy = {(f, s): [] for f in families for s in setups}
     cpu = {s: [0.0, 0.0, 0.0] for s in setups}  # this process, Dask's processes, census workers
-    cpu_12 = [0.0, 0.0]  # Dask's processes and census workers, on 12x12 --remove 2
+    cpu_12 = [0.0, 0.0, 0.0, 0]  # Dask's processes, census workers, this process, answers: 12x12 --remove 2
     questions = {}
     k = 0
     for rnd in range(repeat):
@@ -161,6 +161,8 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
                 if name == "2 Dask workers" and fam[:2] == (12, 2):
                     cpu_12[0] += after[1] - before[1]
                     cpu_12[1] += after[2] - before[2]
+                    cpu_12[2] += after[0] - before[0]
+                    cpu_12[3] += rep.questions
                 walls[(fam, name)].append(rep.wall_s)
                 busy[(fam, name)].append(rep.busy)
                 questions[fam] = rep.questions
@@ -226,7 +228,7 @@ def throughput(repeat: int, tmp: str) -> tuple[list[str], dict]:
                      f"{100 * cpu_12[0] / cpu_12[1]:.1f}% of the census workers' CPU")
     stats = {"agg": agg, "dask_busy": statistics.median(busy[((12, 2, False), "2 Dask workers")]),
              "dask_eff": cpu_12[1] / (cpu_12[0] + cpu_12[1]),
-             "parent_per_answer": d_parent / (repeat * sum(questions.values())),
+             "parent_per_answer": cpu_12[2] / cpu_12[3],
              "pool_busy": statistics.median(busy[((12, 2, False), "2 pool workers")])}
     for r in (one, two, dask):
         r.close()
@@ -315,8 +317,9 @@ def projection(stats: dict, tmp: str, sample: int, measured: float | None) -> li
         "in the throughput section; it assumes dedicated cores as fast as these, one Dask thread per core, "
         "batches of about 1 s (the default), and the client and scheduler on a machine of their own",
         f"- client's time = questions x {per_answer * 1e6:.0f} us, the CPU the census process spent per answer "
-        "on Dask in the throughput section (receiving, writing the line, the scheduler's threads, the family "
-        "and the summary): one process writes the results file, so it bounds the rate at about "
+        "on Dask in the 12x12 --remove 2 censuses of the throughput section (receiving, writing the lines, the "
+        "scheduler's threads, which a real cluster runs elsewhere, the family and the summary): one process "
+        "writes the results file, so it bounds the rate at about "
         f"{1 / per_answer:,.0f} answers per second, and the projection is the larger of the two times"
         + (f"; the client is the bottleneck for {', '.join(bound)}" if bound else ""),
         "- 2-core rows are the same formula for two dedicated cores"

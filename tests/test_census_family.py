@@ -205,3 +205,12 @@ def test_knight_distances_against_networkx():
         r, c = coords[node]
         want[r, c] = d
     assert np.array_equal(got, want)
+
+
+def test_seeds_derived_at_once_are_the_seeds_of_each_question():
+    from ktsolve.census.family import question_seeds
+
+    fam = remove_family(Board(6, 6), 2, (False, True))
+    seeds = question_seeds(42, len(fam))
+    for i in (0, 1, 17, len(fam) - 1):
+        assert fam.task(i, 42, None, seeds[i]) == fam.task(i, 42, None)

@@ -24,7 +24,7 @@ def _write(path, answers, existing=None):
     store = ResultStore(path)
     store.open(HEADER, existing)
     for a in answers:
-        store.append(a)
+        store.append([a])
     store.close()
 
 

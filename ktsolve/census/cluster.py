@@ -80,7 +80,7 @@ def run_batch(settings: dict, tasks: list[Task]) -> tuple[list[Answer], float]:
     t0 = time.perf_counter()
     pool = _take_pool()
     out: list[Answer] = []
-    pool.run(TaskQueue(tasks), out.append, policy=BatchPolicy(1, fixed=max(1, len(tasks))), settings=settings)
+    pool.run(TaskQueue(tasks), out.extend, policy=BatchPolicy(1, fixed=max(1, len(tasks))), settings=settings)
     _give_pool(pool)
     return out, time.perf_counter() - t0
 
@@ -138,7 +138,7 @@ class DaskRunner:
         for seconds in self.client.gather(futs):
             self.warm_s.extend(seconds)
 
-    def run(self, queue: TaskQueue, emit: Callable[[Answer], None], *, policy: BatchPolicy | None = None,
+    def run(self, queue: TaskQueue, emit: Callable[[list[Answer]], None], *, policy: BatchPolicy | None = None,
             settings: dict | None = None, stop: Callable[[], bool] = lambda: False) -> bool:
         """Answer every question of ``queue`` on the cluster; same contract as :meth:`LocalPool.run`."""
         settings = settings or {}
@@ -178,4 +178,5 @@ class DaskRunner:
                     answers = [make_answer(t, None, 0.0, reason=reason, settings=settings) for t in tasks]
                 for ans in answers:
                     policy.observe(1, ans.seconds)
-                    emit(ans)
+                if answers:
+                    emit(answers)

@@ -54,7 +54,7 @@ import numpy as np
 from ..board import Board
 from ..checks import check_int
 from ..errors import InvalidBoardError, InvalidParameterError, InvalidSquareError
-from ..seeds import derive_seed
+from ..seeds import derive_seed, derive_seeds
 
 __all__ = [
     "Task",
@@ -68,6 +68,7 @@ __all__ = [
     "list_family",
     "random_family",
     "question_seed",
+    "question_seeds",
     "MODE_NAMES",
     "MAX_ENUMERATE",
 ]
@@ -104,6 +105,15 @@ def question_seed(census_seed: int, index: int) -> int:
     True
     """
     return derive_seed(census_seed, "census question", index)
+
+
+def question_seeds(census_seed: int, count: int) -> np.ndarray:
+    """The seeds of questions ``0 .. count - 1`` at once (the same as :func:`question_seed`).
+
+    >>> int(question_seeds(7, 5)[3]) == question_seed(7, 3)
+    True
+    """
+    return derive_seeds(census_seed, "census question", 0, count)
 
 
 # ---------------------------------------------------------------------- symmetries
@@ -301,9 +311,13 @@ class Family:
             return int(self._cells.shape[0]) * len(self.modes)
         return len(self._specs)
 
-    def task(self, index: int, census_seed: int, time_limit: float | None) -> Task:
-        """Question ``index`` as a :class:`Task` with its derived seed."""
-        seed = question_seed(census_seed, index)
+    def task(self, index: int, census_seed: int, time_limit: float | None, seed: int | None = None) -> Task:
+        """Question ``index`` as a :class:`Task` with its derived seed.
+
+        ``seed``, when given, is that seed already derived (see
+        :func:`question_seeds`, which derives a whole family's at once).
+        """
+        seed = question_seed(census_seed, index) if seed is None else int(seed)
         if self._cells is not None:
             j, m = divmod(index, len(self.modes))
             closed = bool(self.modes[m])

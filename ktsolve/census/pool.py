@@ -330,7 +330,7 @@ class LocalPool:
             reason = reason if kill else w.death_reason()
         if w.pending:
             current = w.pending.popleft()
-            emit(make_answer(current, None, time.perf_counter() - w.since, reason=reason, settings=self._settings))
+            emit([make_answer(current, None, time.perf_counter() - w.since, reason=reason, settings=self._settings)])
             if queue is not None:
                 queue.give_back(w.pending)
             w.pending.clear()
@@ -339,11 +339,15 @@ class LocalPool:
         self._spawn(w.slot)
 
     def _poll(self, queue: TaskQueue | None, timeout: float, emit=None, policy: BatchPolicy | None = None) -> None:
+        got: list[Answer] = []  # the answers of this look, recorded together
         for key, _ in self._sel.select(timeout):
             w: _Worker = key.data
             frames = w.read()
             for msg in frames:
                 if msg is None:
+                    if got:
+                        emit(got)
+                        got = []
                     self._lost(w, "", emit, queue, kill=False)
                     break
                 if msg[0] == "ready":
@@ -359,9 +363,11 @@ class LocalPool:
                     w.since = time.perf_counter()
                     if policy is not None:
                         policy.observe(1, ans.seconds)
-                    emit(ans)
+                    got.append(ans)
                     if not w.pending:
                         w.state = "idle"
+        if got:
+            emit(got)
         now = time.perf_counter()
         for w in list(self._slots):
             if w is None:
@@ -376,9 +382,11 @@ class LocalPool:
                               "its worker was killed")
                     self._lost(w, reason, emit, queue, kill=True)
 
-    def run(self, queue: TaskQueue, emit: Callable[[Answer], None], *, policy: BatchPolicy | None = None,
+    def run(self, queue: TaskQueue, emit: Callable[[list[Answer]], None], *, policy: BatchPolicy | None = None,
             settings: dict | None = None, stop: Callable[[], bool] = lambda: False) -> bool:
-        """Answer every question of ``queue``, calling ``emit`` with each answer as it comes.
+        """Answer every question of ``queue``, calling ``emit`` with the answers as they come.
+
+        ``emit`` gets a list: the answers that arrived together (at least one).
 
         Returns True when the queue was emptied, False when ``stop()``
         said to stop first; then the questions in progress are abandoned

@@ -19,7 +19,7 @@ from ..checks import check_flag, check_int, check_seed, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError
 from ..request import as_board
 from ..seeds import resolve_seed
-from .family import Family, list_family, random_family, remove_family, starts_family
+from .family import Family, list_family, question_seeds, random_family, remove_family, starts_family
 from .pool import BatchPolicy, LocalPool, TaskQueue
 from .store import ResultStore, check_identity, now_iso, read_results
 from .summary import Summary, summarize
@@ -243,7 +243,7 @@ def census(
         censuses on the same warm workers; they are left running.
         ``workers`` and ``scheduler`` are then ignored.
     progress : callable, optional
-        ``progress(done, total)`` after every answer.
+        ``progress(done, total)`` after every group of answers recorded.
     log : callable, optional
         Receives the lines a person wants to read: counts before and after
         the symmetry reduction, what is resumed, the seed.
@@ -340,16 +340,17 @@ def census(
                         "scheduler": str(runner.address) if on_dask else None,
                         "time_limit": time_limit, "to_ask": len(todo)})
             settings = {"inline_max": INLINE_TOUR_MAX, "tour_dir": store.tour_dir_name}
-            queue = TaskQueue(todo, lambda i: family.task(i, seed, time_limit))
+            seeds = question_seeds(seed, len(family))
+            queue = TaskQueue(todo, lambda i: family.task(i, seed, time_limit, seeds[i]))
             target = _dask_target() if on_dask else LOCAL_BATCH_SECONDS
             policy = BatchPolicy(n_workers, target=target, fixed=batch)
             total = len(todo)
 
-            def emit(ans: Answer) -> None:
+            def emit(answers: list[Answer]) -> None:
                 nonlocal answered_now, work
-                store.append(ans)
-                answered_now += 1
-                work += ans.seconds
+                store.append(answers)
+                answered_now += len(answers)
+                work += sum(a.seconds for a in answers)
                 if progress is not None:
                     progress(answered_now, total)
 

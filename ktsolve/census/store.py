@@ -20,9 +20,11 @@ them.
 
 Safety
 ------
-Every line is written with one ``write`` and flushed at once (and the file
+The answers that arrive together (one from a local worker, a batch from a
+Dask task) are written with one ``write`` and flushed at once (and the file
 is synced to disk every few seconds and at the end), so a crash, a kill or
-Ctrl-C loses at most a line being written.  Opening a file again for a
+Ctrl-C loses at most the lines being written, and a cut-off line is dropped
+when the census is resumed.  Opening a file again for a
 census:
 
 * a last line without its newline (cut off) is dropped and its question
@@ -215,14 +217,16 @@ class ResultStore:
         os.fsync(self._fh.fileno())
         self._synced = time.monotonic()
 
-    def append(self, ans: Answer) -> None:
-        """Record one answer (its tour file first, when it has one)."""
-        if ans.squares is not None:
-            os.makedirs(self.tour_dir, exist_ok=True)
-            with open_atomic(os.path.join(self.tour_dir, f"q{ans.index:07d}.npy")) as fh:
-                np.save(fh, ans.squares, allow_pickle=False)
-        self._write(ans.line)
-        self.written += 1
+    def append(self, answers: list[Answer]) -> None:
+        """Record answers (their tour files first, when they have one) with one write and one flush."""
+        for ans in answers:
+            if ans.squares is not None:
+                os.makedirs(self.tour_dir, exist_ok=True)
+                with open_atomic(os.path.join(self.tour_dir, f"q{ans.index:07d}.npy")) as fh:
+                    np.save(fh, ans.squares, allow_pickle=False)
+        if answers:
+            self._write(b"\n".join(a.line for a in answers))
+            self.written += len(answers)
 
     def mark(self, obj: dict) -> None:
         """A run line (``run`` or ``run_end``)."""
