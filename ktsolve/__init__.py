@@ -20,6 +20,8 @@ True
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 #: Every public name and the module that defines it.
 _WHERE = {
@@ -78,3 +80,21 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """The package, whose public function ``solve`` wins over its submodule ``ktsolve.solve``.
+
+    Importing the submodule (``from ktsolve import prove`` does) binds the
+    package's attribute ``solve`` to the module; ``from ktsolve import solve``
+    must still give the function, whatever was imported before.
+    """
+
+    def __getattribute__(self, name: str):
+        value = super().__getattribute__(name)
+        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
+            return getattr(value, name)
+        return value
+
+
+sys.modules[__name__].__class__ = _Package

@@ -437,3 +437,9 @@ class Board:
 
     def __hash__(self) -> int:
         return hash((self.rows, self.cols, self._hole_flat.tobytes()))
+
+    def _repr_svg_(self) -> str:
+        """The board with its holes, for notebooks (see :func:`ktsolve.render.picture_svg`)."""
+        from .render import picture_svg
+
+        return picture_svg(self)

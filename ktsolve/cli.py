@@ -133,6 +133,22 @@ def _method_choices() -> list[str]:
     return ["auto", *registered_methods()]
 
 
+class MethodChoice(click.Choice):
+    """The registry's method names when the command runs, so methods registered after import count."""
+
+    def __init__(self, extra: tuple[str, ...] = ("auto",)):
+        self._extra = tuple(extra)
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return (*self._extra, *registered_methods())
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice.__init__ assigns; the names come from the registry
+        pass
+
+
 def board_options(fn):
     """BOARD argument and --holes/--closed/--start/--end, shared by the commands that ask for a tour."""
     fn = click.option("--end", metavar="SQ", help="Fixed last square, e.g. h8 or 0,7.")(fn)
@@ -230,7 +246,7 @@ def cli():
 
 @cli.command(context_settings=BOARD_CONTEXT)
 @board_options
-@click.option("--method", "-m", type=click.Choice(_method_choices()), default="auto", help="Method to use.")
+@click.option("--method", "-m", type=MethodChoice(), default="auto", help="Method to use.")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), help="Seed (a fresh one is drawn and reported if omitted).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before answering unknown.")
 @click.option(
@@ -310,7 +326,7 @@ def methods(fmt):
 
 @cli.group(context_settings=CONTEXT)
 def bench():
-    """Benchmarks that print ktsolve's figures beside published ones."""
+    """Benchmarks: the seed papers' tables beside ktsolve's figures, and any method against prove's answers."""
 
 
 @bench.command(context_settings=CONTEXT)
@@ -321,7 +337,7 @@ def bench():
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 def papers(names, full, seed, plots, fmt):
     """Reproduce the seed papers' tables beside their published figures."""
-    from .bench import format_table, sections
+    from .bench import format_table, require_plots, sections
 
     secs = sections()
     unknown = [n for n in names if n not in secs]
@@ -330,10 +346,7 @@ def papers(names, full, seed, plots, fmt):
             f"no section {unknown[0]!r}; choose from {', '.join(secs) or 'none'}", param_hint="--section"
         )
     chosen = [secs[n] for n in names] if names else list(secs.values())
-    if plots:
-        import os
-
-        os.makedirs(plots, exist_ok=True)
+    plots = require_plots(plots)  # refused here, before any section runs, when it cannot work
     out = []
     for sec in chosen:
         with terminal_progress(sec.name) as progress:
@@ -347,6 +360,76 @@ def papers(names, full, seed, plots, fmt):
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))
     return 0
+
+
+def _import_plugins(ctx, param, value):
+    """--import: import the user's modules before --method is checked, so their registered methods count."""
+    from .bench.methods import import_plugin
+
+    for target in value:
+        import_plugin(target)
+    return value
+
+
+def _holes_value(ctx, param, value):
+    for cast in (int, float):
+        try:
+            return cast(value)
+        except ValueError:
+            pass
+    raise click.BadParameter(f"{value!r} is neither a number of holes nor a share of the cells like 0.05", ctx, param)
+
+
+@bench.command("methods", context_settings=CONTEXT)
+@click.option("--import", "imports", multiple=True, metavar="MODULE", is_eager=True, expose_value=False,
+              callback=_import_plugins,
+              help="Import a module or .py file first, e.g. one that calls ktsolve.register_method (repeatable).")
+@click.option("--method", "-m", "names", multiple=True, type=MethodChoice(extra=("all",)), required=True,
+              help="Method to run (repeatable; 'all': every registered method, those that cannot answer skipped).")
+@click.option("--boards", "sizes", default="8x8", metavar="SIZES", help="Board sizes, comma-separated: 8x8,10x10.")
+@click.option("--holes", default="0", callback=_holes_value, metavar="K",
+              help="Holes of each board: a number, or a share of the cells like 0.05 (random_holed_board).")
+@click.option("--draws", type=click.IntRange(1, 10_000), metavar="N",
+              help="Holed boards drawn per size (default 3 with --holes, else 1).")
+@click.option("--tour", "tour", type=click.Choice(["open", "closed", "both"]), default="open", help="Tours asked for.")
+@click.option("--seeds", type=click.IntRange(1, 1_000_000), default=5, help="Runs per board and question.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=1, help="Seed of the boards and of the runs.")
+@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=5.0, metavar="S",
+              help="Seconds per run.")
+@click.option("--prove-time-limit", type=click.FloatRange(0, min_open=True), default=60.0, metavar="S",
+              help="Seconds for prove's answer on each board and question.")
+@click.option("--plots", metavar="DIR", help="Save bench_methods.png (needs matplotlib) in this folder.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+def bench_methods_command(names, sizes, holes, draws, tour, seeds, seed, time_limit, prove_time_limit, plots, fmt):
+    """Success rate, time to first tour and tours per attempt of any method, against prove's answers.
+
+    Exit 0, or 1 when a run contradicts prove or returns a tour the
+    validator refuses (the table names it).
+    """
+    from .bench import format_table
+    from .bench.methods import bench_methods, check_plotting
+
+    if plots:
+        check_plotting()
+    chosen = list(registered_methods()) if "all" in names else list(dict.fromkeys(names))
+    boards = [load_board(part.strip(), None) for part in sizes.split(",") if part.strip()]
+    if not boards:
+        raise click.BadParameter("give at least one board size", param_hint="--boards")
+    tours = ["open", "closed"] if tour == "both" else [tour]
+    boards = [b.spec() if b.is_full and holes else b for b in boards]
+    with terminal_progress("ktsolve bench methods") as progress:
+        rep = bench_methods(chosen, boards, holes=holes, draws=draws, tours=tours, seeds=seeds, seed=seed,
+                            time_limit=time_limit, prove_time_limit=prove_time_limit, progress=progress)
+    if fmt == "json":
+        click.echo(json.dumps(rep.to_dict(), indent=2))
+    else:
+        click.echo(format_table(rep.table()))
+    if plots:
+        for path in rep.plot(plots):
+            click.echo(f"ktsolve: wrote {path}", err=True)
+    click.echo(f"ktsolve: {len(rep.runs)} runs, {rep.bugs} disagreeing with prove or refused by the validator",
+               err=True)
+    return 1 if rep.bugs else 0
 
 
 @cli.command("enumerate", context_settings=BOARD_CONTEXT)
@@ -415,17 +498,20 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
 @click.option("--start", metavar="SQ", help="First square of the path (anywhere if omitted).")
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), metavar="S", help="Seconds before stopping with the best path and its bound.")
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, help="CP-SAT's seed.")
+@click.option("--method", "-m", type=click.Choice(["cpsat", "csp"]), default="cpsat",
+              help="cpsat: CP-SAT's circuit model; csp: the Prolog paper's declarative search "
+              "(python-constraint, growing length; boards of at most 64 squares).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
 @output_option("Write the output here instead of stdout.")
-def longest(board, holes, start, time_limit, seed, fmt, output):
-    """The longest knight's path on BOARD from --start, exactly (CP-SAT).
+def longest(board, holes, start, time_limit, seed, method, fmt, output):
+    """The longest knight's path on BOARD from --start, exactly (CP-SAT, or python-constraint).
 
     Prints the path as a matrix of step numbers (unvisited squares as ..);
     exit 0 when the optimum is proven, 3 when the time limit stopped the
     search first (the best path and the proven bound are reported).
     """
     b = load_board(board, holes)
-    res = longest_path(b, start=start, time_limit=time_limit, seed=seed)
+    res = longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method)
     if fmt == "json":
         payload = result_json(res) + "\n"
     else:

@@ -219,7 +219,9 @@ def run_method(
 
     A tour is validated (an invalid one becomes an honest ``unknown`` whose
     ``stats["invalid_tour"]`` has the validator's message); only a method
-    that can prove may answer ``infeasible``; the seed used is recorded.
+    that can prove may answer ``infeasible`` (a built-in one that says so
+    otherwise is a bug, raised; a user's becomes ``unknown`` with its claim
+    in ``stats["unproven_claim"]``); the seed used is recorded.
     ``stats["steps"]`` gets the method's time and the validation's time.
     """
     board = graph.board
@@ -245,7 +247,14 @@ def run_method(
     elif tour is not None:
         raise RuntimeError(f"method {info.name!r} returned a tour with status {res.status.value}")
     if status is Status.INFEASIBLE and not info.proves:
-        raise RuntimeError(f"method {info.name!r} cannot prove infeasibility but said so")
+        if info.builtin:
+            raise RuntimeError(f"method {info.name!r} cannot prove infeasibility but said so")
+        # a user's method: its claim is kept in the stats, the answer stays honest
+        status = Status.UNKNOWN
+        stats["unproven_claim"] = str(res.proof) if res.proof is not None else "no tour exists"
+        stats["reason"] = (f"method {info.name!r} said no tour exists, but it is not registered as a method "
+                           "that proves (MethodInfo(..., proves=True)); the claim is not taken")
+        res = res.replace(proof=None)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)

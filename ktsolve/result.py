@@ -164,6 +164,12 @@ class SolveResult:
             out["path"] = self.path.coords.tolist() if with_squares else None
         return out
 
+    def _repr_html_(self) -> str:
+        """Summary, picture and proof (its squares highlighted) for notebooks (see :func:`ktsolve.render.result_html`)."""
+        from .render import result_html
+
+        return result_html(self)
+
 
 @dataclass(frozen=True)
 class Enumeration:

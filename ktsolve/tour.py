@@ -188,6 +188,12 @@ class Tour:
         kind = "closed" if self.closed else "open"
         return f"Tour({kind}, {len(self)} squares of {self.board!r})"
 
+    def _repr_svg_(self) -> str:
+        """The path on its board, steps numbered on small boards, for notebooks (see :mod:`ktsolve.render`)."""
+        from .render import picture_svg
+
+        return picture_svg(self.board, self)
+
 
 # ---------------------------------------------------------------------- validation
 def _move_codes(moves: np.ndarray, span: int) -> np.ndarray:
