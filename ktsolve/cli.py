@@ -30,6 +30,7 @@ import numpy as np
 
 from .board import Board
 from .checks import COUNT_MAX, check_seed, check_time_limit
+from .cli_run import interruptible, say_interrupted, warm
 from .errors import InvalidBoardError, KtsolveError
 from .files import TourFileError, read_tours, write_tours
 from .output import check_output_path, is_stdout, open_output, write_output
@@ -459,9 +460,11 @@ def solve(board, holes, closed, start, end, method, seed, time_limit, fmt, outpu
     kw = _parse_params(params, solve_board)
     check_output(b, fmt, output)
     with terminal_progress(f"ktsolve {method}") as progress:
-        res = solve_board(
+        res = interruptible(lambda: solve_board(
             b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress, **kw
-        )
+        ))
+    if res is None:
+        return say_interrupted()
     why = deliver(res, fmt, output)
     report(res)
     if why:
@@ -663,8 +666,10 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     b = load_board(board, holes)
     kw = _parse_params(params, enumerate_tours)
     with terminal_progress(f"ktsolve enumerate {method}") as progress:
-        res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
-                              time_limit=time_limit, progress=progress, **kw)
+        res = interruptible(lambda: enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end,
+                                                    seed=seed, time_limit=time_limit, progress=progress, **kw))
+    if res is None:
+        return say_interrupted()
     out = res.to_dict()
     if output and len(res.tours):
         write_tours(output, b, res.tours)
@@ -698,8 +703,10 @@ def prove(board, holes, closed, start, end, seed, time_limit, fmt, output):
     """
     b = load_board(board, holes)
     with terminal_progress("ktsolve prove") as progress:
-        res = prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit, seed=seed,
-                          progress=progress)
+        res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit,
+                                                seed=seed, progress=progress))
+    if res is None:
+        return say_interrupted()
     why = deliver(res, fmt, output, definite=(Status.FOUND, Status.INFEASIBLE))
     report(res)
     click.echo(f"ktsolve: settled by {res.stats.get('settled_by', 'none')}", err=True)
@@ -728,7 +735,9 @@ def longest(board, holes, start, time_limit, seed, method, fmt, output):
     search first (the best path and the proven bound are reported).
     """
     b = load_board(board, holes)
-    res = longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method)
+    res = interruptible(lambda: longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method))
+    if res is None:
+        return say_interrupted()
     if fmt == "json":
         payload = result_json(res) + "\n"
     else:
@@ -748,6 +757,7 @@ def longest(board, holes, start, time_limit, seed, method, fmt, output):
     return res.exit_code
 
 
+cli.add_command(warm)
 
 
 # ---------------------------------------------------------------------- census

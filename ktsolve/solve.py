@@ -175,7 +175,7 @@ def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) ->
             return pre
         steps = list(pre.stats.get("steps", ()))
     graph = KnightGraph.of(board)
-    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.remaining(), progress=progress, **params)
+    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.budget(), progress=progress, **params)
     # the same stats as a registered method run through run_plan: every step tried, and who settled it
     stats = dict(res.stats)
     stats["steps"] = steps + list(stats.get("steps", ()))
@@ -194,10 +194,10 @@ def _solve_seeded(info, board, spec, *, seed, deadline, progress, presolve_proof
         res = presolve(graph, spec, deadline=deadline)
         if res is not None:
             return res.replace(stats={"requested": info.name}, elapsed=deadline.elapsed())
-    params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.remaining())
+    params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
     if seeded.status is Status.INFEASIBLE:
         return seeded.replace(stats={**seeded.stats, "requested": info.name}, elapsed=deadline.elapsed())
-    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.remaining(), progress=progress, **params)
+    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.budget(), progress=progress, **params)
     return res.replace(stats={**res.stats, **_seed_stats(seeded)}, elapsed=deadline.elapsed())
 
 
@@ -373,11 +373,11 @@ def longest(
     if method == "csp":
         from .models.csp import longest_csp
 
-        res = longest_csp(graph, s, time_limit=deadline.remaining())
+        res = longest_csp(graph, s, time_limit=deadline.budget())
     else:
         from .models.longest import longest_path
 
-        res = longest_path(graph, s, time_limit=deadline.remaining(), num_workers=num_workers, seed=seed)
+        res = longest_path(graph, s, time_limit=deadline.budget(), num_workers=num_workers, seed=seed)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False)
@@ -470,8 +470,8 @@ def enumerate_tours(
                                spec=spec, closed=spec.closed)
     seeded = None
     if "seed_with" in params:
-        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.remaining())
-    out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.remaining(), progress=progress,
+        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
+    out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.budget(), progress=progress,
                **params)
     if not isinstance(out, Enumeration):
         raise RuntimeError(f"method {method!r} returned {type(out).__name__}, not an Enumeration")

@@ -75,19 +75,14 @@ def _cheap_bench_methods(tokens: list) -> list:
 GUARDS = {("bench", "papers"): ["--section", "no-such-section"], ("bench", "methods"): _cheap_bench_methods}
 #: Commands never run.  ``census`` asks many questions in worker processes (its own tests cover it);
 #: any other command added later is drawn and must be fast on boards of at most 8x8.
-SKIP: set[tuple[str, ...]] = {("census",)}
+SKIP: set[tuple[str, ...]] = {("census",),
+                               ("warm",)}  # compiles every method's kernels (seconds a case); tests/test_jit.py
 
 #: (method, parameter) -> predicate of values known to break that method, with the xfail test that records it.
 KNOWN_ISSUES = {
-    ("cpsat", "num_workers"): (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                       and v > 256), "test_cpsat_parameters_are_checked"),
-    ("cpsat", "parameters"): (lambda v: v is not None, "test_cpsat_parameters_are_checked"),
-    ("neural", "max_sweeps"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > 2**31,
-                               "test_neural_max_sweeps_is_bounded"),
     ("abc", "initial_paths"): (lambda v: v is not None and not isinstance(v, (list, tuple)),
                                "test_abc_initial_paths_are_checked"),
     ("dfs", "nodes"): (lambda v: _huge(v, 2**62), "test_counts_are_bounded_by_their_method"),
-    ("rotation", "restarts"): (lambda v: _huge(v, 2**62), "test_counts_are_bounded_by_their_method"),
     ("ga", "population"): (lambda v: _huge(v, 10**7), "test_counts_are_bounded_by_their_method"),
     ("aco", "ants"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 10**7,
                       "test_colony_ants_are_bounded"),
