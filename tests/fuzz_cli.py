@@ -80,8 +80,6 @@ SKIP: set[tuple[str, ...]] = {("census",),
 
 #: (method, parameter) -> predicate of values known to break that method, with the xfail test that records it.
 KNOWN_ISSUES = {
-    ("abc", "initial_paths"): (lambda v: v is not None and not isinstance(v, (list, tuple)),
-                               "test_abc_initial_paths_are_checked"),
     ("dfs", "nodes"): (lambda v: _huge(v, 2**62), "test_counts_are_bounded_by_their_method"),
     ("ga", "population"): (lambda v: _huge(v, 10**7), "test_counts_are_bounded_by_their_method"),
     ("aco", "ants"): (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 10**7,

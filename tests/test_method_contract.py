@@ -32,8 +32,6 @@ _OWNER = "not yet migrated to the seed rule and the driver; owner: the colonies 
 NOT_YET_MIGRATED = {
     **{(name, check): _OWNER for name in ("aco", "dfs", "ga", "iaco")
        for check in ("same seed", "seed none", "docstring", "ctrl-c")},
-    # csp draws and records a seed while the registry calls it unseeded: one of the two must change
-    ("csp", "seed none"): "csp records a seed but is registered seeded=False; owner: the papers helper (branch papers)",
 }
 
 #: Parameters that make a seeded method's answer depend on its seed on a small board.

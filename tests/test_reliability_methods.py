@@ -42,7 +42,6 @@ def test_neural_max_sweeps_is_bounded():  # fixed in ktsolve/heuristics/neural.p
     one_line_exit_2(["solve", "6x6", "-m", "neural", "--closed", "-p", "max_sweeps=1e99"])
 
 
-@pytest.mark.xfail(strict=True, reason="abc parameter checks: abc owner (ktsolve/heuristics/abc.py)")
 @pytest.mark.parametrize("value", [2, "abc", 1.5])
 def test_abc_initial_paths_are_checked(value):
     # found by the fuzzer's long profile: solve("1x1", "abc", initial_paths=2) raised TypeError

@@ -361,8 +361,18 @@ def _block(table, codes, starts, fit, iterations, seed, mark, counters, extend_b
 def _seed_rows(graph: KnightGraph, initial_paths, sources: int, fixed_start: int):
     """Codes (0-based) and starts of the caller's seed paths, at most ``sources`` of them."""
     rows = []
-    for k, p in enumerate(initial_paths or ()):
-        sq = p.squares if isinstance(p, Tour) else np.asarray(p, dtype=np.int64).reshape(-1)
+    for k, p in enumerate(_path_list(initial_paths)):
+        if isinstance(p, Tour):
+            sq = p.squares
+        else:
+            arr = np.asarray(p) if isinstance(p, (list, tuple, np.ndarray)) else None
+            if arr is None or arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+                raise InvalidParameterError(
+                    f"method 'abc': initial path {k} must be a list of square numbers, not {p!r}"
+                )
+            sq = arr.astype(np.int64)
+            if sq.size and (sq.min() < 0 or sq.max() >= graph.n):
+                raise InvalidTourError(f"initial path {k} names a square outside 0..{graph.n - 1}")
         if sq.size == 0:
             continue
         if fixed_start >= 0 and int(sq[0]) != fixed_start:
@@ -592,10 +602,21 @@ def run_abc(
     return out
 
 
+def _path_list(initial_paths) -> list:
+    """``initial_paths`` as a list (None is none); anything but a sequence of paths is refused."""
+    if initial_paths is None:
+        return []
+    if not isinstance(initial_paths, (list, tuple, np.ndarray)):
+        raise InvalidParameterError(
+            f"method 'abc': initial_paths must be a list of paths (square numbers), not {initial_paths!r}"
+        )
+    return list(initial_paths)
+
+
 def _seed_paths(seed_tour, initial_paths) -> list:
     """``seed_tour`` (a Tour, a path, or rows of a 2-D array) put before ``initial_paths``."""
     if seed_tour is None:
-        return list(initial_paths or ())
+        return _path_list(initial_paths)
     if isinstance(seed_tour, Tour):
         extra = [seed_tour]
     elif isinstance(seed_tour, (list, tuple)) and seed_tour and isinstance(seed_tour[0], (Tour, np.ndarray, list)):
@@ -603,7 +624,7 @@ def _seed_paths(seed_tour, initial_paths) -> list:
     else:
         arr = np.asarray(seed_tour)
         extra = list(arr) if arr.ndim == 2 else [arr]
-    return extra + list(initial_paths or ())
+    return extra + _path_list(initial_paths)
 
 
 def solve_abc(

@@ -78,12 +78,11 @@ from __future__ import annotations
 import numbers
 import time
 
-from ..checks import check_choice, check_time_limit
+from ..checks import check_choice, check_seed, check_time_limit
 from ..driver import interrupt_guard
 from ..errors import InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
-from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec
 
 __all__ = [
@@ -371,7 +370,8 @@ def solve_csp(
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
         passing it again repeats the run exactly.
-        The search makes no random choice: every seed gives the same answer.
+        The search draws no random number: every seed gives the same
+        answer, and the result records no seed (``result.seed`` is None).
     time_limit : float, optional
         Seconds (default :data:`DEFAULT_TIME_LIMIT`), kept by the clock in the
         knight's-move constraint.
@@ -405,7 +405,7 @@ def solve_csp(
     """
     _check_size(graph, "tours")
     n = graph.n
-    seed = resolve_seed(seed)
+    check_seed(seed)
     budget = DEFAULT_TIME_LIMIT if time_limit is None else check_time_limit(time_limit)
     t0 = time.perf_counter()
     solver = _solver(graph, variant, solver)
@@ -415,7 +415,6 @@ def solve_csp(
             Status.INFEASIBLE,
             proof=Proof(f"the board has {n} square{'s' if n != 1 else ''}; a closed tour needs at least 3",
                         argument="size", evidence={"squares": n}),
-            seed=seed,
         )
     with interrupt_guard() as flag:
         clock = Clock(t0 + budget, flag=flag)
@@ -429,7 +428,7 @@ def solve_csp(
                 stats.update(interrupted=True, reason=f"interrupted after {clock.ticks:,} knight's-move checks")
             else:
                 stats["reason"] = f"python-constraint found no tour within {budget:g} s"
-            return SolveResult(Status.UNKNOWN, stats=stats, seed=seed)
+            return SolveResult(Status.UNKNOWN, stats=stats)
     stats = {"checks": clock.ticks, "solver": name}
     if sol is None:
         text = (
@@ -437,9 +436,9 @@ def solve_csp(
             f"({clock.ticks} knight's-move checks)"
         )
         return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="exhaustive search", evidence=stats),
-                           stats=stats, seed=seed)
+                           stats=stats)
     order = [sol[k] for k in steps]
-    return SolveResult(Status.FOUND, tour=Tour(graph.board, order, closed=spec.closed), stats=stats, seed=seed)
+    return SolveResult(Status.FOUND, tour=Tour(graph.board, order, closed=spec.closed), stats=stats)
 
 
 def _length_entry(length: int, checks: int, t1: float, answer: str) -> dict:
