@@ -9,7 +9,9 @@ what they share about the run itself, so that a command stays a few lines:
   :func:`say_interrupted`, which prints exactly ``ktsolve: interrupted``
   on standard error and returns the exit code 130, and writes nothing.
 * :data:`warm`, the ``ktsolve warm [METHOD...]`` command, compiles the
-  methods' numba kernels ahead of their first run (:mod:`ktsolve.jit`).
+  methods' numba kernels ahead of their first run (:mod:`ktsolve.jit`);
+* :func:`console_main`, the ``ktsolve`` program itself: :func:`ktsolve.cli.main`,
+  then an immediate exit.
 
 Examples
 --------
@@ -22,11 +24,13 @@ True
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 
 import click
 
-__all__ = ["EXIT_INTERRUPTED", "interruptible", "say_interrupted", "warm"]
+__all__ = ["EXIT_INTERRUPTED", "interruptible", "say_interrupted", "warm", "console_main"]
 
 EXIT_INTERRUPTED = 130
 
@@ -85,3 +89,29 @@ def warm(names):
         state, compiled, seconds = report
         click.echo(f"{name}: " + _WARM_LINES[state].format(compiled=compiled, seconds=seconds))
     return 0
+
+
+def console_main() -> None:
+    """The ``ktsolve`` program: run :func:`ktsolve.cli.main`, flush, and end the process at once.
+
+    When :func:`~ktsolve.cli.main` returns, the command's work is complete:
+    every output file is closed and standard output and error only need
+    flushing.  A process that has loaded numba's kernels then spends 0.1 to
+    0.8 s tearing down LLVM at interpreter exit, which a user waits for and
+    which changes nothing, so the program ends with :func:`os._exit` after
+    flushing.  Tests and other Python callers use :func:`ktsolve.cli.main`,
+    which raises ``SystemExit`` as usual.
+    """
+    from .cli import main
+
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a reader that left, or a closed stream: nothing more can be said
+    os._exit(code)
