@@ -1,25 +1,32 @@
-"""Start-up: first-run numba compile time and warm whole-process time of the ``ktsolve`` command.
+"""Start-up and the whole-process path: what a user of the command line waits for.
 
-* ``ktsolve solve 8x8`` (the README's main job): the first run with an empty
-  numba cache (compiles the kernels it calls) and warm runs (median).
-  Target: warm whole process under 1.5 s.
-* ``ktsolve solve 1000x1000 --method warnsdorff --start a1``: warm whole
-  process, output to a file.  Target: under 2 s after the first run.
-* In one fresh process with an empty cache: the first-call time of each
-  kernel of ``warnsdorff`` and ``backtrack`` (compilation included), and
-  the time to import ``numba`` and ``ktsolve``.
+All in one run, whole processes, warm (numba's cache filled by a first run
+that is not timed), median of ``--repeat`` runs (5 by default):
 
-An empty cache is a fresh ``NUMBA_CACHE_DIR``; the warm runs reuse it.
+* ``python -c "import click"`` and ``python -c "import numba"``, the
+  yardsticks;
+* ``ktsolve --version`` and ``ktsolve methods`` (target: within 0.2 s of
+  importing click);
+* ``ktsolve solve 8x8``, the README's main job (target: within 0.3 s of
+  importing numba);
+* ``ktsolve solve 1000x1000 --start a1 -m warnsdorff --format json -o FILE``
+  and the same with ``--format npy`` and text, beside JGraphT 1.5.1's
+  Warnsdorff demo on 1000x1000 as a whole process, JVM included (target:
+  at most a quarter of JGraphT's time; the aim is a tenth).
 
-Run:  python benchmarks/bench_startup.py [--quick]
+It also prints where the time of the 1000x1000 JSON command goes, from the
+``stats["steps"]`` of one in-process run, and the first run of each
+command with an empty numba cache.
+
+Run:  python benchmarks/bench_startup.py [--repeat 5] [--no-java]
 Writes benchmarks/results/startup.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -29,98 +36,120 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _machine import fmt_s, machine_lines, markdown_table, write_result  # noqa: E402
+from _machine import machine_lines, markdown_table, write_result  # noqa: E402
 
 KTSOLVE = shutil.which("ktsolve", path=str(Path(sys.executable).parent)) or shutil.which("ktsolve")
+JARS = ("/usr/share/java/jgrapht-core.jar", "/usr/share/java/jgrapht-demo.jar")
+JAVA_SRC = Path(__file__).parent / "java" / "JGraphTWarnsdorff.java"
 
-FIRST_CALLS = r"""
-import time, json
-t0 = time.perf_counter(); import numba; t1 = time.perf_counter()
-import ktsolve; from ktsolve.solve import methods; methods(); t2 = time.perf_counter()
-from ktsolve import Board, KnightGraph
-from ktsolve.heuristics.warnsdorff import warnsdorff_path
-from ktsolve.models.backtrack import Search
-g = KnightGraph(Board(5, 5)); g.table; g.degree
-t3 = time.perf_counter(); warnsdorff_path(g, 0, "first"); t4 = time.perf_counter()
-s = Search(g, 0); t5 = time.perf_counter(); s.run(1000); t6 = time.perf_counter()
-print(json.dumps({"import numba": t1 - t0, "import ktsolve + registry": t2 - t1,
-                  "warnsdorff walk kernel": t4 - t3, "backtrack init kernel": t5 - t4,
-                  "backtrack search kernel": t6 - t5}))
+PHASES = r"""
+import json, time
+t0 = time.perf_counter()
+from ktsolve import solve
+from ktsolve.render import result_json
+t1 = time.perf_counter()
+res = solve("1000x1000", method="warnsdorff", start="a1", seed=1)
+t2 = time.perf_counter()
+text = result_json(res)
+t3 = time.perf_counter()
+with open(OUT, "w") as fh:
+    fh.write(text)
+t4 = time.perf_counter()
+print(json.dumps({"imports": t1 - t0, "solve": t2 - t1, "json": t3 - t2, "write": t4 - t3,
+                  "steps": res.stats["steps"]}))
 """
 
 
-def run(cmd, env):
-    """(wall seconds, CPU seconds user + system) of one run of ``cmd``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def timed(cmd, env) -> float:
     t0 = time.perf_counter()
-    res = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    res = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if res.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {res.returncode}: {res.stderr.strip()}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return dt, cpu
+        raise RuntimeError(f"{' '.join(map(str, cmd))} exited {res.returncode}: {res.stderr.strip()}")
+    return dt
 
 
-def main(argv=None):
+def java_command(tmp: str) -> list[str] | str:
+    if not all(os.path.exists(j) for j in JARS):
+        return "JGraphT not installed (apt-get install libjgrapht-java)"
+    if not shutil.which("javac") or not shutil.which("java"):
+        return "no javac/java on PATH"
+    cp = ":".join(JARS)
+    subprocess.run(["javac", "-d", tmp, "-cp", cp, str(JAVA_SRC)], check=True)
+    return ["java", "-cp", f"{cp}:{tmp}", "org.jgrapht.demo.JGraphTWarnsdorff", "1000", "0"]
+
+
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="fewer warm runs")
+    ap.add_argument("--repeat", type=int, default=5, help="warm runs per command (median)")
+    ap.add_argument("--no-java", action="store_true", help="skip JGraphT")
     args = ap.parse_args(argv)
     if KTSOLVE is None:
         sys.exit("the ktsolve command is not installed in this environment")
-    warm_runs = 3 if args.quick else 7
-    rows = []
-    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as outdir:
+    py = sys.executable
+    rows, first_rows = [], []
+    medians: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        big_out = os.path.join(outdir, "tour.txt")
+        out = os.path.join(tmp, "tour")
         commands = [
-            ("ktsolve solve 8x8", [KTSOLVE, "solve", "8x8"]),
-            ("ktsolve solve 8x8 --method backtrack", [KTSOLVE, "solve", "8x8", "--method", "backtrack"]),
-            ("ktsolve solve 1000x1000 --method warnsdorff --start a1 -o FILE",
-             [KTSOLVE, "solve", "1000x1000", "--method", "warnsdorff", "--start", "a1", "-o", big_out]),
-            ("ktsolve solve 1000x1000 --method warnsdorff --start a1 --format json -o FILE",
-             [KTSOLVE, "solve", "1000x1000", "--method", "warnsdorff", "--start", "a1", "--format", "json",
-              "-o", big_out]),
+            ("import click", [py, "-c", "import click"]),
+            ("import numba", [py, "-c", "import numba"]),
             ("ktsolve --version", [KTSOLVE, "--version"]),
+            ("ktsolve methods", [KTSOLVE, "methods"]),
+            ("ktsolve solve 8x8", [KTSOLVE, "solve", "8x8"]),
+            ("1000x1000 json", [KTSOLVE, "solve", "1000x1000", "--start", "a1", "-m", "warnsdorff", "--format",
+                                "json", "-o", out + ".json"]),
+            ("1000x1000 npy", [KTSOLVE, "solve", "1000x1000", "--start", "a1", "-m", "warnsdorff", "--format",
+                               "npy", "-o", out + ".npy"]),
+            ("1000x1000 text", [KTSOLVE, "solve", "1000x1000", "--start", "a1", "-m", "warnsdorff",
+                                "-o", out + ".txt"]),
         ]
+        java = "skipped (--no-java)" if args.no_java else java_command(tmp)
+        if isinstance(java, list):
+            commands.append(("JGraphT Warnsdorff 1000x1000", java))
         for label, cmd in commands:
-            first = run(cmd, env)
-            warm = [run(cmd, env) for _ in range(warm_runs)]
-            wall = [w for w, _ in warm]
-            cpu = [c for _, c in warm]
-            rows.append([f"`{label}`", fmt_s(first[0]), fmt_s(first[1]), fmt_s(statistics.median(wall)),
-                         fmt_s(min(wall)), fmt_s(statistics.median(cpu))])
-            print("  ", rows[-1], flush=True)
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        import json
-
-        res = subprocess.run([sys.executable, "-c", FIRST_CALLS], env=env, capture_output=True, text=True,
-                             check=True)
-        cold = json.loads(res.stdout.strip().splitlines()[-1])
-        res = subprocess.run([sys.executable, "-c", FIRST_CALLS], env=env, capture_output=True, text=True,
-                             check=True)
-        warm = json.loads(res.stdout.strip().splitlines()[-1])
-    kernel_rows = [[k, fmt_s(cold[k]), fmt_s(warm[k])] for k in cold]
-    for r in kernel_rows:
-        print("  ", r)
-
-    text = ["# Start-up and compile time", "", *machine_lines(),
-            "",
-            "## Whole-process wall time", "",
-            f"First = empty numba cache (kernels compiled and cached); warm = median (and best) of "
-            f"{warm_runs} later runs.  CPU = user + system time of the process, a steadier figure than "
-            "wall time when other jobs share the machine.  Targets: `ktsolve solve 8x8` warm under "
-            "1.5 s; the 1000x1000 command warm under 2 s.", "",
-            markdown_table(["command", "first wall", "first CPU", "warm wall median", "warm wall best",
-                            "warm CPU median"], rows), "",
-            "## First call of each kernel in one process", "",
-            "Cold = empty cache (compilation); warm = loaded from the cache.", "",
-            markdown_table(["step", "cold", "warm"], kernel_rows), "",
-            f"Command: `python benchmarks/bench_startup.py{' --quick' if args.quick else ''}`", ""]
-    path = write_result("startup", "\n".join(text))
-    print("\n".join(text))
-    print(f"written {path}")
+            first_rows.append([label, f"{timed(cmd, env):.3f}"])
+        # warm runs one command at a time: a JVM that just exited leaves the kernel reclaiming its
+        # gigabyte of heap, which slowed the command after it by up to 0.2 s when runs were interleaved
+        times = {label: [timed(cmd, env) for _ in range(args.repeat)] for label, cmd in commands}
+        for label, cmd in commands:
+            medians[label] = statistics.median(times[label])
+            shown = " ".join(str(c) for c in cmd[1:]) if label.startswith(("import", "JGraphT")) else \
+                " ".join(str(c) for c in cmd[1:]).replace(out, "FILE")
+            rows.append([label, f"`{Path(cmd[0]).name} {shown}`", f"{medians[label]:.3f}",
+                         f"{min(times[label]):.3f}", f"{max(times[label]):.3f}"])
+            print(rows[-1], flush=True)
+        phases = json.loads(subprocess.run([py, "-c", f"OUT = {out + '.p.json'!r}\n" + PHASES], env=env,
+                                           capture_output=True, text=True, check=True).stdout.splitlines()[-1])
+    click_, numba_ = medians["import click"], medians["import numba"]
+    checks = [
+        ["`ktsolve --version` - `import click`", f"{medians['ktsolve --version'] - click_:.3f}", "0.2"],
+        ["`ktsolve methods` - `import click`", f"{medians['ktsolve methods'] - click_:.3f}", "0.2"],
+        ["`ktsolve solve 8x8` - `import numba`", f"{medians['ktsolve solve 8x8'] - numba_:.3f}", "0.3"],
+    ]
+    jg = medians.get("JGraphT Warnsdorff 1000x1000")
+    if jg:
+        checks.append(["1000x1000 json / JGraphT", f"{medians['1000x1000 json'] / jg:.3f}", "0.25 (aim 0.1)"])
+    phase_rows = [[k, f"{phases[k]:.3f}"] for k in ("imports", "solve", "json", "write")]
+    phase_rows += [[f"  step {s['step']}", f"{s['seconds']:.3f}" + (f" (+ graph {s['graph_s']:.3f})" if "graph_s" in s
+                                                                    else "")
+                    + (f" (+ validation {s['validation_s']:.3f})" if "validation_s" in s else "")]
+                   for s in phases["steps"]]
+    text = "\n".join([
+        "# Start-up and the whole-process path", "", *machine_lines(java=not args.no_java), "",
+        f"Command: `python benchmarks/bench_startup.py --repeat {args.repeat}`. Whole processes, warm numba "
+        f"cache, median (min, max) of {args.repeat} runs of each command in a row.", "",
+        markdown_table(["what", "command", "median s", "min s", "max s"], rows), "",
+        "## Targets (issue 11)", "",
+        markdown_table(["figure", "measured", "target"], checks), "",
+        "## Where the 1000x1000 JSON command's time goes (one warm in-process run)", "",
+        markdown_table(["phase", "seconds"], phase_rows), "",
+        "## First run with an empty numba cache", "",
+        markdown_table(["command", "seconds"], first_rows),
+        f"\nJGraphT: {java if isinstance(java, str) else 'measured above'}", ""])
+    write_result("startup", text)
+    print(text)
 
 
 if __name__ == "__main__":

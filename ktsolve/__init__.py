@@ -53,7 +53,11 @@ _WHERE = {
     "InvalidParameterError": "errors",
 }
 
-__all__ = [*_WHERE, "__version__"]
+#: Public names that are modules: ``ktsolve.census`` is a callable module,
+#: ``ktsolve.census(...)`` runs a census (see :mod:`ktsolve.census`).
+_MODULES = ("census",)
+
+__all__ = [*_WHERE, *_MODULES, "__version__"]
 
 
 def __getattr__(name: str):
@@ -64,6 +68,8 @@ def __getattr__(name: str):
             value = version("ktsolve")
         except PackageNotFoundError:  # pragma: no cover - a source tree without install
             value = "0+unknown"
+    elif name in _MODULES:
+        value = importlib.import_module(f".{name}", __name__)
     elif name in _WHERE:
         value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
     else:

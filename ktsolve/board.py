@@ -106,15 +106,19 @@ class Board:
     ----------
     rows, cols : int
         Size of the rectangle, both at least 1.
-    holes : iterable of (row, col), optional
-        Removed squares, 0-based with row 0 at the top.  Duplicates are
-        merged.
+    holes : iterable of squares, or str, optional
+        Removed squares, each a ``(row, col)`` pair (0-based, row 0 at the
+        top) or a name such as ``"a1"`` or ``"7,0"``; a string lists
+        several (``"a1,h8"``, as :meth:`parse_squares` reads it).  None or
+        an empty list: no holes.  A ``(k, 2)`` integer array is taken as
+        it is.
 
     Raises
     ------
     InvalidBoardError
         For a size that is not positive, a board above :data:`MAX_SQUARES`,
-        a hole outside the rectangle, or a board whose every square is a hole.
+        a hole outside the rectangle, a hole given twice, or a board whose
+        every square is a hole.
 
     Examples
     --------
@@ -127,31 +131,66 @@ class Board:
     ....
     >>> Board.from_spec("8x8", holes="a8,h1") == Board(8, 8, holes=[(0, 0), (7, 7)])
     True
+    >>> Board(8, 8, holes=["a8", (7, 7)]) == Board(8, 8, holes="a8,h1")
+    True
+    >>> Board(8, 8, holes="a1,a1")
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidBoardError: hole a1 is given twice
     """
 
-    def __init__(self, rows: int, cols: int, holes: Iterable = ()):
+    def __init__(self, rows: int, cols: int, holes: Iterable | str | None = ()):
         self.rows, self.cols = _check_size(rows, cols)
-        arr = np.asarray(list(holes) if not isinstance(holes, np.ndarray) else holes)
-        if arr.size == 0:
-            arr = np.zeros((0, 2), dtype=np.int64)
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise InvalidBoardError("holes must be (row, col) pairs")
-        if not np.issubdtype(arr.dtype, np.integer):
-            raise InvalidBoardError("holes must be (row, col) pairs of whole numbers")
-        arr = arr.astype(np.int64)
+        self._hole_flat = np.zeros(0, dtype=np.int64)  # the rectangle, for parsing square names
+        arr = self._hole_array(holes)
         outside = (arr[:, 0] < 0) | (arr[:, 0] >= self.rows) | (arr[:, 1] < 0) | (arr[:, 1] >= self.cols)
         if outside.any():
             r, c = (int(v) for v in arr[np.argmax(outside)])
             raise InvalidBoardError(
                 f"hole ({r},{c}) is outside the {self.rows}x{self.cols} board"
             )
-        flat = np.unique(arr[:, 0] * self.cols + arr[:, 1])
+        given = arr[:, 0] * self.cols + arr[:, 1]
+        flat = np.unique(given)
+        if flat.size != given.size:
+            order = np.argsort(given, kind="stable")
+            s = given[order]
+            k = int(np.flatnonzero(s[1:] == s[:-1])[0])
+            r, c = divmod(int(s[k]), self.cols)
+            raise InvalidBoardError(f"hole {self.name(r, c)} is given twice")
         if flat.size >= self.rows * self.cols:
             raise InvalidBoardError(
                 f"every square of the {self.rows}x{self.cols} board is a hole"
             )
         flat.setflags(write=False)
         self._hole_flat = flat
+
+    def _hole_array(self, holes) -> np.ndarray:
+        """``(k, 2)`` int64 array of the holes given as pairs, names, a string, or an array."""
+        if holes is None:
+            return np.zeros((0, 2), dtype=np.int64)
+        if isinstance(holes, str):
+            return np.array(self.parse_squares(holes, what="hole", allow_holes=True), dtype=np.int64).reshape(-1, 2)
+        if isinstance(holes, np.ndarray):
+            arr = holes
+        else:
+            try:
+                items = list(holes)
+            except TypeError:
+                raise InvalidBoardError(f"holes must be a list of squares, not {type(holes).__name__}") from None
+            if any(isinstance(h, str) for h in items):
+                items = [self.parse_square(h, what="hole", allow_hole=True) if isinstance(h, str) else h
+                         for h in items]
+            try:
+                arr = np.asarray(items)
+            except ValueError:  # ragged: pairs mixed with other shapes
+                raise InvalidBoardError("holes must be (row, col) pairs or square names") from None
+        if arr.size == 0:
+            return np.zeros((0, 2), dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise InvalidBoardError("holes must be (row, col) pairs or square names")
+        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+            raise InvalidBoardError("holes must be (row, col) pairs of whole numbers")
+        return arr.astype(np.int64)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -216,9 +255,11 @@ class Board:
 
         try:
             if str(path) == "-":
-                text = sys.stdin.read()
+                if sys.stdin is None:
+                    raise InvalidBoardError("cannot read the board from standard input: it is closed")
+                text = sys.stdin.read().removeprefix("\ufeff")
             else:
-                with open(path, encoding="utf-8") as fh:
+                with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark is not a square
                     text = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
             reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
@@ -226,8 +267,22 @@ class Board:
         return cls.parse(text)
 
     def with_holes(self, holes: Iterable) -> "Board":
-        """A new board with ``holes`` removed as well."""
-        return Board(self.rows, self.cols, list(self.holes) + [tuple(h) for h in holes])
+        """A new board with ``holes`` removed as well; a hole it already has is refused by name.
+
+        Examples
+        --------
+        >>> Board(3, 3, holes=[(1, 1)]).with_holes([(0, 0)]).holes
+        ((0, 0), (1, 1))
+        >>> Board(3, 3, holes=[(1, 1)]).with_holes(["b2"])
+        Traceback (most recent call last):
+        ...
+        ktsolve.errors.InvalidBoardError: hole b2 is already a hole of the board
+        """
+        extra = Board(self.rows, self.cols, holes) if not isinstance(holes, Board) else holes
+        for r, c in extra.holes:
+            if self.is_hole(r, c):
+                raise InvalidBoardError(f"hole {self.name(r, c)} is already a hole of the board")
+        return Board(self.rows, self.cols, list(self.holes) + list(extra.holes))
 
     # ------------------------------------------------------------------ basic facts
     @property

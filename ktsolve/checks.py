@@ -20,6 +20,10 @@ Traceback (most recent call last):
 ktsolve.errors.InvalidParameterError: alpha = inf must be a finite number
 >>> check_int("cycles", 10.0, 0)
 10
+>>> check_int("cycles", 1e99, 0)
+Traceback (most recent call last):
+...
+ktsolve.errors.InvalidParameterError: cycles = 1e+99 must be from 0 to 4611686018427387904
 >>> check_flag("closed", "no")
 Traceback (most recent call last):
 ...
@@ -60,7 +64,8 @@ def check_flag(name: str, value, *, method: str | None = None) -> bool:
     """``value`` if it is a bool (numpy's included); anything else is refused, never coerced."""
     if isinstance(value, bool):
         return value
-    if type(value).__name__ == "bool_":  # numpy.bool_ without importing numpy
+    kind = type(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"):  # numpy's bool, without importing numpy
         return bool(value)
     raise InvalidParameterError(f"{_prefix(method)}{name} must be True or False, not {value!r}")
 
@@ -113,7 +118,8 @@ def check_int(name: str, value, lo: int = 0, hi: int | None = COUNT_MAX, *, meth
         raise InvalidParameterError(f"{pre}{name} must be a whole number, not {value!r}")
     if v < lo or (hi is not None and v > hi):
         rng = f"at least {lo}" if hi is None else f"from {lo} to {hi}"
-        raise InvalidParameterError(f"{pre}{name} = {v} must be {rng}")
+        shown = v if isinstance(value, numbers.Integral) else f"{float(value):g}"  # 1e+99, not its 100 digits
+        raise InvalidParameterError(f"{pre}{name} = {shown} must be {rng}")
     return v
 
 

@@ -22,7 +22,22 @@ cut into chunks (a CP-SAT solve, which it stops through a callback).
 
 A :class:`Deadline` is the wall clock of a whole call: it is made once when
 a call starts, and every phase (graph building, proofs, each method of a
-portfolio) asks it how much time is left.
+portfolio) asks it how much time is left.  A phase that is not driven in
+chunks calls :meth:`Deadline.check` between its parts; it raises
+:class:`Stopped` when the time is up or Ctrl-C was pressed, and the method
+turns that into its honest ``unknown`` (:meth:`Stopped.stats`).
+:meth:`Deadline.extend` gives the call back time that was not its own work
+(a first-run numba compile, :mod:`ktsolve.jit`).
+
+Guards nest (a portfolio guards the whole plan, each method its own work),
+and :func:`call_guarded` runs a foreign call that blocks its thread (CP-SAT)
+in a worker thread, so that Ctrl-C reaches its stop callback at once.
+
+The public API, used by every method: :func:`drive` (with ``deadline=``
+for the call's clock and ``position=`` for what progress shows),
+:class:`Deadline` (``check``, ``extend``, ``share``, ``budget``, ``of``),
+:class:`Stopped`, :class:`Outcome`, :func:`interrupt_guard`,
+:func:`interrupted` and :func:`call_guarded`.
 
 Examples
 --------
@@ -52,8 +67,11 @@ __all__ = [
     "TARGET_SECONDS",
     "Deadline",
     "Outcome",
+    "Stopped",
     "drive",
     "interrupt_guard",
+    "interrupted",
+    "call_guarded",
     "REASONS",
 ]
 
@@ -72,6 +90,8 @@ class Deadline:
     ----------
     time_limit : float or None
         Seconds from now; None never expires.
+    t0 : float, optional
+        ``time.perf_counter()`` of the start, when the clock started earlier.
 
     Examples
     --------
@@ -80,13 +100,18 @@ class Deadline:
     (True, False)
     >>> Deadline(10).share(0.5, cap=2.0) <= 2.0
     True
+    >>> Deadline(1e-9, t0=0.0).check("building the graph")
+    Traceback (most recent call last):
+    ...
+    ktsolve.driver.Stopped: the time limit ran out while building the graph
     """
 
-    __slots__ = ("t0", "time_limit")
+    __slots__ = ("t0", "time_limit", "extra")
 
     def __init__(self, time_limit: float | None, t0: float | None = None):
         self.t0 = time.perf_counter() if t0 is None else t0
         self.time_limit = time_limit
+        self.extra = 0.0
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
@@ -95,10 +120,19 @@ class Deadline:
         """Seconds left (never negative), or None without a limit."""
         if self.time_limit is None:
             return None
-        return max(0.0, self.time_limit - self.elapsed())
+        return max(0.0, self.time_limit + self.extra - self.elapsed())
+
+    def budget(self) -> float | None:
+        """The time left as a callee's ``time_limit``: None without a limit, else at least 1e-9 s.
+
+        A time limit must be positive, so a call whose time is up hands on
+        a vanishing one, and the callee answers ``unknown`` at once.
+        """
+        left = self.remaining()
+        return None if left is None else max(left, 1e-9)
 
     def expired(self) -> bool:
-        return self.time_limit is not None and self.elapsed() >= self.time_limit
+        return self.time_limit is not None and self.elapsed() >= self.time_limit + self.extra
 
     def share(self, fraction: float = 1.0, cap: float | None = None) -> float | None:
         """``fraction`` of the time left, at most ``cap`` seconds (None: no limit at all)."""
@@ -108,10 +142,42 @@ class Deadline:
         budget = left * fraction
         return budget if cap is None else min(budget, cap)
 
+    def extend(self, seconds: float) -> None:
+        """Give the call ``seconds`` more: time that is not the call's own work.
+
+        Used for the first-run compile of numba kernels (reported apart in
+        ``stats["compile_s"]``), so that a cold cache does not eat the
+        search's budget.
+        """
+        self.extra += max(0.0, float(seconds))
+
+    def check(self, phase: str = "") -> None:
+        """Raise :class:`Stopped` when Ctrl-C was pressed or the time is up.
+
+        ``phase`` says what was running ("building the knight graph"); it
+        ends up in the reason of the ``unknown`` answer.  Cheap enough to
+        call between the parts of any phase.
+        """
+        if interrupted():
+            raise Stopped("interrupted", phase)
+        if self.expired():
+            raise Stopped("time limit", phase)
+
+    @classmethod
+    def of(cls, deadline: "Deadline | float | None") -> "Deadline":
+        """``deadline`` itself, or a new clock for a time limit in seconds (or None)."""
+        return deadline if isinstance(deadline, Deadline) else cls(deadline)
+
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a driven run ended: ``done`` units, and the reason (one of :data:`REASONS`)."""
+    """How a driven run ended: ``done`` units, and the reason (one of :data:`REASONS`).
+
+    Examples
+    --------
+    >>> Outcome(5, "interrupted", 0.1).interrupted
+    True
+    """
 
     done: int
     reason: str
@@ -123,43 +189,165 @@ class Outcome:
 
 
 class _Flag:
-    __slots__ = ("set",)
+    """Whether Ctrl-C was pressed while a guard was active (``flag.set``)."""
+
+    __slots__ = ("set", "callbacks")
 
     def __init__(self):
         self.set = False
+        self.callbacks: list[Callable[[], None]] = []
+
+
+#: The guards active in the main thread, outermost first; the outermost owns the handler.
+_ACTIVE: list[_Flag] = []
+
+
+def _handler(signum, frame):
+    if _ACTIVE and _ACTIVE[0].set:
+        raise KeyboardInterrupt  # a second Ctrl-C: the user wants out now
+    for flag in _ACTIVE:
+        flag.set = True
+    for flag in list(_ACTIVE):
+        for callback in list(flag.callbacks):
+            callback()
+
+
+def interrupted() -> bool:
+    """True when Ctrl-C was pressed inside the active :func:`interrupt_guard` (False outside any).
+
+    Phases that are not driven in chunks (graph building, proofs) ask this
+    between their parts; :meth:`Deadline.check` does it for them.
+
+    Examples
+    --------
+    >>> interrupted()
+    False
+    """
+    return bool(_ACTIVE) and _ACTIVE[-1].set
 
 
 @contextmanager
 def interrupt_guard(on_interrupt: Callable[[], None] | None = None) -> Iterator[_Flag]:
     """While inside, SIGINT sets ``flag.set`` (and calls ``on_interrupt``) instead of raising.
 
-    Only the main thread can own signal handlers; elsewhere, or when a
-    handler other than Python's default one is installed (someone else
-    manages Ctrl-C), the guard changes nothing and ``flag.set`` stays False.
-    A second Ctrl-C inside the guard raises :class:`KeyboardInterrupt` as
-    usual, so a user can always get out.
+    Guards nest: a guard opened inside another one shares its handler, a
+    Ctrl-C sets the flags of all of them, and a guard opened after a Ctrl-C
+    starts with its flag set (the whole call is being interrupted, so work
+    that starts now should stop at once).  Only the main thread can own
+    signal handlers; elsewhere, or when a handler other than Python's
+    default one is installed (someone else manages Ctrl-C), the guard
+    changes nothing and ``flag.set`` stays False.  A second Ctrl-C inside
+    the guard raises :class:`KeyboardInterrupt` as usual, so a user can
+    always get out.
+
+    Examples
+    --------
+    >>> with interrupt_guard() as outer:
+    ...     with interrupt_guard() as inner:
+    ...         interrupted()
+    False
     """
     flag = _Flag()
+    if on_interrupt is not None:
+        flag.callbacks.append(on_interrupt)
     if threading.current_thread() is not threading.main_thread():
         yield flag
+        return
+    if _ACTIVE:
+        flag.set = _ACTIVE[-1].set
+        _ACTIVE.append(flag)
+        try:
+            yield flag
+        finally:
+            _ACTIVE.remove(flag)
         return
     previous = signal.getsignal(signal.SIGINT)
     if previous is not signal.default_int_handler:
         yield flag
         return
-
-    def handler(signum, frame):
-        if flag.set:
-            raise KeyboardInterrupt
-        flag.set = True
-        if on_interrupt is not None:
-            on_interrupt()
-
-    signal.signal(signal.SIGINT, handler)
+    _ACTIVE.append(flag)
+    signal.signal(signal.SIGINT, _handler)
     try:
         yield flag
     finally:
         signal.signal(signal.SIGINT, previous)
+        _ACTIVE.clear()
+
+
+def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None] | None = None,
+                 poll: float = 0.05) -> tuple[object, bool]:
+    """Run ``func()`` (work that cannot be cut into chunks) so that Ctrl-C stops it cleanly.
+
+    A foreign library call that blocks the main thread (CP-SAT's
+    ``solver.solve``) keeps Python's signal handlers from running until it
+    returns.  So ``func`` runs in a worker thread while the main thread
+    waits under :func:`interrupt_guard`; a Ctrl-C then calls
+    ``on_interrupt`` at once (``solver.stop_search``), and ``func`` is
+    expected to return soon after.  Outside the main thread ``func`` simply
+    runs.
+
+    Returns
+    -------
+    (value, interrupted)
+        What ``func`` returned (its exception is raised again here), and
+        whether Ctrl-C was pressed meanwhile.
+
+    Examples
+    --------
+    >>> call_guarded(lambda: 6 * 7)
+    (42, False)
+    """
+    with interrupt_guard(on_interrupt) as flag:
+        if flag.set and on_interrupt is not None:
+            on_interrupt()
+        if threading.current_thread() is not threading.main_thread():
+            return func(), flag.set
+        box: dict = {}
+
+        def work():
+            try:
+                box["value"] = func()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                box["error"] = exc
+
+        worker = threading.Thread(target=work, name="ktsolve-guarded", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(poll)
+        if "error" in box:
+            raise box["error"]
+        return box.get("value"), flag.set
+
+
+class Stopped(Exception):
+    """Raised by :meth:`Deadline.check` when the time is up or Ctrl-C was pressed.
+
+    ``reason`` is ``"time limit"`` or ``"interrupted"`` (see :data:`REASONS`).
+    A method catches it and answers an honest ``unknown`` with
+    :meth:`stats`.
+
+    Examples
+    --------
+    >>> Stopped("time limit", "walking").stats()
+    {'reason': 'the time limit ran out while walking', 'interrupted': False}
+    """
+
+    def __init__(self, reason: str, phase: str = ""):
+        self.reason = reason
+        self.phase = phase
+        super().__init__(self.describe())
+
+    @property
+    def interrupted(self) -> bool:
+        return self.reason == "interrupted"
+
+    def describe(self) -> str:
+        what = "interrupted (Ctrl-C)" if self.interrupted else "the time limit ran out"
+        return f"{what} while {self.phase}" if self.phase else what
+
+    def stats(self) -> dict:
+        """``{"reason": ..., "interrupted": ...}`` for the ``unknown`` answer."""
+        return {"reason": self.describe(), "interrupted": self.interrupted}
 
 
 def drive(
@@ -171,6 +359,8 @@ def drive(
     first: int = 1,
     most: int | None = None,
     target: float = TARGET_SECONDS,
+    deadline: Deadline | None = None,
+    position: Callable[[int], tuple[int, int]] | None = None,
 ) -> Outcome:
     """Run ``step`` in chunks until it finishes, the budget is used, time runs out or Ctrl-C.
 
@@ -194,13 +384,43 @@ def drive(
         Largest chunk (memory of the caller's output buffers, say).
     target : float
         Seconds a chunk aims at.
+    deadline : Deadline, optional
+        The clock of the whole call: the run also stops when it expires
+        (with ``time_limit`` too, whichever comes first).
+    position : callable, optional
+        ``position(done)`` returns the ``(done, total)`` that ``progress``
+        is given, for methods whose units are not what a person counts
+        (work units of a search, reported as squares on the path).
 
     Returns
     -------
     Outcome
+
+    Notes
+    -----
+    A step's answer must not depend on how the work is cut into chunks
+    (chunk sizes follow the clock): keep random streams in the caller's
+    state, or reseed them from a unit's number with
+    :func:`ktsolve.seeds.derive_seeds`.
+
+    Examples
+    --------
+    >>> out = drive(lambda k: (k, False), units=1000, first=10)
+    >>> out.done, out.reason
+    (1000, 'budget')
+    >>> drive(lambda k: (k, False), units=None, time_limit=0.05).reason
+    'time limit'
     """
     t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
+    end = None if time_limit is None else t0 + time_limit
+
+    def time_left(now: float) -> float | None:
+        left = None if end is None else end - now
+        if deadline is not None and deadline.time_limit is not None:
+            other = deadline.t0 + deadline.time_limit + deadline.extra - now
+            left = other if left is None else min(left, other)
+        return left
+
     done = 0
     chunk = max(1, int(first))
     rate = None  # seconds per unit, measured after the first timed chunk
@@ -211,16 +431,17 @@ def drive(
             if units is not None and done >= units:
                 return Outcome(done, "budget", time.perf_counter() - t0)
             now = time.perf_counter()
-            if deadline is not None and now >= deadline:
+            left = time_left(now)
+            if left is not None and left <= 0:
                 return Outcome(done, "time limit", now - t0)
             k = chunk
             if units is not None:
                 k = min(k, units - done)
             if most is not None:
                 k = min(k, most)
-            if deadline is not None and rate is not None and rate > 0:
+            if left is not None and rate is not None and rate > 0:
                 # end the last chunk near the deadline instead of a whole chunk after it
-                k = max(1, min(k, int((deadline - now) / rate) + 1))
+                k = max(1, min(k, int(left / rate) + 1))
             t1 = time.perf_counter()
             ran, finished = step(k)
             spent = time.perf_counter() - t1
@@ -228,7 +449,8 @@ def drive(
                 raise RuntimeError("a method's step ran no unit and did not finish")
             done += ran
             if progress is not None:
-                progress(done, units if units is not None else done)
+                progress(*(position(done) if position is not None else
+                           (done, units if units is not None else done)))
             if finished:
                 reason = "interrupted" if flag.set else "finished"
                 return Outcome(done, reason, time.perf_counter() - t0)

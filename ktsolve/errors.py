@@ -16,7 +16,16 @@ class is also a :class:`ValueError`, since each one reports a bad argument:
                            cannot do (a closed tour of an open-only method)
 ``InvalidParameterError``  a value out of its range or of the wrong type: a
                            seed, a time limit, a flag, a method parameter
+                           (a subclass of ``UnsupportedError``)
+``OutputPathError``        an output path that cannot be written: a
+                           directory, a folder that does not exist, a file
+                           or folder without write permission, a socket
 =========================  ==================================================
+
+Every class above is a :class:`ValueError`.  An output file that fails while
+it is written (a full disk, a reader that closed its end of a pipe) is an
+:class:`OSError`, as Python reports it, with the user's path as its
+``filename``.
 
 Messages never use command-line words (``--closed``): the command line adds
 its own.
@@ -29,6 +38,7 @@ __all__ = [
     "InvalidTourError",
     "UnsupportedError",
     "InvalidParameterError",
+    "OutputPathError",
 ]
 
 
@@ -54,3 +64,7 @@ class UnsupportedError(KtsolveError):
 
 class InvalidParameterError(UnsupportedError):
     """A seed, time limit, flag or method parameter of the wrong type or out of range."""
+
+
+class OutputPathError(KtsolveError):
+    """An output path that cannot be written; raised before any work starts."""

@@ -30,6 +30,7 @@ Examples
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,9 +38,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board import Board
-from .driver import Deadline
+from .driver import Deadline, Stopped, interrupt_guard
 from .errors import InvalidTourError
 from .graph import KnightGraph
+from .jit import take_compile_seconds
 from .registry import MethodInfo, methods
 from .request import supports
 from .result import SolveResult, Status
@@ -67,6 +69,20 @@ PRESOLVE_MATCHING_MAX = 20_000
 PRESOLVE_MATCHING_TIME = 1.0
 #: Seconds the matching proof of :func:`prove_plan` may take without a time limit.
 PROVE_MATCHING_TIME = 60.0
+#: Seconds per square the matching proof spends before it first looks at the clock (its
+#: network and first matching: about 3 us per square measured); a step with less time skips it.
+MATCHING_SETUP_S_PER_SQUARE = 4e-6
+#: Seconds a fresh process takes to load the matching proof's kernels from numba's cache (measured
+#: 0.2 to 0.7 s on a shared machine); a first matching proof with less time than this skips itself.
+MATCHING_LOAD_S = 0.5
+#: The kernels the matching proof loads on boards above ``proofs.PY_MAX`` squares.
+_MATCHING_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc")
+#: Seconds per square the one validator takes on a found tour (about 30 ns measured); a method
+#: step's budget leaves this much for it, so a tour found at the end of the budget is still in time.
+VALIDATE_S_PER_SQUARE = 5e-8
+#: The most of a method step's budget that is left for validation (a board of hundreds of
+#: millions of squares would otherwise leave the method no time at all).
+VALIDATE_SHARE_MAX = 0.2
 #: Seconds of the first, short matching proof :func:`prove_plan` runs on large boards.
 PROVE_MATCHING_EARLY = 0.25
 #: Largest board that gets the short matching proof before the constructions.
@@ -222,16 +238,23 @@ def run_method(
     that can prove may answer ``infeasible`` (a built-in one that says so
     otherwise is a bug, raised; a user's becomes ``unknown`` with its claim
     in ``stats["unproven_claim"]``); the seed used is recorded.
-    ``stats["steps"]`` gets the method's time and the validation's time.
+    ``stats["steps"]`` gets the method's time and the validation's time,
+    and ``stats["compile_s"]`` the seconds the method spent compiling its
+    numba kernels on their first run (:mod:`ktsolve.jit`), which the
+    method's own clock did not count.
     """
     board = graph.board
     seed = resolve_seed(seed) if info.seeded else seed
     func = info.load()
+    take_compile_seconds()
     t0 = time.perf_counter()
     out = func(graph, spec, seed=seed, time_limit=time_limit, progress=progress, **params)
     elapsed = time.perf_counter() - t0
+    compiled = take_compile_seconds()
     res = _as_result(out, info, graph, spec)
     tour, stats = res.tour, dict(res.stats)
+    if compiled:
+        stats["compile_s"] = round(compiled, 3)
     status = res.status
     t1 = time.perf_counter()
     if status is Status.FOUND:
@@ -259,10 +282,11 @@ def run_method(
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)
     checking = time.perf_counter() - t1
-    stats.setdefault("steps", [
-        {"step": info.name, "status": status.value, "seconds": round(elapsed, 6),
-         "validation_s": round(checking, 6)},
-    ])
+    entry = {"step": info.name, "status": status.value, "seconds": round(elapsed, 6),
+             "validation_s": round(checking, 6)}
+    if compiled:
+        entry["compile_s"] = round(compiled, 3)
+    stats.setdefault("steps", [entry])
     return res.replace(
         status=status,
         tour=tour,
@@ -281,20 +305,45 @@ def _proof_result(proof, method: str, graph: KnightGraph, spec: TourSpec, second
     return SolveResult(Status.INFEASIBLE, proof=proof, method=method, elapsed=seconds, board=graph.board, spec=spec)
 
 
-def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: float | None) -> tuple[object, bool]:
-    """Run proof step ``name``; returns ``(proof or None, ran to the end)``."""
+def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: float | None,
+              deadline: Deadline | None = None) -> tuple[object, bool]:
+    """Run proof step ``name``; returns ``(proof or None, ran to the end)``.
+
+    ``deadline`` (the clock of the whole call) is checked before the step;
+    :class:`~ktsolve.driver.Stopped` is raised when it has expired or Ctrl-C
+    was pressed.
+    """
     from .proofs import matching_proof, quick_proof
 
+    if deadline is not None:
+        deadline.check(f"running the {name}")
     if name == "quick proofs":
-        return quick_proof(graph, spec), True
+        return quick_proof(graph, spec, deadline=deadline), True
+    if time_limit is not None and _matching_setup(graph.n) > time_limit:
+        return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
     proof = matching_proof(graph, spec, time_limit=time_limit)
     finished = proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
     return proof, finished
 
 
+def _matching_setup(n: int) -> float:
+    """Seconds the matching proof needs on ``n`` squares before it first looks at the clock."""
+    from .proofs._common import PY_MAX
+
+    seconds = n * MATCHING_SETUP_S_PER_SQUARE
+    if n > PY_MAX:
+        kernels = sys.modules.get("ktsolve.proofs._kernels")  # not imported: surely not loaded
+        if kernels is None or not all(getattr(kernels, k).signatures for k in _MATCHING_KERNELS):
+            seconds += MATCHING_LOAD_S  # not loaded in this process yet
+    return seconds
+
+
 def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None) -> SolveResult | None:
     """The proofs every method gets before it runs; an ``infeasible`` result, or None.
+
+    When ``deadline`` expires while the graph is built or before a proof,
+    the answer is None (no proof): the method then answers for itself.
 
     :func:`~ktsolve.proofs.quick_proof` runs on every board, and
     :func:`~ktsolve.proofs.matching_proof` too on boards of at most
@@ -305,7 +354,12 @@ def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = 
     deadline = deadline or Deadline(None)
     t0 = time.perf_counter()
     for step in _proof_steps(graph.board, prove=False):
-        proof, _ = run_proof(step.name, graph, spec, time_limit=deadline.share(step.share, step.cap))
+        try:
+            graph.build(deadline)
+            proof, _ = run_proof(step.name, graph, spec, time_limit=deadline.share(step.share, step.cap),
+                                 deadline=deadline)
+        except Stopped:
+            return None  # no proof in time: the method runs and answers for itself
         if proof is not None:
             method = "proofs" if step.name == "quick proofs" else "matching"
             return _proof_result(proof, method, graph, spec, time.perf_counter() - t0)
@@ -324,14 +378,16 @@ def wants_presolve(info: MethodInfo) -> bool:
 
 
 # ---------------------------------------------------------------------- plans
-def _build_graph(graph: KnightGraph) -> dict:
-    """Build the graph arrays now, so that their time is reported apart (``graph_s`` of the step)."""
-    if "table" in graph.__dict__:
+def _build_graph(graph: KnightGraph, deadline: Deadline, csr: bool) -> dict:
+    """Build the graph arrays now, against the clock, so that their time is reported apart (``graph_s``).
+
+    Only the table and the degrees for a method (the CSR pair is built by
+    the methods that use it); everything for the proofs.  Raises
+    :class:`~ktsolve.driver.Stopped` when the deadline expires meanwhile.
+    """
+    if "table" in graph.__dict__ and (not csr or "_csr" in graph.__dict__):
         return {}
-    t0 = time.perf_counter()
-    graph.table  # noqa: B018 - the cached property builds the arrays
-    graph.indptr  # noqa: B018
-    return {"graph_s": round(time.perf_counter() - t0, 6)}
+    return {"graph_s": round(graph.build(deadline, csr=csr), 6)}
 
 
 def run_plan(
@@ -371,39 +427,56 @@ def run_plan(
             stats[label] = " -> ".join(tried) if tried else "none"
         return res.replace(stats=stats, elapsed=deadline.elapsed(), board=board, spec=spec)
 
-    for step in plan:
-        if deadline.expired() and not step.always:
-            continue
-        budget = deadline.share(step.share, step.cap)
-        if budget is not None:
-            budget = max(budget, 1e-9)
-        if step.name in finished_proofs:
-            continue  # an earlier run of this proof went to the end and found nothing
-        built = _build_graph(graph) if step.name in PROOFS or reg[step.name].needs_graph else {}
-        if step.name in PROOFS:
-            t0 = time.perf_counter()
-            proof, finished = run_proof(step.name, graph, spec, time_limit=budget)
-            seconds = time.perf_counter() - t0
-            if finished:
-                finished_proofs.add(step.name)
-            steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
-                          "seconds": round(seconds, 6), **built})
-            if proof is not None:
-                tried.append("a necessary condition fails" if step.name == "quick proofs" else step.name)
-                method = "proofs" if step.name == "quick proofs" else "matching"
-                return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
-            continue
-        info = reg[step.name]
-        res = run_method(info, graph, spec, seed=seed, time_limit=budget, progress=progress,
-                         **(params or {}).get(step.name, {}))
-        for k, entry in enumerate(res.stats.get("steps", ())):
-            steps.append({**entry, **built} if k == 0 else entry)
-        tried.append(step.name)
-        last = res
-        if res.status is not Status.UNKNOWN:
-            return finish(res, step.name)
-        if res.stats.get("interrupted"):
-            return finish(res, "none")
+    with interrupt_guard():
+        for step in plan:
+            if deadline.expired() and not step.always:
+                continue
+            if step.name in finished_proofs:
+                continue  # an earlier run of this proof went to the end and found nothing
+            proof_step = step.name in PROOFS
+            try:
+                built = (_build_graph(graph, deadline, csr=proof_step)
+                         if proof_step or reg[step.name].needs_graph else {})
+                # the step's share of the time left once its graph is built; a method leaves
+                # time for the validation of the tour it may find
+                budget = deadline.share(step.share, step.cap)
+                if budget is not None and not proof_step:
+                    budget -= min(board.n_squares * VALIDATE_S_PER_SQUARE, VALIDATE_SHARE_MAX * budget)
+                if budget is not None:
+                    budget = max(budget, 1e-9)
+                if proof_step:
+                    t0 = time.perf_counter()
+                    proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
+            except Stopped as stop:
+                # the time ran out (or Ctrl-C) while the graph was built or a proof ran:
+                # no later step can do better
+                res = SolveResult(Status.UNKNOWN, method=label or step.name, stats=stop.stats())
+                steps.append({"step": step.name, "status": "unknown", "seconds": 0.0, **stop.stats()})
+                return finish(res, "none")
+            if proof_step:
+                seconds = time.perf_counter() - t0
+                if finished:
+                    finished_proofs.add(step.name)
+                steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
+                              "seconds": round(seconds, 6), **built})
+                if proof is not None:
+                    tried.append("a necessary condition fails" if step.name == "quick proofs" else step.name)
+                    method = "proofs" if step.name == "quick proofs" else "matching"
+                    return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
+                continue
+            info = reg[step.name]
+            res = run_method(info, graph, spec, seed=seed, time_limit=budget, progress=progress,
+                             **(params or {}).get(step.name, {}))
+            # the first-run compile of a method's kernels is not the call's work
+            deadline.extend(res.stats.get("compile_s", 0.0))
+            for k, entry in enumerate(res.stats.get("steps", ())):
+                steps.append({**entry, **built} if k == 0 else entry)
+            tried.append(step.name)
+            last = res
+            if res.status is not Status.UNKNOWN:
+                return finish(res, step.name)
+            if res.stats.get("interrupted"):
+                return finish(res, "none")
     if last is None:
         reason = ("the time limit ran out before any step settled the question" if deadline.expired()
                   else "no method can answer this question on this board")

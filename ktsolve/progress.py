@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 
+from .checks import check_flag
+
 __all__ = ["terminal_progress"]
 
 
@@ -26,6 +28,8 @@ def terminal_progress(desc: str, *, enabled: bool | None = None, stream=None):
         Where to draw; standard error by default.
     """
     stream = sys.stderr if stream is None else stream
+    if enabled is not None:
+        enabled = check_flag("enabled", enabled)
     if enabled is None:
         enabled = hasattr(stream, "isatty") and stream.isatty()
     if not enabled:

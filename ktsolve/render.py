@@ -203,8 +203,9 @@ def int_pairs_json(pairs) -> bytes:
     """``[[a,b],[c,d],...]``: the JSON of an ``(N, 2)`` array of non-negative ints, vectorised.
 
     Each pair is laid out in a fixed-width row of bytes (digits right-aligned,
-    zero bytes as padding), and the padding is dropped in one pass: about 70
-    ms for a million pairs, where ``json.dumps(array.tolist())`` takes 1.8 s.
+    zero bytes as padding), both columns a digit at a time, and the padding is
+    dropped in one pass: about 30 ms for a million pairs, where
+    ``json.dumps(array.tolist())`` takes 1.8 s.
 
     Examples
     --------
@@ -220,20 +221,20 @@ def int_pairs_json(pairs) -> bytes:
     if int(v.min()) < 0:
         raise ValueError("int_pairs_json writes non-negative numbers only")
     d = len(str(int(v.max())))
-    w = 2 * d + 4  # "[", d digits, ",", d digits, "]", ","
-    mat = np.zeros((n, w), dtype=np.uint8)
+    mat = np.zeros((n, 2 * d + 4), dtype=np.uint8)  # "[", d digits, ",", d digits, "]", ","
     mat[:, 0] = ord("[")
     mat[:, d + 1] = ord(",")
     mat[:, 2 * d + 2] = ord("]")
     mat[:, 2 * d + 3] = ord(",")
-    for col, last in ((0, d), (1, 2 * d + 1)):
-        val = v[:, col].astype(np.int64)
-        for k in range(d):
-            digit = (val % 10).astype(np.uint8) + ord("0")
-            if k:
-                digit[val == 0] = 0  # no leading zeros
-            mat[:, last - k] = digit
-            val //= 10
+    val = v.astype(np.uint64 if d > 9 else np.uint32)
+    last = np.array([d, 2 * d + 1])  # the column of each number's last digit
+    for k in range(d):
+        digit = (val % 10).astype(np.uint8)
+        digit += ord("0")
+        if k:
+            digit[val == 0] = 0  # no leading zeros
+        mat[:, last - k] = digit
+        val //= 10
     flat = mat.reshape(-1)
     body = flat[flat != 0]
     return b"[" + body[:-1].tobytes() + b"]"

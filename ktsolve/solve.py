@@ -177,7 +177,7 @@ def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) ->
             return pre
         steps = list(pre.stats.get("steps", ()))
     graph = KnightGraph.of(board)
-    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.remaining(), progress=progress, **params)
+    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.budget(), progress=progress, **params)
     # the same stats as a registered method run through run_plan: every step tried, and who settled it
     stats = dict(res.stats)
     stats["steps"] = steps + list(stats.get("steps", ()))
@@ -203,10 +203,10 @@ def _solve_seeded(info, board, spec, *, seed, deadline, progress, presolve_proof
         res = presolve(graph, spec, deadline=deadline)
         if res is not None:
             return res.replace(stats={"requested": info.name}, elapsed=deadline.elapsed())
-    params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.remaining())
+    params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
     if seeded.status is Status.INFEASIBLE:
         return seeded.replace(stats={**seeded.stats, "requested": info.name}, elapsed=deadline.elapsed())
-    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.remaining(), progress=progress, **params)
+    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.budget(), progress=progress, **params)
     return res.replace(stats={**res.stats, **_seed_stats(seeded)}, elapsed=deadline.elapsed())
 
 
@@ -317,6 +317,10 @@ def prove(
     return res.replace(seed=seed)
 
 
+#: The methods of :func:`longest`; the first is the default.
+LONGEST_METHODS = ("cpsat", "csp")
+
+
 def longest(
     board,
     *,
@@ -324,8 +328,9 @@ def longest(
     time_limit: float | None = None,
     num_workers: int = 1,
     seed: int | None = None,
+    method: str = "cpsat",
 ) -> SolveResult:
-    """The longest knight's path from ``start`` (anywhere when None), exactly, with CP-SAT.
+    """The longest knight's path from ``start`` (anywhere when None), exactly, with CP-SAT or python-constraint.
 
     Parameters
     ----------
@@ -335,11 +340,18 @@ def longest(
     time_limit : float, optional
         Seconds (default :data:`ktsolve.models.longest.DEFAULT_TIME_LIMIT`).
     num_workers : int
-        CP-SAT threads; 1 (the default) is reproducible.
+        CP-SAT threads; 1 (the default) is reproducible.  ``method="csp"``
+        runs on one thread and takes 1 only.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
         passing it again repeats the run exactly.
+    method : {"cpsat", "csp"}
+        ``"cpsat"`` (default): CP-SAT's circuit model with optional squares
+        (:func:`ktsolve.models.longest.longest_path`).  ``"csp"``: the
+        Prolog paper's declarative search, python-constraint backtracking
+        with growing length (:func:`ktsolve.models.csp.longest_csp`), for
+        boards of at most 64 squares.
 
     Returns
     -------
@@ -354,18 +366,27 @@ def longest(
     >>> res = longest("3x3", start="a1")
     >>> res.status.value, res.stats["length"], len(res.path)
     ('found', 8, 8)
+    >>> longest("3x3", start="a1", method="csp").stats["length"]
+    8
     """
-    from .checks import check_int
-    from .models.longest import longest_path
+    from .checks import check_choice, check_int
 
     deadline = Deadline(check_time_limit(time_limit))
     board = as_board(board)
     spec = make_spec(board, start=start)
     seed = resolve_seed(seed)
-    num_workers = check_int("num_workers", num_workers, 1, 256)
+    method = check_choice("method", method, LONGEST_METHODS)
+    num_workers = check_int("num_workers", num_workers, 1, 256 if method == "cpsat" else 1)
     graph = KnightGraph.of(board)
     s = None if spec.start is None else board.index(*spec.start)
-    res = longest_path(graph, s, time_limit=deadline.remaining(), num_workers=num_workers, seed=seed)
+    if method == "csp":
+        from .models.csp import longest_csp
+
+        res = longest_csp(graph, s, time_limit=deadline.budget())
+    else:
+        from .models.longest import longest_path
+
+        res = longest_path(graph, s, time_limit=deadline.budget(), num_workers=num_workers, seed=seed)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False)
@@ -458,8 +479,8 @@ def enumerate_tours(
                                spec=spec, closed=spec.closed)
     seeded = None
     if "seed_with" in params and not _takes_seed_with(info):
-        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.remaining())
-    out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.remaining(), progress=progress,
+        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
+    out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.budget(), progress=progress,
                **params)
     if not isinstance(out, Enumeration):
         raise RuntimeError(f"method {method!r} returned {type(out).__name__}, not an Enumeration")

@@ -19,7 +19,8 @@ from functools import cached_property
 import numpy as np
 
 from .board import Board
-from .errors import InvalidSquareError, InvalidTourError
+from .checks import check_flag
+from .errors import InvalidBoardError, InvalidSquareError, InvalidTourError
 from .graph import KNIGHT_MOVES
 
 __all__ = ["Tour", "TourSpec", "list_cycle", "validate", "validate_many"]
@@ -68,6 +69,9 @@ class TourSpec:
     start: tuple[int, int] | None = None
     end: tuple[int, int] | None = None
 
+    def __post_init__(self):
+        object.__setattr__(self, "closed", check_flag("closed", self.closed))
+
     def describe(self, board: Board | None = None) -> str:
         """``"closed tour from a1"``-style description."""
         name = (lambda rc: board.name(*rc)) if board is not None else (lambda rc: f"({rc[0]},{rc[1]})")
@@ -80,54 +84,90 @@ class TourSpec:
 
 
 class Tour:
-    """A sequence of squares of a board in visiting order.
+    """A path over squares of a board, in visiting order, that visits no square twice.
 
     Parameters
     ----------
     board : Board
     squares : array of int
-        Square numbers in visiting order (stored as int32).
+        Square numbers (``0 .. board.n_squares - 1``) in visiting order;
+        stored as a read-only int32 array.
     closed : bool
         Whether the last square is meant to connect back to the first.
 
-    A ``Tour`` is not checked on construction; :func:`validate` checks it.
-    Partial paths (a longest path, say) are ``Tour`` objects that do not
-    cover the board.
+    Raises
+    ------
+    InvalidTourError
+        For an empty list, numbers that are not whole numbers or not squares
+        of the board, or a square listed twice (the message names the two
+        steps).
+    InvalidParameterError
+        For a ``closed`` that is not a bool.
+
+    Notes
+    -----
+    Construction checks what makes a list of numbers a path of the board;
+    the moves between squares, completeness and the closing move are
+    :func:`validate`'s business.  Partial paths (a longest path, say) are
+    ``Tour`` objects that do not cover the board.  The check is a pass
+    over the squares and a bit per square of the board, which
+    :func:`validate` then does not repeat.
+
+    Examples
+    --------
+    >>> b = Board(3, 4)
+    >>> Tour(b, [0, 6, 8]).names()
+    ['a3', 'c2', 'a1']
+    >>> Tour(b, [0, 6, 0])
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidTourError: square a3 is visited twice, at steps 1 and 3
+    >>> Tour(b, [0, 6], closed="no")
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidParameterError: closed must be True or False, not 'no'
     """
 
-    __slots__ = ("board", "squares", "closed", "__dict__")
+    __slots__ = ("board", "squares", "closed", "_distinct", "__dict__")
 
     def __init__(self, board: Board, squares, closed: bool = False):
-        self.board = board
-        sq = np.ascontiguousarray(squares, dtype=np.int32).reshape(-1)
+        if not isinstance(board, Board):
+            raise InvalidBoardError(f"a tour belongs to a Board, not to {type(board).__name__}")
+        closed = check_flag("closed", closed)
+        sq = _square_numbers(board, squares)
+        if sq.size == 0:
+            raise InvalidTourError("the tour is empty")
+        _check_distinct(board, sq)
+        self._set(board, sq, closed, True)
+
+    def _set(self, board: Board, sq: np.ndarray, closed: bool, distinct: bool) -> None:
+        sq = np.ascontiguousarray(sq, dtype=np.int32).reshape(-1)
         sq.setflags(write=False)
+        self.board = board
         self.squares = sq
-        self.closed = bool(closed)
+        self.closed = closed
+        self._distinct = distinct
+
+    @classmethod
+    def _unchecked(cls, board: Board, squares, closed: bool, *, distinct: bool = False) -> "Tour":
+        """A Tour without the constructor's checks, for readers that hand it to :func:`validate`.
+
+        ``squares`` must be whole numbers of squares of ``board``;
+        ``distinct`` says that they are known to have no repeats.
+        """
+        t = cls.__new__(cls)
+        t._set(board, np.asarray(squares), bool(closed), distinct)
+        return t
 
     @classmethod
     def from_coords(cls, board: Board, coords, closed: bool = False) -> "Tour":
         """Tour from ``(row, col)`` pairs; raises for a square that is a hole or off the board."""
-        coords = np.asarray(coords, dtype=np.int64).reshape(-1, 2)
-        idx = board.indices_of(coords)
-        bad = np.flatnonzero(idx < 0)
-        if bad.size:
-            k = int(bad[0])
-            r, c = (int(v) for v in coords[k])
-            where = board.name(r, c) if board.contains(r, c) else f"({r},{c})"
-            what = "a hole" if board.contains(r, c) else f"outside the {board.rows}x{board.cols} board"
-            raise InvalidTourError(f"step {k + 1}: square {where} is {what}")
-        return cls(board, idx, closed)
+        return cls(board, _coords_to_squares(board, coords), closed)
 
     @classmethod
     def from_names(cls, board: Board, names, closed: bool = False) -> "Tour":
         """Tour from square names such as ``["a1", "b3", ...]`` (or ``"7,0"`` pairs)."""
-        coords = []
-        for k, name in enumerate(names):
-            try:
-                coords.append(board.parse_square(name, what=f"step {k + 1}", allow_hole=True))
-            except InvalidSquareError as exc:
-                raise InvalidTourError(str(exc)) from None
-        return cls.from_coords(board, np.array(coords, dtype=np.int64).reshape(-1, 2), closed)
+        return cls.from_coords(board, _names_to_coords(board, names), closed)
 
     @cached_property
     def coords(self) -> np.ndarray:
@@ -159,10 +199,10 @@ class Tour:
             raise ValueError("only a closed tour can be rotated")
         if not np.any(self.squares == square):
             raise ValueError(f"square {square} is not on the tour")
-        return Tour(self.board, list_cycle(self.squares, start=square), True)
+        return Tour._unchecked(self.board, list_cycle(self.squares, start=square), True, distinct=self._distinct)
 
     def reversed(self) -> "Tour":
-        return Tour(self.board, self.squares[::-1], self.closed)
+        return Tour._unchecked(self.board, self.squares[::-1], self.closed, distinct=self._distinct)
 
     def board_matrix(self) -> np.ndarray:
         """``(rows, cols)`` int64 matrix of 1-based step numbers, 0 on holes (Euler's view)."""
@@ -193,6 +233,73 @@ class Tour:
         from .render import picture_svg
 
         return picture_svg(self.board, self)
+
+
+# ---------------------------------------------------------------------- construction checks
+def _square_numbers(board: Board, squares) -> np.ndarray:
+    """``squares`` as a 1-D integer array of square numbers of ``board``; refuses anything else."""
+    arr = np.asarray(squares)
+    if arr.ndim != 1:
+        if arr.ndim == 2 and arr.shape[1] == 2:
+            raise InvalidTourError("square numbers expected; use Tour.from_coords for (row, col) pairs")
+        raise InvalidTourError(f"a tour must be a list of square numbers, got an array of shape {arr.shape}")
+    if arr.size == 0:
+        return arr.astype(np.int32)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidTourError(f"square numbers must be whole numbers, not {arr.dtype} values")
+    _check_range(board, arr)
+    return arr
+
+
+def _check_range(board: Board, arr: np.ndarray) -> None:
+    n = board.n_squares
+    if arr.min() < 0 or arr.max() >= n:
+        k = int(np.flatnonzero((arr < 0) | (arr >= n))[0])
+        raise InvalidTourError(
+            f"step {k + 1} names square number {int(arr[k])}, but the board has squares 0..{n - 1}"
+        )
+
+
+def _check_distinct(board: Board, sq: np.ndarray) -> None:
+    seen = np.zeros(board.n_squares, dtype=bool)
+    seen[sq] = True
+    if int(np.count_nonzero(seen)) != sq.size:
+        first, second = _first_repeat(sq)
+        raise InvalidTourError(
+            f"square {_name_of(board, int(sq[second]))} is visited twice, at steps {first + 1} and {second + 1}"
+        )
+
+
+def _name_of(board: Board, square: int) -> str:
+    r, c = board.coords_of(np.array([square]))[0]
+    return board.name(int(r), int(c))
+
+
+def _coords_to_squares(board: Board, coords) -> np.ndarray:
+    """Square numbers of ``(row, col)`` pairs; raises naming the first step off the board or on a hole."""
+    arr = np.asarray(coords)
+    if arr.size and (arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer)):
+        raise InvalidTourError(f"(row, col) pairs must be whole numbers, not {arr.dtype} values")
+    coords = arr.astype(np.int64).reshape(-1, 2)
+    idx = board.indices_of(coords)
+    bad = np.flatnonzero(idx < 0)
+    if bad.size:
+        k = int(bad[0])
+        r, c = (int(v) for v in coords[k])
+        where = board.name(r, c) if board.contains(r, c) else f"({r},{c})"
+        what = "a hole" if board.contains(r, c) else f"outside the {board.rows}x{board.cols} board"
+        raise InvalidTourError(f"step {k + 1}: square {where} is {what}")
+    return idx
+
+
+def _names_to_coords(board: Board, names) -> np.ndarray:
+    coords = []
+    for k, name in enumerate(names):
+        try:
+            coords.append(board.parse_square(name, what=f"step {k + 1}", allow_hole=True))
+        except InvalidSquareError as exc:
+            raise InvalidTourError(str(exc)) from None
+    return np.array(coords, dtype=np.int64).reshape(-1, 2)
 
 
 # ---------------------------------------------------------------------- validation
@@ -314,6 +421,9 @@ def validate(
     ...
     ktsolve.errors.InvalidTourError: illegal move at step 2: a3 to b2 is not a legal move
     """
+    if closed is not None:
+        closed = check_flag("closed", closed)
+    complete = check_flag("complete", complete)
     mv = KNIGHT_MOVES if moves is None else np.asarray(moves, dtype=np.int64).reshape(-1, 2)
     if isinstance(tour, Tour):
         if tour.board != board:
@@ -326,19 +436,13 @@ def validate(
         arr = np.asarray(tour)
         if arr.size == 0:
             raise InvalidTourError("the tour is empty")
-        if not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
             raise InvalidTourError("a tour must be whole square numbers or (row, col) pairs")
         if arr.ndim == 2 and arr.shape[1] == 2:
-            t = Tour.from_coords(board, arr, bool(closed))
+            t = Tour._unchecked(board, _coords_to_squares(board, arr), bool(closed))
         elif arr.ndim == 1:
-            bad = np.flatnonzero((arr < 0) | (arr >= board.n_squares))
-            if bad.size:
-                k = int(bad[0])
-                raise InvalidTourError(
-                    f"step {k + 1} names square number {int(arr[k])}, but the board "
-                    f"has squares 0..{board.n_squares - 1}"
-                )
-            t = Tour(board, arr, bool(closed))
+            _check_range(board, arr)
+            t = Tour._unchecked(board, arr, bool(closed))
         else:
             raise InvalidTourError(f"a tour must be a list of squares, got an array of shape {arr.shape}")
     if closed is None:
@@ -349,8 +453,7 @@ def validate(
         raise InvalidTourError("the tour is empty")
 
     def nm(i: int) -> str:
-        r, c = board.coords_of(np.array([i]))[0]
-        return board.name(int(r), int(c))
+        return _name_of(board, i)
 
     if start is not None:
         s = board.index(*board.parse_square(start, what="start"))
@@ -358,12 +461,16 @@ def validate(
             raise InvalidTourError(f"the tour starts on {nm(int(sq[0]))}, not on the required start {nm(s)}")
 
     # Faults met while walking: a repeat or an illegal move, whichever comes first.
+    # A Tour built by its constructor is known to have no repeats; others are scanned.
     repeat_step = -1
-    seen = np.zeros(board.n_squares, dtype=bool)
-    seen[sq] = True
-    n_distinct = int(np.count_nonzero(seen))
-    if n_distinct != n:
-        first, repeat_step = _first_repeat(sq)
+    seen = None
+    n_distinct = n
+    if not t._distinct:
+        seen = np.zeros(board.n_squares, dtype=bool)
+        seen[sq] = True
+        n_distinct = int(np.count_nonzero(seen))
+        if n_distinct != n:
+            first, repeat_step = _first_repeat(sq)
     illegal_step = _first_illegal(board, sq, mv)
     candidates = [s for s in (repeat_step, illegal_step) if s >= 0]
     if candidates:
@@ -376,6 +483,9 @@ def validate(
             f"illegal move at step {k + 1}: {nm(int(sq[k - 1]))} to {nm(int(sq[k]))} is not a legal move"
         )
     if complete and n_distinct != board.n_squares:
+        if seen is None:
+            seen = np.zeros(board.n_squares, dtype=bool)
+            seen[sq] = True
         missing = int(np.argmin(seen))
         raise InvalidTourError(
             f"square {nm(missing)} is never visited (the tour has {n_distinct} of "
@@ -392,8 +502,8 @@ def validate(
             raise InvalidTourError(
                 f"the tour is not closed: {nm(int(sq[-1]))} back to {nm(int(sq[0]))} is not a legal move"
             )
-    if t.closed != bool(closed):
-        t = Tour(board, sq, bool(closed))
+    if t.closed != closed or not t._distinct:
+        t = Tour._unchecked(board, sq, closed, distinct=True)
     return t
 
 
@@ -427,6 +537,7 @@ def validate_many(board: Board, tours, *, closed: bool = False, start=None, end=
     ...
     ktsolve.errors.InvalidTourError: tour 2: the tour starts on a2, not on the required start a3
     """
+    closed = check_flag("closed", closed)
     tours = np.asarray(tours)
     n = board.n_squares
     if tours.size == 0:

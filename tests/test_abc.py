@@ -44,8 +44,9 @@ def ref_crossover(x, y, cuts):
 class RefColony:
     """The colony written plainly, drawing from numpy's RandomState in the kernels' order."""
 
-    def __init__(self, graph, sources, fixed_start):
+    def __init__(self, graph, sources, fixed_start, extend_best=True):
         self.g = graph
+        self.extend_best = extend_best
         self.n = graph.n
         self.L = graph.n - 1
         self.SN = sources
@@ -113,21 +114,24 @@ class RefColony:
                 self.work(rs, i)
             best = max(self.fit)
             for i in range(self.SN):
-                if self.fit[i] < best:
-                    if self.repair(rs, i):
-                        self.counters["repairs"] += 1
-                    else:
-                        self.counters["replacements"] += 1
-                        self.random_codes(rs, 0, self.codes[i])
-                    self.fit[i] = ref_fitness(self.g, self.starts[i], self.codes[i])
+                if self.fit[i] == self.L or (self.fit[i] == best and not self.extend_best):
+                    continue
+                if self.repair(rs, i):
+                    self.counters["repairs"] += 1
+                elif self.fit[i] < best:
+                    self.counters["replacements"] += 1
+                    self.random_codes(rs, 0, self.codes[i])
+                else:
+                    continue  # a best source at a dead end stays
+                self.fit[i] = ref_fitness(self.g, self.starts[i], self.codes[i])
             if max(self.fit) == self.L:
                 return it + 1
         return iterations
 
 
-def ref_run(graph, start, sources, iterations, seed, initial_paths=()):
+def ref_run(graph, start, sources, iterations, seed, initial_paths=(), extend_best=True):
     """One run of the documented driver: init, then blocks of ``abc.BLOCK`` iterations."""
-    col = RefColony(graph, sources, -1 if start is None else start)
+    col = RefColony(graph, sources, -1 if start is None else start, extend_best)
     rows = [(int(p[0]), path_to_codes(graph, p).astype(int) - 1) for p in initial_paths]
     col.init(int(unit_seeds(seed, abc._STREAM, 0, 1)[0]), rows)
     done, blk = 0, 0
@@ -227,12 +231,13 @@ def test_cuts_and_repair_kernels_match_reference():
         (Board(8, 8), None, 12),
     ],
 )
-def test_whole_runs_match_reference(board, start, iterations):
+@pytest.mark.parametrize("extend_best", [True, False])
+def test_whole_runs_match_reference(board, start, iterations, extend_best):
     """The colony's final food sources, fitnesses and counters equal the slow colony's."""
     g = KnightGraph(board)
     table = np.ascontiguousarray(g.table)
     SN, L = 8, g.n - 1
-    col, done = ref_run(g, start, SN, iterations, seed=5)
+    col, done = ref_run(g, start, SN, iterations, seed=5, extend_best=extend_best)
     # The same run through the kernels, block by block as run_abc cuts it.
     codes = np.zeros((SN, L), np.int8)
     starts = np.full(SN, max(start or 0, 0), np.int32)
@@ -245,13 +250,13 @@ def test_whole_runs_match_reference(board, start, iterations):
     k, blk = 0, 0
     while k < iterations and fit.max() < L:
         k += abc._block(table, codes, starts, fit, min(abc.BLOCK, iterations - k),
-                        int(unit_seeds(5, abc._STREAM, blk + 1, 1)[0]), mark, counters)
+                        int(unit_seeds(5, abc._STREAM, blk + 1, 1)[0]), mark, counters, extend_best)
         blk += 1
     assert k == done
     assert codes.tolist() == col.codes and starts.tolist() == col.starts and fit.tolist() == col.fit
     assert dict(zip(abc._COUNTERS, counters.tolist())) == col.counters
     # run_abc reports the fittest source (the first of the fittest).
-    st = run_abc(g, start=start, sources=SN, iterations=iterations, seed=5)
+    st = run_abc(g, start=start, sources=SN, iterations=iterations, seed=5, extend_best=extend_best)
     i = int(np.argmax(col.fit))
     assert st["moves"] == col.fit[i] and st["iterations"] == done
     assert st["squares"].tolist() == codes_to_path(g, col.starts[i], np.array(col.codes[i][: col.fit[i]]) + 1).tolist()
@@ -402,3 +407,90 @@ def test_seed_with_runs_the_seeding_method_first():
     res = solve_abc(KnightGraph(board), TourSpec(start=(4, 0)), seed=1,
                     seed_tour=np.stack([tour.squares, tour.squares]))
     assert res.found and res.stats["seeded"] == 2
+
+
+# ---------------------------------------------------------------------- the paper's scouts, the seed rule, ranges
+def test_scouts_extend_the_best_source():
+    """With the paper's scouts the best path grows each iteration the best source can move on."""
+    g = KnightGraph(Board(12, 12))
+    paper = [run_abc(g, start=0, seed=s)["moves"] for s in range(6)]
+    below = [run_abc(g, start=0, seed=s, extend_best=False)["moves"] for s in range(6)]
+    assert sum(paper) > sum(below)
+    # One iteration from identical sources: only the paper's scouts touch the best source.
+    st = {eb: run_abc(g, start=0, seed=11, iterations=1, extend_best=eb) for eb in (True, False)}
+    assert st[True]["repairs"] > st[False]["repairs"]
+
+
+def test_a_best_source_at_a_dead_end_is_kept():
+    """The 3x3 ring from a corner: every source ends at a dead end; the best is never abandoned."""
+    g = KnightGraph(Board(3, 3))
+    for seed in range(5):
+        st = run_abc(g, start=0, seed=seed, iterations=30, sources=4)
+        assert st["moves"] == 7  # the ring of eight squares, the longest path from a1
+
+
+def test_seed_rule():
+    import inspect
+
+    from ktsolve.seeds import SEED_DOC
+
+    for func in (solve_abc, run_abc):
+        assert SEED_DOC in inspect.getdoc(func), func.__name__
+    g = KnightGraph(Board(8, 8))
+    res = solve_abc(g, TourSpec(start=(0, 0)))
+    assert isinstance(res.seed, int) and 0 <= res.seed < 2**32
+    again = solve_abc(g, TourSpec(start=(0, 0)), seed=res.seed)
+    assert again.path == res.path and again.seed == res.seed
+    via_solve = solve("8x8", method="abc", start="a1")
+    assert via_solve.seed is not None
+    assert solve("8x8", method="abc", start="a1", seed=via_solve.seed).path == via_solve.path
+
+
+@pytest.mark.parametrize("params", [
+    {"sources": 1}, {"sources": 10**6}, {"sources": 2.5}, {"iterations": -1}, {"iterations": 1e99},
+    {"iterations": float("inf")}, {"runs": 0}, {"runs": float("nan")}, {"extend_best": "yes"},
+    {"sources": True},
+])
+def test_every_parameter_has_a_finite_range(params):
+    from ktsolve.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError):
+        solve("6x6", method="abc", seed=1, **params)
+
+
+def test_a_colony_too_large_for_memory_is_refused():
+    from ktsolve.errors import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="GiB"):
+        abc.check_abc_params(1_000_000, 100_000, 200, 1, True)
+
+
+def test_cli_refuses_out_of_range_parameters_in_one_line():
+    out = invoke(["solve", "8x8", "-m", "abc", "-p", "iterations=1e99"], 2)
+    assert len(out.stderr.strip().splitlines()) == 1 and "iterations" in out.stderr
+
+
+def test_ctrl_c_ends_in_an_honest_unknown():
+    import os
+    import signal
+
+    g = KnightGraph(Board(16, 16))
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    res = solve_abc(g, TourSpec(), seed=2, iterations=10**6, progress=progress)
+    assert res.status is Status.UNKNOWN and res.stats["interrupted"] is True
+    assert "interrupted" in res.stats["reason"] and res.stats["iterations"] < 10**6
+    validate(g.board, res.path, complete=False)
+
+
+def test_progress_counts_iterations():
+    seen = []
+    solve_abc(KnightGraph(Board(8, 8)), TourSpec(), seed=1, iterations=35, runs=2,
+              progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (70, 70) and all(t == 70 for _, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)

@@ -151,7 +151,7 @@ def test_hole_outside_message():
 
 
 def test_equality_and_hash():
-    a = Board(4, 5, holes=[(0, 0), (1, 1), (0, 0)])
+    a = Board(4, 5, holes=[(0, 0), (1, 1)])
     b = Board(4, 5, holes=[(1, 1), (0, 0)])
     assert a == b and hash(a) == hash(b) and a.n_holes == 2
     assert a != Board(4, 5)

@@ -124,7 +124,7 @@ def test_binary_tour_and_board_files_are_named_as_not_text(tmp_path):
         (["frobnicate"], "No such command"),
         (["solve", "-3x8"], "board size -3x8 must have at least one row"),
         (["prove", "-3x-8", "--closed"], "at least one row"),
-        (["solve", "8x8", "--frobnicate"], "unexpected extra argument (--frobnicate)"),
+        (["solve", "8x8", "--frobnicate"], "No such option '--frobnicate'"),
         (["verify", "3x4"], "Missing argument"),
         (["methods", "--format", "xml"], "Invalid value for '--format'"),
         (["bench", "papers", "--section", "nope"], "no section 'nope'"),

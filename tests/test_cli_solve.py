@@ -248,16 +248,18 @@ def test_unwritable_output_is_refused_before_any_work(tmp_path, command, where):
 
 
 def test_a_failed_write_is_one_line(tmp_path, monkeypatch):
-    # a disk that fills up while the output is written: one line, exit 2, no traceback
+    # a disk that fills up while the output is written: one line naming the user's path, exit 2,
+    # no traceback, and neither the file nor a temporary file left behind
     out = tmp_path / "t.json"
 
-    def disk_full(path, data):
-        raise OSError(28, "No space left on device", str(path))
+    def disk_full(fd):
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("ktsolve.cli.write_atomic", disk_full)
+    monkeypatch.setattr("ktsolve.output.os.fsync", disk_full)
     res = invoke(["solve", "5x5", "--method", "warnsdorff", "--seed", "1", "--format", "json", "-o", str(out)], 2)
     assert res.stderr.strip().splitlines()[-1] == f"ktsolve: error: No space left on device: '{out}'"
     assert "Traceback" not in res.stderr and not out.exists()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_one_square_board_is_a_tour_of_one_square():

@@ -69,3 +69,42 @@ def test_node_lookup():
     assert g.node("a1") == 55
     assert g.node((0, 1)) == 0
     assert g.name(0) == "b8"
+
+
+def test_banded_build_matches_the_reference_across_many_bands(monkeypatch):
+    """Bands of a few rows: the arrays agree with the reference on holed boards and other leapers."""
+    import ktsolve.graph as graph_module
+
+    monkeypatch.setattr(graph_module, "BAND_SQUARES", 7)
+    rng = np.random.default_rng(11)
+    for moves in (KNIGHT_MOVES, leaper_moves(1, 3)):
+        for _ in range(15):
+            board = random_board(rng, 1, 12, 0.3)
+            g = KnightGraph(board, moves)
+            g.build(coords=True)
+            ref = reference_neighbours(board, moves.tolist())
+            want = board.coords_of(np.arange(board.n_squares))
+            assert g.coords.dtype == np.int32 and g.coords.tolist() == want.tolist()
+            assert g.colour.tolist() == ((want[:, 0] + want[:, 1]) % 2).tolist()
+            assert g.degree.tolist() == [len(ref[i]) for i in range(g.n)]
+            assert all(g.neighbours(i).tolist() == ref[i] for i in range(g.n))
+
+
+def test_build_stops_at_the_deadline_and_keeps_nothing(monkeypatch):
+    import ktsolve.graph as graph_module
+    from ktsolve.driver import Deadline, Stopped
+
+    monkeypatch.setattr(graph_module, "BAND_SQUARES", 10)
+    g = KnightGraph(Board(40, 40, holes=[(0, 0)]))
+    with pytest.raises(Stopped, match="the time limit ran out while building the knight graph"):
+        g.build(Deadline(1e-9, t0=0.0))
+    assert "table" not in g.__dict__ and "_csr" not in g.__dict__
+    assert g.build(Deadline(60)) >= 0
+    assert g.table.shape == (1599, 8) and g.indptr[-1] == 2 * g.n_edges
+
+
+def test_build_without_csr_leaves_the_csr_for_later():
+    g = KnightGraph(Board(9, 9))
+    g.build(csr=False)
+    assert "table" in g.__dict__ and "degree" in g.__dict__ and "_csr" not in g.__dict__
+    assert int(g.indptr[-1]) == int(g.degree.sum())

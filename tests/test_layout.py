@@ -48,3 +48,20 @@ def test_ortools_is_imported_only_when_cpsat_runs():
             "print('ortools' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+PROGRAM = "import sys; from ktsolve.cli_run import console_main; sys.argv = ['ktsolve', *{argv!r}]; console_main()"
+
+
+@pytest.mark.parametrize("argv, code, out, err", [
+    (["solve", "5x5", "--start", "a1"], 0, "25", "found"),
+    (["solve", "3x3"], 1, "no tour", "no open tour"),
+    (["solve", "9x9x9"], 2, "", "ktsolve: error:"),
+])
+def test_the_program_ends_with_the_commands_code_and_flushed_output(argv, code, out, err):
+    # console_main ends the process with os._exit: nothing printed may be lost
+    res = subprocess.run([sys.executable, "-c", PROGRAM.format(argv=argv)], capture_output=True, text=True)
+    assert res.returncode == code
+    assert out in res.stdout and res.stderr.startswith("ktsolve:") and err in res.stderr
+    if code == 2:
+        assert res.stdout == "" and len(res.stderr.strip().splitlines()) == 1

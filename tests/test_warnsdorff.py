@@ -15,6 +15,21 @@ from ktsolve.heuristics.warnsdorff import (
 
 
 # ---------------------------------------------------------------------- reference
+class SplitMix64:
+    """SplitMix64 (Steele, Lea & Flood 2014) written plainly: the random tie-break's stream."""
+
+    def __init__(self, seed):
+        self.state = seed % 2**64
+
+    def random_sample(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) % 2**64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+        z = z ^ (z >> 31)
+        return (z >> 11) / 2**53
+
+
 def naive_walk(graph, start, end=-1, rule="first", seed=0):
     """Warnsdorff's walk written plainly: the kernel must produce the same squares.
 
@@ -26,7 +41,7 @@ def naive_walk(graph, start, end=-1, rule="first", seed=0):
     n = graph.n
     walked = {start}
     path = [start]
-    rs = np.random.RandomState(seed)
+    rs = SplitMix64(seed)
     if rule == "squirrel":
         rank, switch = squirrel_orderings(graph.board.rows)
         rank, switch = rank.tolist(), switch.tolist()
@@ -331,3 +346,19 @@ def test_default_restarts():
 
 def test_auto_cycle_names_are_rules():
     assert set(W._AUTO_CYCLE) <= set(W.RULES)
+
+
+def test_start_order_in_slices_matches_a_plain_reference(monkeypatch):
+    """Degree-1 square first; else the majority colour (when the counts differ) by degree, then square."""
+    monkeypatch.setattr(W, "_ORDER_SLICE", 7)
+    for board in _some_boards(21, 60):
+        g = KnightGraph(board)
+        deg = g.degree.tolist()
+        even, odd = board.colour_counts()
+        ones = [v for v in range(g.n) if deg[v] == 1]
+        if ones:
+            want = ones[:1]
+        else:
+            cand = [v for v in range(g.n) if even == odd or g.colour[v] == (0 if even > odd else 1)]
+            want = sorted(cand, key=lambda v: (deg[v], v))
+        assert W._start_order(g).tolist() == want, board

@@ -6,16 +6,44 @@ title, and ``run(quick, seed, progress, plots)`` that returns
 one named with ``--section``) and prints the tables.  ``quick=True`` (the
 default of the command) runs a reduced budget that finishes in seconds and
 says so in the table notes; ``--full`` runs the papers' budgets.
+
+One section per seed paper:
+
+=============  ==============================================================
+``bees``       the Prolog paper: Banharnsakun's bee colony against one
+               Warnsdorff walk, and the declarative longest-path search
+``colonies``   Hingston & Kendall's ant colony and Jiang, Bai & Dong's
+               improved colony
+``dfs``        the Java report's depth-first searches on the closed 6x6 tour
+``neural``     the Takefuji-Lee network of the blog post
+=============  ==============================================================
+
+Sections use the public API only (:func:`ktsolve.solve`,
+:func:`ktsolve.longest`, :func:`ktsolve.enumerate_tours`, the registry), never
+a method module, so they measure what a user gets.  A figure a section
+cannot match is printed beside the published one, and the table's notes
+give the reason; a figure the seed does not give is said to be missing in
+words, never left as a bare dash.
+
+Plots (``--plots DIR``) need matplotlib, the ``plot`` extra:
+:func:`require_plots` refuses the folder before any section runs, and
+:mod:`ktsolve.bench.plots` holds the drawing helpers every section shares.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Table", "Section", "sections", "format_table"]
+from ..errors import UnsupportedError
+
+__all__ = ["Table", "Section", "sections", "format_table", "require_plots", "NOT_GIVEN"]
+
+#: The cell of a published column where the seed gives no figure (the notes say why).
+NOT_GIVEN = "not given"
 
 
 @dataclass(frozen=True)
@@ -44,6 +72,38 @@ class Section:
     name: str
     title: str
     run: Callable[..., list[Table]]
+
+
+def require_plots(folder: str | None) -> str | None:
+    """Check, before any work, that plots can be drawn into ``folder``; create it last.
+
+    Raises :class:`~ktsolve.errors.UnsupportedError` when matplotlib (the
+    ``plot`` extra) is not installed or ``folder`` names something that is
+    not a folder; nothing is created then.  Returns the folder (None when
+    no plots are asked for).
+
+    Examples
+    --------
+    >>> require_plots(None) is None
+    True
+    """
+    if folder is None:
+        return None
+    if not folder:
+        raise UnsupportedError("the plots folder name is empty")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UnsupportedError(
+            "plots need matplotlib, which is not installed: pip install 'ktsolve[plot]'"
+        ) from None
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise UnsupportedError(f"plots folder '{folder}' exists and is not a folder")
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        raise UnsupportedError(f"plots folder '{folder}': directory '{parent}' does not exist")
+    os.makedirs(folder, exist_ok=True)
+    return folder
 
 
 def sections() -> dict[str, Section]:

@@ -37,6 +37,14 @@ I. Parberry, "An efficient algorithm for the knight's tour problem",
 Discrete Applied Mathematics 73 (1997) 251-260.
 S.-S. Lin and C.-L. Wei, "Optimal algorithms for constructing knight's tours
 on arbitrary n x m chessboards", Discrete Applied Mathematics 146 (2005) 219-232.
+
+Examples
+--------
+>>> spec = block_spec("gc/6x6/LRTB")
+>>> spec.h, spec.w, spec.pieces is None, len(spec.arcs)
+(6, 6, True, 4)
+>>> check_block(spec, load_catalog().get("gc/6x6/LRTB")) is None
+True
 """
 
 from __future__ import annotations
@@ -149,6 +157,12 @@ class BlockSpec:
     of ``(start, end)`` pairs (each a local ``(row, col)`` or None for a free
     end): disjoint paths that together cover the block.  ``arcs`` are
     directed moves ``((r, c), (r, c))`` that the cycle or the paths contain.
+
+    Examples
+    --------
+    >>> spec = block_spec("gc/8x6/LR")
+    >>> spec.h, spec.w, spec.arcs[0]
+    (8, 6, ((3, 0), (1, 1)))
     """
 
     key: str
@@ -220,7 +234,18 @@ def _knight(a, b) -> bool:
 
 
 def check_block(spec: BlockSpec, succ) -> None:
-    """Raise ValueError unless ``succ`` (uint8 successor table) is a valid block for ``spec``."""
+    """Raise ValueError unless ``succ`` (uint8 successor table) is a valid block for ``spec``.
+
+    Examples
+    --------
+    >>> spec = block_spec("gc/6x6/LRTB")
+    >>> check_block(spec, load_catalog().get(spec.key)) is None
+    True
+    >>> check_block(spec, np.zeros(36, dtype=np.uint8))
+    Traceback (most recent call last):
+    ...
+    ValueError: block gc/6x6/LRTB: (0, 0) to (0, 0) is not a knight move
+    """
     h, w = spec.h, spec.w
     n = h * w
     succ = np.asarray(succ)
@@ -284,7 +309,15 @@ def solve_block(spec: BlockSpec, *, time_limit: float = 30.0, seed: int = 0):
     one dummy node per piece, linking each piece's end to the next piece's
     start (a free end may link to any square).  Required moves are fixed
     arcs.  One worker and a fixed seed keep the result reproducible for a
-    given OR-Tools version.
+    given OR-Tools version.  ``seed`` is CP-SAT's random seed; the blocks in the
+    package data were built with the default, 0 (the function returns a
+    table, so no result records it).
+
+    Examples
+    --------
+    >>> table = solve_block(block_spec("gc/6x6/LRTB"), time_limit=20)
+    >>> check_block(block_spec("gc/6x6/LRTB"), table) is None
+    True
     """
     from ortools.sat.python import cp_model
 
@@ -324,6 +357,7 @@ def solve_block(spec: BlockSpec, *, time_limit: float = 30.0, seed: int = 0):
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = int(seed)
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C goes to the driver of build_catalog
     status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return "infeasible"
@@ -405,28 +439,49 @@ def _covers(stored: str, wanted: str) -> bool:
 def build_catalog(path=None, *, time_limit: float = 30.0, progress=None) -> dict:
     """Build every block of :func:`catalog_plan` with CP-SAT and save them to ``path``.
 
-    Returns counts: ``{"stored": ..., "infeasible": ..., "unknown": ...}``.
+    Returns counts: ``{"stored": ..., "infeasible": ..., "unknown": ...}``
+    (and ``"interrupted": True`` after Ctrl-C, when nothing is written).
     Without ``path`` nothing is written (the slow test regenerates blocks
-    this way).  Takes about a minute.
+    this way).  Takes about a minute; the groups of blocks are built through
+    :func:`ktsolve.driver.drive`, which reports ``progress(groups done,
+    groups)``.
+
+    Examples
+    --------
+    >>> counts = build_catalog()  # doctest: +SKIP
+    >>> counts["unknown"]  # doctest: +SKIP
+    0
     """
+    from ..driver import drive
+
     groups = list(catalog_plan())
     keys, tables = [], []
     counts = {"stored": 0, "infeasible": 0, "unknown": 0}
-    for g, (group, lattice) in enumerate(groups):
-        stored_here: list[str] = []
-        for key in group:
-            if lattice and any(_covers(k, key) for k in stored_here):
-                continue
-            res = solve_block(block_spec(key), time_limit=time_limit)
-            if isinstance(res, str):
-                counts[res] += 1
-                continue
-            stored_here.append(key)
-            keys.append(key)
-            tables.append(res)
-            counts["stored"] += 1
-        if progress is not None:
-            progress(g + 1, len(groups))
+    done = [0]
+
+    def step(k):
+        """Build the blocks of ``k`` more groups."""
+        for group, lattice in groups[done[0] : done[0] + k]:
+            stored_here: list[str] = []
+            for key in group:
+                if lattice and any(_covers(s, key) for s in stored_here):
+                    continue
+                res = solve_block(block_spec(key), time_limit=time_limit)
+                if isinstance(res, str):
+                    counts[res] += 1
+                    continue
+                stored_here.append(key)
+                keys.append(key)
+                tables.append(res)
+                counts["stored"] += 1
+        ran = min(k, len(groups) - done[0])
+        done[0] += ran
+        return ran, done[0] == len(groups)
+
+    outcome = drive(step, units=None, progress=progress, position=lambda n: (n, len(groups)))
+    if outcome.interrupted:
+        counts["interrupted"] = True
+        return counts  # an incomplete catalog is never written
     if path is not None:
         offsets = np.zeros(len(tables) + 1, dtype=np.int64)
         np.cumsum([t.size for t in tables], out=offsets[1:])
@@ -441,7 +496,13 @@ def build_catalog(path=None, *, time_limit: float = 30.0, progress=None) -> dict
 
 # ---------------------------------------------------------------------- loading
 def catalog_path():
-    """Path of the package data file holding the blocks."""
+    """Path of the package data file holding the blocks.
+
+    Examples
+    --------
+    >>> catalog_path().name
+    'divide_blocks.npz'
+    """
     from importlib.resources import files
 
     return files("ktsolve") / "data" / "divide_blocks.npz"
@@ -455,6 +516,12 @@ class Catalog:
     keys : sequence of str
     offsets : int array, ``len(keys) + 1`` entries into ``succ``
     succ : uint8 array, successor tables one after the other
+
+    Examples
+    --------
+    >>> cat = load_catalog()
+    >>> "gc/6x6/LRTB" in cat, cat.get("gc/6x6/LRTB").shape
+    (True, (36,))
     """
 
     def __init__(self, keys, offsets, succ):
@@ -508,7 +575,13 @@ _CATALOG: Catalog | None = None
 
 
 def load_catalog(path=None) -> Catalog:
-    """The block catalog from the package data (cached), or from ``path``."""
+    """The block catalog from the package data (cached), or from ``path``.
+
+    Examples
+    --------
+    >>> len(load_catalog()) > 100
+    True
+    """
     global _CATALOG
     if path is None and _CATALOG is not None:
         return _CATALOG

@@ -1,15 +1,25 @@
 """Numba kernels of divide and conquer: lay blocks on the board, then walk the tour.
 
 The board's tour is held as a successor array ``nxt`` (int32, one entry per
-square, -1 after the last square of an open tour).  :func:`fill_successors`
-copies every block's successor table to its place on the board and then
-overwrites the entries of the joining moves; :func:`walk` follows ``nxt``
-from the start square and writes the square numbers in visiting order,
-mapped back through a reflection or transposition of the board.  Both run in
-time linear in the number of squares and allocate nothing.
+square, -1 after the last square of an open tour).  :func:`fill_blocks`
+copies the successor tables of a range of blocks to their places on the
+board (the joining moves then overwrite their entries, see
+:func:`fill_successors`); :func:`walk_part` follows ``nxt`` for a range of
+steps and writes the square numbers in visiting order, mapped back through
+a reflection or transposition of the board.  Both run in time linear in the
+squares they touch and allocate nothing, and both work on a part of the
+board at a time, so the method can look at the clock between parts.
 
 Kept in a file of their own so that ``ktsolve`` starts without numba; the
 method imports this module when it runs.
+
+Examples
+--------
+>>> import numpy as np
+>>> nxt = np.array([2, 0, 1, -1], dtype=np.int32)      # 3 -> end, 0 -> 2 -> 1 -> 0
+>>> out = np.empty(3, dtype=np.int32)
+>>> walk(nxt, 0, 3, out, 2, 2, False, False, False, 2, False), out.tolist()
+(3, [0, 2, 1])
 """
 
 from __future__ import annotations
@@ -17,12 +27,12 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["fill_successors", "walk"]
+__all__ = ["fill_blocks", "fill_successors", "walk_part", "walk"]
 
 
 @nb.njit(cache=True)
-def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst):  # pragma: no cover
-    """Write every block's successors into ``nxt`` and then the joining moves.
+def fill_blocks(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, b0, b1):  # pragma: no cover
+    """Write the successors of blocks ``b0 .. b1 - 1`` into ``nxt``; returns the squares written.
 
     Parameters
     ----------
@@ -32,9 +42,22 @@ def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst)
     th, tw, tptr : int32 arrays, height, width and offset into ``tsr``/``tsc`` of every type
     tsr, tsc : int16 arrays, local row and column of the successor of every
         square of every type, -1 at the end of a piece
-    src, dst : int64 arrays, moves ``src -> dst`` that replace the blocks' own
+    b0, b1 : int, the range of blocks
+
+    Examples
+    --------
+    >>> nxt = np.zeros(4, dtype=np.int32)            # one 1 x 4 "block": 0 -> 1 -> 2 -> 3, end
+    >>> one = np.zeros(1, dtype=np.int32)
+    >>> tsr = np.array([0, 0, 0, -1], dtype=np.int16)
+    >>> tsc = np.array([1, 2, 3, -1], dtype=np.int16)
+    >>> width = np.array([4], dtype=np.int32)
+    >>> int(fill_blocks(nxt, 4, one, one.copy(), one.copy(), one + 1, width, one.copy(), tsr, tsc, 0, 1))
+    4
+    >>> nxt.tolist()
+    [1, 2, 3, -1]
     """
-    for b in range(r0.size):
+    written = 0
+    for b in range(b0, b1):
         t = btype[b]
         h = th[t]
         w = tw[t]
@@ -49,26 +72,34 @@ def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst)
                     nxt[row + lc] = -1
                 else:
                     nxt[row + lc] = base + np.int64(sr) * ncols + tsc[k]
-    for j in range(src.size):
-        nxt[src[j]] = dst[j]
+        written += h * w
+    return written
 
 
 @nb.njit(cache=True)
-def walk(nxt, start, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse):  # pragma: no cover
-    """Follow ``nxt`` from ``start`` for ``total`` squares; return how many were visited.
+def walk_part(nxt, q, k0, k1, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse):  # pragma: no cover
+    """Follow ``nxt`` from square ``q`` for steps ``k0 .. k1 - 1``; returns ``(next square, steps reached)``.
 
     Square ``q`` of the built board (``nrows x ncols``) is written as the
     square of the original board it stands for: rows and columns are flipped
     first (``flip_r``, ``flip_c``), then swapped (``transpose``); the
-    original board has ``out_cols`` columns.  With ``reverse`` the squares
-    are written from the end of ``out`` backwards.  The walk stops early at
-    a -1 (the end of an open path).
+    original board has ``out_cols`` columns.  With ``reverse`` step ``k``
+    is written to ``out[total - 1 - k]``.  The walk stops early at a -1 (the
+    end of an open path): then the steps reached are fewer than ``k1``.
+
+    Examples
+    --------
+    >>> nxt = np.array([2, 0, 1, -1], dtype=np.int32)
+    >>> out = np.zeros(3, dtype=np.int32)
+    >>> q, reached = walk_part(nxt, 0, 0, 2, 3, out, 2, 2, False, False, False, 2, False)
+    >>> int(q), int(reached), out[:2].tolist()
+    (1, 2, [0, 2])
     """
-    q = np.int64(start)
+    q = np.int64(q)
     plain = not (flip_r or flip_c or transpose)
-    for k in range(total):
+    for k in range(k0, k1):
         if q < 0:
-            return k
+            return q, k
         if plain:
             v = q
         else:
@@ -87,4 +118,35 @@ def walk(nxt, start, total, out, nrows, ncols, flip_r, flip_c, transpose, out_co
         else:
             out[k] = v
         q = nxt[q]
-    return total
+    return q, k1
+
+
+def fill_successors(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, src, dst) -> None:
+    """Every block's successors (:func:`fill_blocks` over all blocks), then the joining moves ``src -> dst``.
+
+    Examples
+    --------
+    >>> nxt = np.zeros(4, dtype=np.int32)
+    >>> one = np.zeros(1, dtype=np.int32)
+    >>> tsr = np.array([0, 0, 0, -1], dtype=np.int16)
+    >>> tsc = np.array([1, 2, 3, -1], dtype=np.int16)
+    >>> fill_successors(nxt, 4, one, one.copy(), one.copy(), one + 1, one + 4, one.copy(), tsr, tsc,
+    ...                 np.array([3]), np.array([0]))   # then close 3 -> 0
+    >>> nxt.tolist()
+    [1, 2, 3, 0]
+    """
+    fill_blocks(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, 0, r0.size)
+    nxt[src] = dst
+
+
+def walk(nxt, start, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse) -> int:
+    """The whole walk from ``start`` (:func:`walk_part` over every step); returns the steps reached.
+
+    Examples
+    --------
+    >>> out = np.zeros(3, dtype=np.int32)
+    >>> walk(np.array([2, 0, 1, -1], dtype=np.int32), 0, 3, out, 2, 2, False, False, False, 2, True), out.tolist()
+    (3, [1, 2, 0])
+    """
+    return int(walk_part(nxt, start, 0, total, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols,
+                         reverse)[1])

@@ -2,7 +2,9 @@
 
 Banharnsakun casts the knight's tour as the search for the longest sequence
 of legal knight's moves and solves it with Karaboga's artificial bee colony;
-the Prolog paper that ktsolve follows restates the adaptation.  Here:
+the Prolog paper that ktsolve follows restates the adaptation and compares
+it with one Warnsdorff walk on 8x8, 12x12 and 16x16 boards from random
+starts (``ktsolve bench papers --section bees``).  Here:
 
 * a **food source** is a start square and a sequence of ``N - 1`` move codes
   (``N`` squares).  Codes are Squirrel & Cull's move types 1..8, the move
@@ -19,14 +21,20 @@ the Prolog paper that ktsolve follows restates the adaptation.  Here:
 * **onlooker bees**: as many as sources; each picks a source with
   probability proportional to its fitness (uniformly while every fitness is
   zero) and works it the same way;
-* **scout bees**: every source below the best tries to repair its first
-  invalid move, replacing the code with one drawn uniformly among the moves
-  to unvisited squares; a source with no such move (a dead end) is abandoned
-  and replaced by new random codes from its start square.
+* **scout bees**: every source, the best one included, tries to repair its
+  first invalid move, replacing the code with one drawn uniformly among the
+  moves to unvisited squares.  On the best source this *extends the best
+  path* by at least one square, as the paper's scouts do.  A source with no
+  such move (a dead end) is abandoned and replaced by new random codes from
+  its start square, unless its fitness is the best of the colony: a best
+  source at a dead end is kept.
 
-The best source is never touched by a scout and greedy selection never
-lowers a fitness, so the best fitness of the colony never falls.  A run
-stops when a source reaches ``N - 1`` (a full tour) or after its iterations.
+Greedy selection never lowers a fitness and a best source is never
+abandoned, so the best fitness of the colony never falls.  A run stops when
+a source reaches ``N - 1`` (a full tour) or after its iterations.
+``extend_best=False`` keeps the scouts off the best sources (they repair
+only the sources below the best), the reading ktsolve used before; the bee
+section of ``ktsolve bench papers`` measures both.
 
 Defaults are the paper's colony: 32 food sources and 200 iterations, one run
 (``runs`` restarts it with fresh sources until a tour is found).
@@ -44,9 +52,11 @@ Exact knowledge can seed the colony: ``initial_paths`` (for instance
 Warnsdorff walks, built by the caller) become the first food sources, their
 move codes followed by random codes.
 
-Randomness: numba's ``np.random.random()`` is reseeded from ``(seed, run,
-block)`` at the start of every block of :data:`BLOCK` iterations, so a run
-does not depend on how it was cut into chunks and a slow pure-Python
+Budgets and randomness: the work is cut into blocks of :data:`BLOCK`
+iterations and run by :func:`ktsolve.driver.drive` (time limit, progress,
+Ctrl-C).  Numba's ``np.random.random()`` is reseeded at the start of every
+block from :func:`ktsolve.seeds.derive_seed` of ``(seed, run, block)``, so a
+run does not depend on how it was cut into chunks and a slow pure-Python
 reference reproduces it draw for draw.
 
 References
@@ -66,10 +76,12 @@ import time
 import numpy as np
 from numba import njit
 
-from ..errors import InvalidTourError, UnsupportedError
+from ..checks import check_flag, check_int, check_time_limit
+from ..driver import drive
+from ..errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ..graph import KnightGraph
-from ..seeds import derive_seeds
 from ..result import SolveResult, Status
+from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
 
 __all__ = [
@@ -79,6 +91,7 @@ __all__ = [
     "path_fitness",
     "run_abc",
     "solve_abc",
+    "check_abc_params",
 ]
 
 #: Iterations per kernel call; numba's generator is reseeded at every block.
@@ -286,8 +299,12 @@ def _work(table, codes, starts, fit, i, tmp, mark, stamp, counters):
 
 
 @njit(cache=True)
-def _block(table, codes, starts, fit, iterations, seed, mark, counters):
-    """Up to ``iterations`` colony iterations after reseeding; returns how many ran (stops at a tour)."""
+def _block(table, codes, starts, fit, iterations, seed, mark, counters, extend_best):
+    """Up to ``iterations`` colony iterations after reseeding; returns how many ran (stops at a tour).
+
+    ``extend_best``: the scouts repair the best sources too (the paper),
+    instead of only the sources below the best.
+    """
     np.random.seed(seed)
     SN = codes.shape[0]
     L = codes.shape[1]
@@ -316,21 +333,24 @@ def _block(table, codes, starts, fit, iterations, seed, mark, counters):
             else:
                 i = int(np.random.random() * SN)
             stamp = _work(table, codes, starts, fit, i, tmp, mark, stamp, counters)
-        # scout bees
+        # scout bees: repair the first invalid move; abandon a dead end unless it is a best source
         best = 0
         for i in range(SN):
             if fit[i] > best:
                 best = fit[i]
         for i in range(SN):
-            if fit[i] < best:
-                stamp += 1
-                if _repair(table, codes[i], starts[i], fit[i], mark, stamp, valid) >= 0:
-                    counters[3] += 1
-                else:
-                    counters[4] += 1
-                    _random_codes(codes[i], 0)
-                stamp += 1
-                fit[i] = _fitness(table, codes[i], starts[i], mark, stamp)
+            if fit[i] == L or (fit[i] == best and not extend_best):
+                continue
+            stamp += 1
+            if _repair(table, codes[i], starts[i], fit[i], mark, stamp, valid) >= 0:
+                counters[3] += 1
+            elif fit[i] < best:
+                counters[4] += 1
+                _random_codes(codes[i], 0)
+            else:
+                continue  # a best source at a dead end is kept as it is
+            stamp += 1
+            fit[i] = _fitness(table, codes[i], starts[i], mark, stamp)
         for i in range(SN):
             if fit[i] == L:
                 return it + 1
@@ -341,8 +361,18 @@ def _block(table, codes, starts, fit, iterations, seed, mark, counters):
 def _seed_rows(graph: KnightGraph, initial_paths, sources: int, fixed_start: int):
     """Codes (0-based) and starts of the caller's seed paths, at most ``sources`` of them."""
     rows = []
-    for k, p in enumerate(initial_paths or ()):
-        sq = p.squares if isinstance(p, Tour) else np.asarray(p, dtype=np.int64).reshape(-1)
+    for k, p in enumerate(_path_list(initial_paths)):
+        if isinstance(p, Tour):
+            sq = p.squares
+        else:
+            arr = np.asarray(p) if isinstance(p, (list, tuple, np.ndarray)) else None
+            if arr is None or arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+                raise InvalidParameterError(
+                    f"method 'abc': initial path {k} must be a list of square numbers, not {p!r}"
+                )
+            sq = arr.astype(np.int64)
+            if sq.size and (sq.min() < 0 or sq.max() >= graph.n):
+                raise InvalidTourError(f"initial path {k} names a square outside 0..{graph.n - 1}")
         if sq.size == 0:
             continue
         if fixed_start >= 0 and int(sq[0]) != fixed_start:
@@ -359,6 +389,113 @@ def _seed_rows(graph: KnightGraph, initial_paths, sources: int, fixed_start: int
     return rows
 
 
+#: Largest number of move codes held by the colony (``sources * (N - 1)`` bytes).
+MAX_CELLS = 2**30
+
+#: Upper bounds of the colony's counts.
+MAX_SOURCES = 100_000
+MAX_ITERATIONS = 10**9
+MAX_RUNS = 10**9
+
+
+def check_abc_params(n: int, sources, iterations, runs, extend_best) -> tuple[int, int, int, bool]:
+    """The colony's parameters, checked: whole numbers in their ranges and a colony that fits in memory.
+
+    Examples
+    --------
+    >>> check_abc_params(64, 32, 200, 1, True)
+    (32, 200, 1, True)
+    >>> check_abc_params(64, 1, 200, 1, True)
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidParameterError: method 'abc': sources = 1 must be from 2 to 100000
+    """
+    sources = check_int("sources", sources, 2, MAX_SOURCES, method="abc")
+    iterations = check_int("iterations", iterations, 0, MAX_ITERATIONS, method="abc")
+    runs = check_int("runs", runs, 1, MAX_RUNS, method="abc")
+    extend_best = check_flag("extend_best", extend_best, method="abc")
+    if sources * max(n - 1, 0) > MAX_CELLS:
+        raise InvalidParameterError(
+            f"method 'abc': {sources} food sources of {n - 1:,} move codes would need "
+            f"{sources * (n - 1) / 2**30:.1f} GiB; use fewer sources"
+        )
+    return sources, iterations, runs, extend_best
+
+
+class _Colony:
+    """The state of a colony run by :func:`run_abc`: the food sources of the current run and the best so far."""
+
+    def __init__(self, graph: KnightGraph, sources: int, iterations: int, runs: int, fixed: int, seed_rows,
+                 seed: int, extend_best: bool):
+        self.graph = graph
+        self.table = np.ascontiguousarray(graph.table, dtype=np.int32)
+        self.SN, self.L = sources, max(graph.n - 1, 0)
+        self.iterations, self.runs, self.fixed = iterations, runs, fixed
+        self.seed_rows, self.seed, self.extend_best = seed_rows, seed, extend_best
+        self.counters = np.zeros(len(_COUNTERS), dtype=np.int64)
+        self.mark = np.zeros(graph.n, dtype=np.int32)
+        self.best = None  # (fitness, start, codes, run)
+        self.total_iters = 0
+        self.run = -1
+        self.start_run()
+
+    def start_run(self) -> None:
+        """Fresh food sources for the next run (the seed paths first)."""
+        self.run += 1
+        SN, L = self.SN, self.L
+        self.codes = np.zeros((SN, L), dtype=np.int8)
+        self.starts = np.full(SN, max(self.fixed, 0), dtype=np.int32)
+        preset = np.full(SN, -1, dtype=np.int32)
+        for i, (s, c) in enumerate(self.seed_rows):
+            self.starts[i] = s
+            self.codes[i, : c.size] = c
+            preset[i] = c.size
+        self.fit = np.zeros(SN, dtype=np.int32)
+        self.done = 0  # iterations of this run
+        self.block = 0
+        _init(self.table, self.codes, self.starts, self.fit, preset, self.fixed,
+              derive_seed(self.seed, _STREAM + self.run, 0), self.mark)
+        self.keep_best()
+
+    def keep_best(self) -> None:
+        """The first fittest source of this run, or of an earlier run when that one is strictly fitter."""
+        i = int(np.argmax(self.fit))
+        f = int(self.fit[i])
+        if self.best is None or f > self.best[0] or (self.best[3] == self.run and f >= self.best[0]):
+            self.best = (f, int(self.starts[i]), self.codes[i].copy(), self.run)
+
+    @property
+    def complete(self) -> bool:
+        return self.best[0] == self.L
+
+    def step(self, blocks: int) -> tuple[int, bool]:
+        """Run up to ``blocks`` blocks; the driver's step.  Finished at a tour or after the last run."""
+        ran = 0
+        while ran < blocks:
+            if self.complete:
+                return ran, True
+            if self.done >= self.iterations:
+                if self.run + 1 >= self.runs:
+                    return ran, True
+                self.start_run()
+                continue
+            k = min(BLOCK, self.iterations - self.done)
+            s = derive_seed(self.seed, _STREAM + self.run, self.block + 1)
+            did = _block(self.table, self.codes, self.starts, self.fit, k, s, self.mark, self.counters,
+                         self.extend_best)
+            self.done += did
+            self.total_iters += did
+            self.block += 1
+            ran += 1
+            if did < k:  # a full tour: the run stopped early
+                self.done = self.iterations
+            self.keep_best()
+        return ran, self.complete or (self.done >= self.iterations and self.run + 1 >= self.runs)
+
+    def blocks_per_run(self) -> int:
+        return -(-self.iterations // BLOCK)
+
+
 def run_abc(
     graph: KnightGraph,
     *,
@@ -366,8 +503,9 @@ def run_abc(
     sources: int = 32,
     iterations: int = 200,
     runs: int = 1,
+    extend_best: bool = True,
     initial_paths=None,
-    seed: int | None = 0,
+    seed: int | None = None,
     time_limit: float | None = None,
     progress=None,
 ) -> dict:
@@ -377,18 +515,25 @@ def run_abc(
     ----------
     graph : KnightGraph
     start : int, optional
-        Square number every source starts from; None lets every source draw its own.
+        Square number every source starts from; None: every run draws one start for all its sources.
     sources : int
-        Food sources (and employed bees, and onlookers); default 32 (Banharnsakun).
+        Food sources (and employed bees, and onlookers), 2 to 100,000;
+        default 32 (Banharnsakun).
     iterations : int
-        Iterations per run; default 200 (Banharnsakun).
+        Iterations per run, 0 to 10**9; default 200 (Banharnsakun).  With
+        0, only the first run's initial sources are scored.
     runs : int
-        Independent runs; stops at the first that finds a full tour.
+        Independent runs (1 to 10**9); stops at the first that finds a full tour.
+    extend_best : bool
+        The scouts extend the best sources too (default, the paper); False
+        keeps them to the sources below the best.
     initial_paths : sequence of paths, optional
         Walks (square numbers or :class:`Tour`) that become the first food
         sources of every run; their codes are followed by random ones.
     seed : int, optional
-        Seed of every random choice (None means 0).
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
         Seconds; checked between blocks of :data:`BLOCK` iterations.
     progress : callable, optional
@@ -402,71 +547,84 @@ def run_abc(
         the whole food source), ``iterations``, ``runs``, ``best_run``,
         ``seeded`` (seed paths used), the counters ``candidates``,
         ``evaluations``, ``improvements``, ``repairs``, ``replacements``,
-        ``elapsed`` and ``timed_out``.
+        ``elapsed``, ``reason`` (why the run ended: ``"finished"``,
+        ``"budget"``, ``"time limit"`` or ``"interrupted"``) and ``seed``
+        (the seed used; the dict stands in for ``result`` here).
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> st = run_abc(KnightGraph(Board(6, 6)), start=0, seed=3)
+    >>> st["seed"], st["moves"] + 1 == st["squares"].size
+    (3, True)
     """
     n = graph.n
-    if int(sources) < 2:
-        raise UnsupportedError(f"sources={sources}: the colony needs at least 2 food sources")
-    if int(iterations) < 0 or int(runs) < 1:
-        raise UnsupportedError(f"iterations={iterations} and runs={runs} must be >= 0 and >= 1")
+    sources, iterations, runs, extend_best = check_abc_params(n, sources, iterations, runs, extend_best)
     if graph.table.shape[1] != 8:
         raise UnsupportedError("the bee colony's move codes are the knight's 8 moves")
-    seed = 0 if seed is None else int(seed)
-    fixed = -1 if start is None else int(start)
-    SN, L = int(sources), max(n - 1, 0)
-    table = np.ascontiguousarray(graph.table, dtype=np.int32)
-    seeds_rows = _seed_rows(graph, initial_paths, SN, fixed)
-    counters = np.zeros(len(_COUNTERS), dtype=np.int64)
-    mark = np.zeros(n, dtype=np.int32)
-    best = None  # (fitness, start, codes, run)
-    total_iters = 0
-    timed_out = False
+    seed = resolve_seed(seed)
+    time_limit = check_time_limit(time_limit)
+    fixed = -1 if start is None else check_int("start", start, 0, n - 1, method="abc")
     t0 = time.perf_counter()
-    for run in range(int(runs)):
-        codes = np.zeros((SN, L), dtype=np.int8)
-        starts = np.full(SN, max(fixed, 0), dtype=np.int32)
-        preset = np.full(SN, -1, dtype=np.int32)
-        for i, (s, c) in enumerate(seeds_rows):
-            starts[i] = s
-            codes[i, : c.size] = c
-            preset[i] = c.size
-        fit = np.zeros(SN, dtype=np.int32)
-        stream = _STREAM + run
-        _init(table, codes, starts, fit, preset, fixed, int(derive_seeds(seed, stream, 0, 1)[0]), mark)
-        done = 0
-        blk = 0
-        while done < iterations and int(fit.max()) < L:
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                timed_out = True
-                break
-            k = min(BLOCK, int(iterations) - done)
-            s = int(derive_seeds(seed, stream, blk + 1, 1)[0])
-            done += _block(table, codes, starts, fit, k, s, mark, counters)
-            blk += 1
-            if progress is not None:
-                progress(total_iters + done, int(iterations) * int(runs))
-        total_iters += done
-        i = int(np.argmax(fit))
-        if best is None or int(fit[i]) > best[0]:
-            best = (int(fit[i]), int(starts[i]), codes[i].copy(), run)
-        if best[0] == L or timed_out:
-            break
-    fitness, s, c, best_run = best
+    colony = _Colony(graph, sources, iterations, runs, fixed, _seed_rows(graph, initial_paths, sources, fixed),
+                     seed, extend_best)
+    per_run = colony.blocks_per_run()
+    total = iterations * runs
+
+    def report(done_blocks, _total):
+        if progress is not None:
+            progress(colony.total_iters, total)
+
+    if colony.complete or per_run == 0:
+        reason = "finished" if colony.complete else "budget"
+    else:
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+        if left is not None and left <= 0:
+            reason = "time limit"
+        else:
+            reason = drive(colony.step, units=per_run * runs, time_limit=left, progress=report).reason
+    fitness, s, c, best_run = colony.best
     squares = codes_to_path(graph, s, c[:fitness].astype(np.int64) + 1)
-    out = {name: int(counters[k]) for k, name in enumerate(_COUNTERS)}
+    out = {name: int(colony.counters[k]) for k, name in enumerate(_COUNTERS)}
     out.update(
         squares=squares,
         moves=fitness,
-        complete=fitness == L,
+        complete=fitness == colony.L,
         codes=(c.astype(np.int8) + 1),
-        iterations=total_iters,
-        runs=run + 1,
+        iterations=colony.total_iters,
+        runs=colony.run + 1,
         best_run=best_run,
-        seeded=len(seeds_rows),
+        seeded=len(colony.seed_rows),
         elapsed=time.perf_counter() - t0,
-        timed_out=timed_out,
+        reason=reason,
+        seed=seed,
     )
     return out
+
+
+def _path_list(initial_paths) -> list:
+    """``initial_paths`` as a list (None is none); anything but a sequence of paths is refused."""
+    if initial_paths is None:
+        return []
+    if not isinstance(initial_paths, (list, tuple, np.ndarray)):
+        raise InvalidParameterError(
+            f"method 'abc': initial_paths must be a list of paths (square numbers), not {initial_paths!r}"
+        )
+    return list(initial_paths)
+
+
+def _seed_paths(seed_tour, initial_paths) -> list:
+    """``seed_tour`` (a Tour, a path, or rows of a 2-D array) put before ``initial_paths``."""
+    if seed_tour is None:
+        return _path_list(initial_paths)
+    if isinstance(seed_tour, Tour):
+        extra = [seed_tour]
+    elif isinstance(seed_tour, (list, tuple)) and seed_tour and isinstance(seed_tour[0], (Tour, np.ndarray, list)):
+        extra = list(seed_tour)
+    else:
+        arr = np.asarray(seed_tour)
+        extra = list(arr) if arr.ndim == 2 else [arr]
+    return extra + _path_list(initial_paths)
 
 
 def solve_abc(
@@ -479,6 +637,7 @@ def solve_abc(
     sources: int = 32,
     iterations: int = 200,
     runs: int = 1,
+    extend_best: bool = True,
     initial_paths=None,
     seed_tour=None,
 ) -> SolveResult:
@@ -491,76 +650,77 @@ def solve_abc(
         An open tour, optionally from ``spec.start``; closed tours and fixed
         ends are not supported.
     seed : int, optional
-        Seed of every random choice (None means 0 when called directly;
-        :func:`ktsolve.solve` draws and records one).
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
         Seconds; the answer is ``unknown`` when it runs out.
     progress : callable, optional
         ``progress(done, total)`` in iterations.
     sources : int
-        Food sources; default 32 (Banharnsakun).
+        Food sources, 2 to 100,000; default 32 (Banharnsakun).
     iterations : int
-        Iterations per run; default 200 (Banharnsakun).
+        Iterations per run, 0 to 10**9; default 200 (Banharnsakun).
     runs : int
-        Independent runs until a tour is found; default 1.
+        Independent runs until a tour is found, 1 to 10**9; default 1.
+    extend_best : bool
+        The scouts extend the best food source (default, as in the paper);
+        False limits them to the sources below the best.
     initial_paths : sequence of paths, optional
         Seed walks (square numbers or :class:`Tour`), e.g. Warnsdorff's,
         complete or not.
     seed_tour : Tour or int array, optional
-        A tour (or several, as rows of a 2-D array) put before
-        ``initial_paths``; :func:`ktsolve.solve` fills it in from
-        ``seed_with="warnsdorff"`` or ``"exact"``.  A complete tour is a
-        food source of full fitness, returned at once.
+        A tour or path (or several, as rows of a 2-D array or a list) put
+        before ``initial_paths``; ``seed_with`` fills it in.  A complete
+        tour is a food source of full fitness, returned at once.
 
     Returns
     -------
     SolveResult
         ``found`` with a full open tour, or ``unknown``; either way
         ``result.path`` is the longest path found and ``stats["length"]``
-        its number of squares.
+        its number of squares.  A run stopped by Ctrl-C is ``unknown`` with
+        ``stats["interrupted"] = True``.
 
     Notes
     -----
-    Each iteration costs ``O(sources * N)``.  The colony stagnates once its
-    best sources tie (scouts only work below the best): with the paper's
-    budget the longest path from a1 averages about 55 squares on 8x8, 111 on
-    12x12 and 175 on 16x16 (``benchmarks/results/bees_neural.md``), and
-    full tours are found on small boards such as 5x5 by restarting
-    (``runs``) rather than by iterating longer.
+    Each iteration costs ``O(sources * N)``.  With the paper's budget the
+    colony's longest path falls short of a full tour on 8x8 and larger
+    boards (``benchmarks/results/bees_section.md`` has the figures beside
+    one Warnsdorff walk and the exact optimum); full tours are found on
+    small boards such as 5x5 by restarting (``runs``) rather than by
+    iterating longer.
 
     Examples
     --------
     >>> from ktsolve import Board
     >>> res = solve_abc(KnightGraph(Board(8, 8)), TourSpec(start=(0, 0)), seed=1)
-    >>> res.stats["length"] == len(res.path) > 30
-    True
+    >>> res.stats["length"] == len(res.path) > 30, res.seed
+    (True, 1)
     """
     if spec.closed:
         raise UnsupportedError("method 'abc' cannot build closed tours")
     if spec.end is not None:
         raise UnsupportedError("method 'abc' cannot fix the end square")
     start = None if spec.start is None else graph.board.index(*spec.start)
-    if seed_tour is not None:
-        if isinstance(seed_tour, Tour):
-            extra = [seed_tour]
-        else:
-            arr = np.asarray(seed_tour)
-            extra = list(arr) if arr.ndim == 2 else [arr]
-        initial_paths = extra + list(initial_paths or ())
-    st = run_abc(graph, start=start, sources=sources, iterations=iterations, runs=runs,
-                 initial_paths=initial_paths, seed=seed, time_limit=time_limit, progress=progress)
+    seed = resolve_seed(seed)
+    st = run_abc(graph, start=start, sources=sources, iterations=iterations, runs=runs, extend_best=extend_best,
+                 initial_paths=_seed_paths(seed_tour, initial_paths), seed=seed, time_limit=time_limit,
+                 progress=progress)
     squares = st["squares"]
-    stats = {k: v for k, v in st.items() if k not in ("squares", "codes", "elapsed", "complete", "timed_out")}
-    stats.update(length=int(squares.size), sources=int(sources),
+    why = st["reason"]
+    stats = {k: v for k, v in st.items() if k not in ("squares", "codes", "elapsed", "complete", "reason", "seed")}
+    stats.update(length=int(squares.size), sources=int(sources), extend_best=bool(extend_best),
                  candidates_per_s=(st["candidates"] / st["elapsed"]) if st["elapsed"] > 0 else 0.0)
     path = Tour(graph.board, squares, closed=False)
     if st["complete"]:
-        return SolveResult(Status.FOUND, tour=path, path=path, stats=stats)
-    if st["timed_out"]:
-        stats["reason"] = (f"time limit reached after {st['iterations']} iterations; the longest path "
-                           f"has {squares.size} of {graph.n} squares")
+        return SolveResult(Status.FOUND, tour=path, path=path, stats=stats, seed=seed)
+    longest = f"the longest path has {squares.size} of {graph.n} squares"
+    if why == "interrupted":
+        stats["interrupted"] = True
+        stats["reason"] = f"interrupted after {st['iterations']} iterations; {longest}"
+    elif why == "time limit":
+        stats["reason"] = f"time limit reached after {st['iterations']} iterations; {longest}"
     else:
-        stats["reason"] = (f"{st['runs']} run(s) of {iterations} iterations found no full tour; the "
-                           f"longest path has {squares.size} of {graph.n} squares")
-    return SolveResult(Status.UNKNOWN, path=path, stats=stats)
-
+        stats["reason"] = f"{st['runs']} run(s) of {iterations} iterations found no full tour; {longest}"
+    return SolveResult(Status.UNKNOWN, path=path, stats=stats, seed=seed)

@@ -57,22 +57,32 @@ Mathematics Magazine 64 (1991) 325-332.
 A. Conrad, T. Hindrichs, H. Morsy, I. Wegener, "Solution of the knight's
 Hamiltonian path problem on chessboards", Discrete Applied Mathematics 50
 (1994) 125-134.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> res = solve_divide(KnightGraph(Board(30, 40)), TourSpec(closed=True))
+>>> res.status.value, len(res.tour), res.stats["layout"].split()[0]
+('found', 1200, 'grid')
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import jit
+from ..board import Board
+from ..checks import check_seed, check_time_limit
+from ..driver import Deadline, Stopped, drive, interrupt_guard
 from ..errors import UnsupportedError
-from ..result import SolveResult, Status
 from ..proofs.theorems import full_board_proof, has_closed_tour
+from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._divide_blocks import lane_arc, load_catalog
 
-__all__ = ["solve_divide"]
+__all__ = ["solve_divide", "warm"]
 
 
 # ---------------------------------------------------------------------- splitting sides
@@ -152,6 +162,13 @@ def _intern(keys: list, pos: dict, key: str) -> int:
     return pos[key]
 
 
+def _ticker(deadline):
+    """A function that checks ``deadline`` (a no-op without one)."""
+    if deadline is None:
+        return lambda: None
+    return lambda: deadline.check("planning the blocks")
+
+
 def _grid_flags(first_row: bool, last_row: bool, first_col: bool, last_col: bool) -> frozenset:
     f = set()
     if not first_col:
@@ -166,8 +183,12 @@ def _grid_flags(first_row: bool, last_row: bool, first_col: bool, last_col: bool
     return frozenset(f)
 
 
-def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | None:
-    """Grid of closed blocks (and one open block ``odd = (i, j, (r, c))``), or None if a block is missing."""
+def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None, deadline=None) -> _Layout | None:
+    """Grid of closed blocks (and one open block ``odd = (i, j, (r, c))``), or None if a block is missing.
+
+    A board of millions of blocks takes a while: ``deadline`` is checked between the arrays.
+    """
+    tick = _ticker(deadline)
     n_i, n_j = len(hs), len(ws)
     rows, cols = int(hs.sum()), int(ws.sum())
     rkeys = [(int(h), i == 0, i == n_i - 1) for i, h in enumerate(hs)]
@@ -191,6 +212,7 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | Non
     rcode = np.array([rpos[k] for k in rkeys], dtype=np.intp)
     ccode = np.array([cpos[k] for k in ckeys], dtype=np.intp)
     btype = lut[rcode[:, None], ccode[None, :]]
+    tick()
     rstart = np.concatenate([[0], np.cumsum(hs)[:-1]]).astype(np.int64)
     cstart = np.concatenate([[0], np.cumsum(ws)[:-1]]).astype(np.int64)
     start = None
@@ -206,22 +228,19 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None) -> _Layout | Non
     y = rstart[:, None]
     x = cstart[None, 1:]
     src = [((y * cols) + x - 1).ravel(), ((y + 3) * cols + x).ravel()]
+    tick()
     dst = [((y + 1) * cols + x + 1).ravel(), ((y + 2) * cols + x - 2).ravel()]
+    tick()
     yb = rstart[1:]
     src += [(yb - 1) * cols + cols - 1, yb * cols + cols - 4]
     dst += [(yb + 1) * cols + cols - 2, (yb - 2) * cols + cols - 3]
-    return _Layout(
-        rows,
-        cols,
-        np.repeat(rstart, n_j).astype(np.int32),
-        np.tile(cstart, n_i).astype(np.int32),
-        btype.ravel().astype(np.int32),
-        keys,
-        np.concatenate(src).astype(np.int64),
-        np.concatenate(dst).astype(np.int64),
-        start,
-        {"layout": f"grid of {n_i}x{n_j} blocks"},
-    )
+    r0 = np.repeat(rstart.astype(np.int32), n_j)
+    c0 = np.tile(cstart.astype(np.int32), n_i)
+    tick()
+    src, dst = np.concatenate(src), np.concatenate(dst)
+    tick()
+    return _Layout(rows, cols, r0, c0, np.ascontiguousarray(btype.ravel(), dtype=np.int32), keys, src, dst, start,
+                   {"layout": f"grid of {n_i}x{n_j} blocks"})
 
 
 def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> _Layout | None:
@@ -289,19 +308,19 @@ def _single(cat, key: str, rows: int, cols: int, start_local=None) -> _Layout | 
     return _Layout(rows, cols, z, z.copy(), z.copy(), [key], e, e.copy(), start, {"layout": "one block"})
 
 
-def _grid_cycle(cat, m: int, n: int) -> _Layout | None:
+def _grid_cycle(cat, m: int, n: int, deadline=None) -> _Layout | None:
     """Closed blocks on an ``m x n`` board (both sides >= 5, not both odd)."""
     # an even side is cut into even parts, so every block has an even side
     col_opts = list(_any_splits(n))
     for hs, _ in _any_splits(m):
         for ws, _ in col_opts:
-            lay = _grid_layout(cat, hs, ws)
+            lay = _grid_layout(cat, hs, ws, deadline=deadline)
             if lay is not None:
                 return lay
     return None
 
 
-def _grid_path(cat, m: int, n: int, s) -> _Layout | None:
+def _grid_path(cat, m: int, n: int, s, deadline=None) -> _Layout | None:
     """Closed blocks and one open block holding ``s`` (or any start when ``s`` is None); both sides odd."""
     row_opts = list(_odd_splits(m, None if s is None else s[0]))
     col_opts = list(_odd_splits(n, None if s is None else s[1]))
@@ -315,7 +334,7 @@ def _grid_path(cat, m: int, n: int, s) -> _Layout | None:
             else:
                 locs = [(r, c) for r in range(h) for c in range(w) if (r + c) % 2 == 0]
             for loc in locs:
-                lay = _grid_layout(cat, hs, ws, odd=(i, j, loc))
+                lay = _grid_layout(cat, hs, ws, odd=(i, j, loc), deadline=deadline)
                 if lay is not None:
                     return lay
     return None
@@ -454,13 +473,13 @@ def _transforms(transpose: bool | None):
                 yield _Transform(tr, fr, fc)
 
 
-def _plan_open(cat, m: int, n: int, s):
+def _plan_open(cat, m: int, n: int, s, deadline=None):
     """Layout of an open tour from ``s`` (None: anywhere) on a board without closed tours."""
     a = min(m, n)
     if a >= 5:
         for tf in _transforms(None):
             rows, cols = tf.shape(m, n)
-            lay = _grid_path(cat, rows, cols, tf.square(s, m, n))
+            lay = _grid_path(cat, rows, cols, tf.square(s, m, n), deadline)
             if lay is not None:
                 return lay, tf
             if s is None:
@@ -478,9 +497,9 @@ def _plan_open(cat, m: int, n: int, s):
     return None, None
 
 
-def _plan_cycle(cat, m: int, n: int):
+def _plan_cycle(cat, m: int, n: int, deadline=None):
     if min(m, n) >= 5:
-        return _grid_cycle(cat, m, n), _Transform()
+        return _grid_cycle(cat, m, n, deadline), _Transform()
     tf = _Transform(transpose=m > n)
     return _t3_cycle(cat, max(m, n)), tf
 
@@ -514,23 +533,52 @@ def _type_tables(cat, keys):
     )
 
 
-def _successors(cat, lay: _Layout) -> np.ndarray:
-    from ._divide_kernels import fill_successors
+def _successors(cat, lay: _Layout, deadline: Deadline | None = None) -> np.ndarray:
+    """The successor array of the joined blocks, filled a range of blocks at a time against the clock."""
+    from ._divide_kernels import fill_blocks
 
     nxt = np.empty(lay.rows * lay.cols, dtype=np.int32)
     th, tw, tptr, tsr, tsc = _type_tables(cat, lay.keys)
-    fill_successors(nxt, lay.cols, lay.r0, lay.c0, lay.btype, th, tw, tptr, tsr, tsc, lay.src, lay.dst)
+    blocks = int(lay.btype.size)
+    cols = int(lay.cols)
+    done = [0]
+
+    def step(k):
+        b0 = done[0]
+        b1 = min(blocks, b0 + k)
+        fill_blocks(nxt, cols, lay.r0, lay.c0, lay.btype, th, tw, tptr, tsr, tsc, b0, b1)
+        done[0] = b1
+        return b1 - b0, b1 == blocks
+
+    if blocks:
+        outcome = drive(step, units=None, deadline=deadline, first=256)
+        if outcome.reason != "finished":
+            raise Stopped("interrupted" if outcome.interrupted else "time limit", "joining the blocks")
+    nxt[lay.src] = lay.dst
     return nxt
 
 
-def _walk(nxt, start: int, total: int, lay: _Layout, tf: _Transform, out_cols: int, reverse: bool):
-    from ._divide_kernels import walk
+def _walk(nxt, start: int, total: int, lay: _Layout, tf: _Transform, out_cols: int, reverse: bool,
+          deadline: Deadline | None = None):
+    """The tour's squares in order, walked a stretch at a time against the clock."""
+    from ._divide_kernels import walk_part
 
     out = np.empty(total, dtype=np.int32)
-    done = walk(nxt, int(start), total, out, lay.rows, lay.cols, tf.flip_r, tf.flip_c, tf.transpose,
-                out_cols, reverse)
-    if done != total:
-        raise RuntimeError(f"divide: the joined blocks form a path of {done} of {total} squares")
+    at = {"q": int(start), "k": 0}
+
+    def step(k):
+        k0 = at["k"]
+        q, reached = walk_part(nxt, at["q"], k0, min(total, k0 + k), total, out, int(lay.rows), int(lay.cols),
+                               bool(tf.flip_r), bool(tf.flip_c), bool(tf.transpose), int(out_cols),
+                               bool(reverse))
+        at["q"], at["k"] = int(q), int(reached)
+        return max(1, reached - k0), reached == total or reached < min(total, k0 + k)
+
+    outcome = drive(step, units=None, deadline=deadline, first=1 << 16)
+    if outcome.reason != "finished":
+        raise Stopped("interrupted" if outcome.interrupted else "time limit", "walking the tour")
+    if at["k"] != total:
+        raise RuntimeError(f"divide: the joined blocks form a path of {at['k']} of {total} squares")
     return out
 
 
@@ -540,6 +588,26 @@ def _a(what: str) -> str:
 
 def _unknown(reason: str, stats=None) -> SolveResult:
     return SolveResult(Status.UNKNOWN, stats={"reason": reason, **(stats or {})})
+
+
+def _warm_calls() -> None:
+    from types import SimpleNamespace
+
+    for spec in (TourSpec(closed=True), TourSpec(start=(1, 0))):
+        solve_divide(SimpleNamespace(board=Board(6, 8)), spec)  # divide reads only the board
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the kernels that fill and walk the tour; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from ._divide_kernels import fill_blocks, walk_part
+
+    return jit.prepare("divide", _warm_calls, (fill_blocks, walk_part))
 
 
 def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=None) -> SolveResult:
@@ -553,11 +621,17 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         Closed tours may fix the start (the tour is rotated), or the start and
         an end that is a knight's move from it.  Open tours may fix the start
         or the end; both only when the construction happens to join them.
-    seed : ignored
-        The construction is deterministic.
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        The construction draws no random number: every seed gives the same
+        tour, and the result records no seed (``result.seed`` is None).
     time_limit : float, optional
-        Checked between phases; past it the answer is ``unknown``.  The
-        default budget is the construction itself (linear time).
+        Seconds for the whole call: the blocks are laid and the tour walked
+        a part at a time, with a look at the clock between parts; past it
+        the answer is ``unknown``.  The default budget is the construction
+        itself (linear time).
     progress : callable, optional
         ``progress(done, 3)`` after planning, filling and walking.
 
@@ -565,7 +639,8 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     -------
     SolveResult
         ``found``, ``infeasible`` (with the theorem's proof) or ``unknown``
-        (a start or end the stored blocks cannot reach).
+        (a start or end the stored blocks cannot reach, the time limit, or
+        Ctrl-C with ``stats["interrupted"]``).
 
     Raises
     ------
@@ -581,14 +656,19 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     >>> print(solve_divide(KnightGraph(Board(4, 9)), TourSpec(closed=True)).proof.argument)
     outer and inner rows
     """
+    check_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
     board = graph.board
     if not board.is_full:
         raise UnsupportedError("method 'divide' works on boards without holes only")
-    t0 = time.perf_counter()
+    with interrupt_guard():
+        try:
+            return _solve(board, spec, deadline, progress)
+        except Stopped as stop:
+            return _unknown(stop.describe(), {"interrupted": stop.interrupted})
 
-    def late() -> bool:
-        return time_limit is not None and time.perf_counter() - t0 > time_limit
 
+def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
     proof = full_board_proof(board, spec)
     if proof is not None:
         return SolveResult(Status.INFEASIBLE, proof=proof, stats={"construction": "theorem"})
@@ -600,23 +680,22 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     s, t = spec.start, spec.end
     cyclic = spec.closed or has_closed_tour(m, n)
     reverse = False
+    deadline.check("planning the blocks")
     if cyclic:
-        lay, tf = _plan_cycle(cat, m, n)
+        lay, tf = _plan_cycle(cat, m, n, deadline)
     else:
         # an open tour ending on t is an open tour from t, reversed
-        lay, tf = _plan_open(cat, m, n, s if s is not None else t)
+        lay, tf = _plan_open(cat, m, n, s if s is not None else t, deadline)
         reverse = s is None and t is not None
     if lay is None:
         return _unknown(f"divide has no stored block for {_a(spec.describe(board))} on a {m}x{n} board")
     if progress is not None:
         progress(1, 3)
-    if late():
-        return _unknown("the time limit ran out while planning")
-    nxt = _successors(cat, lay)
+    deadline.check("planning the blocks")
+    deadline.extend(warm())  # a first-run compile is not the construction's time
+    nxt = _successors(cat, lay, deadline)
     if progress is not None:
         progress(2, 3)
-    if late():
-        return _unknown("the time limit ran out while joining the blocks")
     cols = lay.cols
 
     def built(sq) -> int:
@@ -640,7 +719,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
             start = 0
     else:
         start = lay.start
-    squares = _walk(nxt, start, total, lay, tf, n, reverse)
+    squares = _walk(nxt, start, total, lay, tf, n, reverse, deadline)
     del nxt
     if not cyclic and s is not None and t is not None and (squares[-1] // n, squares[-1] % n) != tuple(t):
         what = _a(spec.describe(board))
@@ -650,7 +729,4 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     stats = dict(lay.stats)
     stats.update(blocks=int(lay.btype.size), block_types=len(lay.keys), board_transform=tf.describe(),
                  construction="closed tour" + (", rotated" if not spec.closed else "") if cyclic else "open path")
-    if late():
-        return _unknown("the time limit ran out while walking the tour", stats)
     return SolveResult(Status.FOUND, tour=Tour(board, squares, closed=spec.closed), stats=stats)
-

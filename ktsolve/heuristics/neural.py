@@ -61,6 +61,13 @@ References
 ----------
 Y. Takefuji and K. C. Lee, "Neural network computing for knight's tour
 problems", Neurocomputing 4(5):249-254, 1992, doi:10.1016/0925-2312(92)90030-S.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> res = solve_neural(KnightGraph(Board(6, 6)), TourSpec(closed=True), seed=5)
+>>> res.status.value, res.tour.closed, res.stats["tour_source"]
+('found', True, 'network')
 """
 
 from __future__ import annotations
@@ -69,12 +76,13 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
-
+from .. import jit
+from ..checks import check_int, check_real, check_time_limit
+from ..driver import Deadline, Stopped, drive, interrupt_guard
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
-from ..seeds import derive_seeds
 from ..result import SolveResult, Status
+from ..seeds import derive_seeds, resolve_seed
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -87,6 +95,9 @@ __all__ = [
     "sample_neural",
     "merge_cycles",
     "solve_neural",
+    "warm",
+    "MAX_SWEEPS",
+    "MAX_ATTEMPTS",
 ]
 
 MODES = {"sync": 0, "random": 1, "fixed": 2}
@@ -113,6 +124,13 @@ class NeuralRule:
         ``"sync"``, ``"random"`` or ``"fixed"`` (see the module notes).
     name : str
         A label for tables.
+
+    Examples
+    --------
+    >>> RULES["sequential"].describe()
+    'U += 4 - S - 2V, random'
+    >>> NeuralRule(3, 1, "sync").label
+    '3,1,sync'
     """
 
     a: int
@@ -175,6 +193,13 @@ class NeuralNet:
         Ends of every edge, ``ea < eb``, sorted by ``(ea, eb)``.
     eid : (n, k) int32
         ``eid[i, j]`` is the edge of move ``j`` from square ``i``, or -1.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> net = NeuralNet(KnightGraph(Board(3, 4)))
+    >>> net.n_edges, net.edge(0, 6) >= 0, net.edge(0, 1)
+    (14, True, -1)
     """
 
     def __init__(self, graph: KnightGraph):
@@ -228,7 +253,15 @@ class NeuralNet:
 
 
 def neural_net(graph: KnightGraph) -> NeuralNet:
-    """The (cached) :class:`NeuralNet` of a graph."""
+    """The (cached) :class:`NeuralNet` of a graph.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(5, 5))
+    >>> neural_net(g) is neural_net(g)
+    True
+    """
     net = graph.__dict__.get("_neural_net")
     if net is None:
         net = NeuralNet(graph)
@@ -237,312 +270,132 @@ def neural_net(graph: KnightGraph) -> NeuralNet:
 
 
 # ---------------------------------------------------------------------- kernels
-@njit(cache=True)
-def _splitmix_below(rng, m):
-    """A number in ``0..m-1`` from the SplitMix64 stream whose state is ``rng[0]``.
-
-    The shuffles of the random update order draw from this small generator
-    (seeded from numba's ``np.random`` at the start of every attempt): one
-    64-bit step per position, about four times cheaper than a Mersenne
-    Twister double, which dominated the cost of a sweep.
-    """
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return int(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+from ._neural_kernels import (  # noqa: E402 - the kernels live in a file of their own
+    _advance,
+    _begin,
+    _count_cycles,
+    _edge_of,
+    _merge_cycles,
+    _settle,
+    _splitmix_below,
+    _stable,
+    _sweep,
+)
 
 
-@njit(cache=True)
-def _sweep(ea, eb, U, V, dv, order, newv, clamp, a, b, mode, rng):
-    """One sweep of the update rule over every free neuron; returns how many outputs changed.
-
-    ``mode`` 0 is synchronous; 1 and 2 update neuron ``order[k]`` for ``k`` in
-    turn, 1 after shuffling ``order`` (Fisher-Yates from the last position
-    down to 1, swapping with ``_splitmix_below(rng, i + 1)``).
-    """
-    E = ea.size
-    changes = 0
-    if mode == 0:
-        for e in range(E):
-            v = V[e]
-            newv[e] = v
-            if clamp[e]:
-                continue
-            x = ea[e]
-            y = eb[e]
-            u = U[e] + a - (dv[x] + dv[y] - 2 * v) - b * v
-            U[e] = u
-            if u > 3:
-                newv[e] = 1
-            elif u < 0:
-                newv[e] = 0
-        for e in range(E):
-            if newv[e] != V[e]:
-                d = newv[e] - V[e]
-                V[e] = newv[e]
-                dv[ea[e]] += d
-                dv[eb[e]] += d
-                changes += 1
-        return changes
-    if mode == 1:
-        for i in range(E - 1, 0, -1):
-            j = _splitmix_below(rng, i + 1)
-            t = order[i]
-            order[i] = order[j]
-            order[j] = t
-    for k in range(E):
-        e = order[k]
-        if clamp[e]:
-            continue
-        x = ea[e]
-        y = eb[e]
-        v = V[e]
-        u = U[e] + a - (dv[x] + dv[y] - 2 * v) - b * v
-        U[e] = u
-        nv = v
-        if u > 3:
-            nv = 1
-        elif u < 0:
-            nv = 0
-        if nv != v:
-            V[e] = nv
-            d = nv - v
-            dv[x] += d
-            dv[y] += d
-            changes += 1
-    return changes
-
-
-@njit(cache=True)
-def _stable(ea, eb, V, dv, clamp, a, b):
-    """True when no output can change again: active neurons rise or stay, inactive ones fall or stay."""
-    for e in range(ea.size):
-        if clamp[e]:
-            continue
-        v = V[e]
-        inc = a - (dv[ea[e]] + dv[eb[e]] - 2 * v) - b * v
-        if v == 1:
-            if inc < 0:
-                return False
-        elif inc > 0:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _count_cycles(eid, ea, eb, V, dv, mark):
-    """Number of cycles of the active subgraph when every square has two active edges, else -1."""
-    n = dv.size
-    for i in range(n):
-        if dv[i] != 2:
-            return -1
-    for i in range(n):
-        mark[i] = 0
-    k = eid.shape[1]
-    cycles = 0
-    for s in range(n):
-        if mark[s]:
-            continue
-        cycles += 1
-        prev = -1
-        cur = s
-        while True:
-            mark[cur] = 1
-            nxt = -1
-            for j in range(k):
-                e = eid[cur, j]
-                if e >= 0 and V[e] == 1:
-                    other = eb[e] if ea[e] == cur else ea[e]
-                    if other != prev:
-                        nxt = other
-                        break
-            prev = cur
-            cur = nxt
-            if cur == s:
-                break
-    return cycles
-
-
-@njit(cache=True)
 def _attempt(ea, eb, eid, a, b, mode, p_on, max_sweeps, clamp, U, V, dv, order, newv, mark, rng):
-    """One run of the network from a random start: returns (outcome, sweeps).
+    """One whole attempt from numba's generator as the caller seeded it: (outcome, sweeps)."""
+    _begin(ea, eb, p_on, clamp, U, V, dv, order, rng)
+    ran, out = _settle(ea, eb, eid, a, b, mode, clamp, U, V, dv, order, newv, mark, rng, max_sweeps)
+    return (_NONCONV, max_sweeps) if out < 0 else (out, ran)
 
-    Draws from numba's generator: one ``np.random.random()`` per free
-    neuron (on when below ``p_on``), then one whose 53 bits seed the
-    shuffle generator ``rng``.
+
+class _Attempts:
+    """The work arrays of attempts on one network, and the kernels' calls with them.
+
+    ``advance(budget)`` runs sweeps of the attempts of ``seeds`` in order
+    (see :func:`_advance`), repairs multi-cycle fixed points when asked, and
+    keeps the counts; a run is the same however its sweeps are cut.
     """
-    E = ea.size
-    n = dv.size
-    for e in range(E):
-        U[e] = 0
-        order[e] = e
-        if clamp[e]:
-            V[e] = 1
-        elif np.random.random() < p_on:
-            V[e] = 1
-        else:
-            V[e] = 0
-    rng[0] = np.uint64(np.random.random() * 9007199254740992.0)
-    for i in range(n):
-        dv[i] = 0
-    for e in range(E):
-        if V[e]:
-            dv[ea[e]] += 1
-            dv[eb[e]] += 1
-    for s in range(1, max_sweeps + 1):
-        _sweep(ea, eb, U, V, dv, order, newv, clamp, a, b, mode, rng)
-        if _stable(ea, eb, V, dv, clamp, a, b):
-            c = _count_cycles(eid, ea, eb, V, dv, mark)
-            if c == 1:
-                return _TOUR, s
-            if c > 1:
-                return _MULTI, s
-            return _OTHER, s
-    return _NONCONV, max_sweeps
+
+    def __init__(self, net, rule: NeuralRule, p_on: float, max_sweeps: int, clamp, stop_first: bool,
+                 repair: bool):
+        E, n = net.ea.size, net.table.shape[0]
+        self.net, self.rule, self.p_on, self.max_sweeps, self.clamp = net, rule, float(p_on), int(max_sweeps), clamp
+        self.stop_first, self.repair = bool(stop_first), bool(repair)
+        self.counts = np.zeros(len(_COUNTERS), dtype=np.int64)
+        self.tour_V = np.zeros(E, dtype=np.int32)
+        self.repaired_V = np.zeros(E, dtype=np.int32)
+        self.found = np.array([-1, -1], dtype=np.int64)  # first pure tour, first repaired one (attempt numbers)
+        self.U = np.zeros(E, dtype=np.int32)
+        self.V = np.zeros(E, dtype=np.int32)
+        self.newv = np.zeros(E, dtype=np.int32)
+        self.order = np.zeros(E, dtype=np.int32)
+        self.dv = np.zeros(n, dtype=np.int32)
+        self.mark = np.zeros(n, dtype=np.int32)
+        self.nb2 = np.zeros((n, 2), dtype=np.int32)
+        self.comp = np.zeros(n, dtype=np.int32)
+        self.rng = np.zeros(1, dtype=np.uint64)
+        self.st = np.zeros(3, dtype=np.int64)
+        self.stop = np.zeros(4, dtype=np.int64)
+        self.stop[_TOUR] = int(self.stop_first)
+        self.stop[_MULTI] = int(self.repair)
+        self.seeds = np.zeros(0, dtype=np.int64)
+        self.base = 0  # attempt number of seeds[0]
+
+    def feed(self, seeds, base: int) -> None:
+        """The next attempts' seeds; ``base`` is the attempt number of the first."""
+        self.seeds = np.asarray(seeds, dtype=np.int64)
+        self.base = int(base)
+        self.st[0] = 0
+        self.st[1] = 0
+
+    @property
+    def attempts(self) -> int:
+        """Attempts finished (of every batch fed so far)."""
+        return self.base + int(self.st[0])
+
+    @property
+    def exhausted(self) -> bool:
+        return int(self.st[0]) >= self.seeds.size
+
+    @property
+    def finished(self) -> bool:
+        """A tour was found and the run stops at the first."""
+        return self.stop_first and (self.found[0] >= 0 or (self.repair and self.found[1] >= 0))
+
+    def advance(self, budget: int) -> int:
+        """At most ``budget`` sweeps (at least one); returns the sweeps run."""
+        net, r = self.net, self.rule
+        local = np.array([-1 if self.found[0] < 0 else 0], dtype=np.int64)  # 0: tour_V is taken
+        ran = int(_advance(net.eid, net.ea, net.eb, r.a, r.b, MODES[r.mode], self.p_on, self.max_sweeps,
+                           self.clamp, self.seeds, self.stop, self.counts, self.tour_V, local, self.U, self.V,
+                           self.dv, self.order, self.newv, self.mark, self.rng, self.st, int(budget)))
+        if self.found[0] < 0 and local[0] >= 0:
+            self.found[0] = self.base + int(local[0])
+        if self.st[2] == _MULTI and self.repair:
+            if _merge_cycles(net.table, net.eid, net.ea, net.eb, self.V, self.clamp, self.nb2, self.comp):
+                self.counts[4] += 1
+                if self.found[1] < 0:
+                    self.found[1] = self.attempts - 1
+                    self.repaired_V[:] = self.V
+        return max(ran, 1)
 
 
-@njit(cache=True)
-def _edge_of(table, eid, u, v):
-    for j in range(table.shape[1]):
-        if table[u, j] == v:
-            return eid[u, j]
-    return -1
+class _Arrays:
+    """The arrays of a :class:`NeuralNet` that the kernels read."""
+
+    def __init__(self, table, eid, ea, eb):
+        self.table, self.eid, self.ea, self.eb = table, eid, ea, eb
 
 
-@njit(cache=True)
-def _merge_cycles(table, eid, ea, eb, V, clamp, nb2, comp):
-    """Merge the cycles of a 2-factor ``V`` into one Hamiltonian cycle, in place; True on success.
-
-    Repeatedly takes, in square order, the first square ``a``, its cycle
-    neighbour ``b`` (in ``nb2`` order), a knight neighbour ``c`` of ``a`` on
-    another cycle (move order) and ``c``'s cycle neighbour ``d`` such that
-    ``bd`` is a knight edge, and swaps edges ``ab``, ``cd`` (never clamped
-    ones) for ``ac``, ``bd``, which joins the two cycles.
-    """
-    n = comp.size
-    k = table.shape[1]
-    fill = np.zeros(n, dtype=np.int32)
-    for e in range(ea.size):
-        if V[e] == 1:
-            x = ea[e]
-            y = eb[e]
-            nb2[x, fill[x]] = y
-            fill[x] += 1
-            nb2[y, fill[y]] = x
-            fill[y] += 1
-    for i in range(n):
-        comp[i] = -1
-    ncomp = 0
-    for s in range(n):
-        if comp[s] >= 0:
-            continue
-        prev = -1
-        cur = s
-        while comp[cur] < 0:
-            comp[cur] = ncomp
-            nxt = nb2[cur, 0] if nb2[cur, 0] != prev else nb2[cur, 1]
-            prev = cur
-            cur = nxt
-        ncomp += 1
-    while ncomp > 1:
-        done = False
-        for x in range(n):
-            for ia in range(2):
-                y = nb2[x, ia]
-                exy = _edge_of(table, eid, x, y)
-                if clamp[exy]:
-                    continue
-                for j in range(k):
-                    c = table[x, j]
-                    if c < 0 or comp[c] == comp[x]:
-                        continue
-                    for ic in range(2):
-                        d = nb2[c, ic]
-                        ecd = _edge_of(table, eid, c, d)
-                        if clamp[ecd]:
-                            continue
-                        eyd = _edge_of(table, eid, y, d)
-                        if eyd < 0:
-                            continue
-                        exc = eid[x, j]
-                        V[exy] = 0
-                        V[ecd] = 0
-                        V[exc] = 1
-                        V[eyd] = 1
-                        nb2[x, ia] = c
-                        nb2[c, ic] = x
-                        if nb2[y, 0] == x:
-                            nb2[y, 0] = d
-                        else:
-                            nb2[y, 1] = d
-                        if nb2[d, 0] == c:
-                            nb2[d, 0] = y
-                        else:
-                            nb2[d, 1] = y
-                        old = comp[c]
-                        new = comp[x]
-                        for i in range(n):
-                            if comp[i] == old:
-                                comp[i] = new
-                        ncomp -= 1
-                        done = True
-                        break
-                    if done:
-                        break
-                if done:
-                    break
-            if done:
-                break
-        if not done:
-            return False
-    return True
+_MODE_NAMES = {code: name for name, code in MODES.items()}
 
 
-@njit(cache=True)
 def _run(table, eid, ea, eb, a, b, mode, p_on, max_sweeps, clamp, seeds, stop_first, repair,
          counts, tour_V, repaired_V, found):
-    """Attempts with seeds ``seeds``; returns how many ran.
+    """Attempts with seeds ``seeds`` run to the end; returns how many ran.
 
     ``counts`` accumulates tours, multi-cycle, other fixed points,
     non-converged, repaired and sweeps.  ``found[0]`` / ``found[1]`` hold the
     index (within ``seeds``) of the first pure / repaired tour, whose outputs
     go to ``tour_V`` / ``repaired_V``; -1 when none.  With ``stop_first`` the
-    run ends after the first tour (pure, or repaired when ``repair``).
+    run ends after the first tour (pure, or repaired when ``repair``).  The
+    whole-batch form of :class:`_Attempts`, for tests and callers without a
+    clock.
     """
-    E = ea.size
-    n = table.shape[0]
-    U = np.zeros(E, dtype=np.int32)
-    V = np.zeros(E, dtype=np.int32)
-    newv = np.zeros(E, dtype=np.int32)
-    order = np.zeros(E, dtype=np.int32)
-    dv = np.zeros(n, dtype=np.int32)
-    mark = np.zeros(n, dtype=np.int32)
-    nb2 = np.zeros((n, 2), dtype=np.int32)
-    comp = np.zeros(n, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    for t in range(seeds.size):
-        np.random.seed(seeds[t])
-        out, sweeps = _attempt(ea, eb, eid, a, b, mode, p_on, max_sweeps, clamp, U, V, dv, order, newv, mark,
-                               rng)
-        counts[out] += 1
-        counts[5] += sweeps
-        if out == _TOUR:
-            if found[0] < 0:
-                found[0] = t
-                tour_V[:] = V
-            if stop_first:
-                return t + 1
-        elif out == _MULTI and repair:
-            if _merge_cycles(table, eid, ea, eb, V, clamp, nb2, comp):
-                counts[4] += 1
-                if found[1] < 0:
-                    found[1] = t
-                    repaired_V[:] = V
-                if stop_first:
-                    return t + 1
-    return seeds.size
+
+    net = _Arrays(table, eid, ea, eb)
+    run = _Attempts(net, NeuralRule(int(a), int(b), _MODE_NAMES[int(mode)]), p_on, max_sweeps, clamp, stop_first,
+                    repair)
+    run.counts = counts
+    run.tour_V, run.repaired_V = tour_V, repaired_V
+    run.found[:] = found
+    run.feed(seeds, 0)
+    while not run.exhausted and not run.finished:
+        run.advance(1 << 40)
+    found[:] = run.found
+    return run.attempts
 
 
 # ---------------------------------------------------------------------- drivers
@@ -550,6 +403,14 @@ def merge_cycles(graph: KnightGraph, V, clamp=None) -> np.ndarray | None:
     """Join the cycles of a 2-factor (outputs ``V`` per edge of :class:`NeuralNet`) into one.
 
     Returns the new outputs, or None when no exchange joins the cycles.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(6, 6))
+    >>> V = sample_neural(g, 40, seed=6)["tour_V"]   # one cycle already: nothing to merge
+    >>> bool((merge_cycles(g, V) == V).all())
+    True
     """
     net = neural_net(graph)
     V = np.array(V, dtype=np.int32)
@@ -562,27 +423,22 @@ def merge_cycles(graph: KnightGraph, V, clamp=None) -> np.ndarray | None:
     return V if ok else None
 
 
-def _budget_chunks(total: int | None, time_limit: float | None, t0: float, first: int = 1):
-    """Chunk sizes that double until a chunk takes about 50 ms, within ``total`` and the clock."""
-    done = 0
-    size = first
-    while total is None or done < total:
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            return
-        k = size if total is None else min(size, total - done)
-        t1 = time.perf_counter()
-        yield done, k
-        done += k
-        if time.perf_counter() - t1 < 0.05:
-            size = min(size * 2, 1 << 16)
+#: Largest ``max_sweeps`` (an attempt that has not settled after this many sweeps never will).
+MAX_SWEEPS = 10_000_000
+#: Largest ``attempts``.
+MAX_ATTEMPTS = 10**12
+#: Largest absolute value of a rule's constants ``a`` and ``b``.
+MAX_WEIGHT = 64
+#: Attempt seeds are derived in blocks of this many.
+_SEED_BLOCK = 4096
 
 
 def _prepare(graph: KnightGraph, spec: TourSpec, rule, p_on, max_sweeps):
     r = _as_rule(rule)
-    if not 0.0 <= float(p_on) <= 1.0:
-        raise UnsupportedError(f"p_on={p_on} is not a probability in [0, 1]")
-    if int(max_sweeps) < 1:
-        raise UnsupportedError(f"max_sweeps={max_sweeps} must be at least 1")
+    for name, value in (("a", r.a), ("b", r.b)):
+        check_int(f"the rule's {name}", value, -MAX_WEIGHT, MAX_WEIGHT, method="neural")
+    p_on = check_real("p_on", p_on, 0.0, 1.0, method="neural")
+    max_sweeps = check_int("max_sweeps", max_sweeps, 1, MAX_SWEEPS, method="neural")
     net = neural_net(graph)
     clamp = np.zeros(net.n_edges, dtype=np.int32)
     reason = None
@@ -595,7 +451,38 @@ def _prepare(graph: KnightGraph, spec: TourSpec, rule, p_on, max_sweeps):
                       f"tour from {graph.name(s)} can end there")
         else:
             clamp[k] = 1
-    return r, net, clamp, reason
+    return r, net, clamp, reason, p_on, max_sweeps
+
+
+def _warm_calls(repair: bool) -> None:
+    from ..board import Board
+
+    g = KnightGraph(Board(6, 6))
+    net = neural_net(g)
+    run = _Attempts(net, RULES[DEFAULT_RULE], 0.5, 50, np.zeros(net.n_edges, dtype=np.int32), False, repair)
+    run.feed(derive_seeds(1, _STREAM, 0, 8), 0)
+    while not run.exhausted:
+        run.advance(1000)
+    if repair:
+        V = np.zeros(net.n_edges, dtype=np.int32)
+        _merge_cycles(net.table, net.eid, net.ea, net.eb, V, run.clamp, run.nb2, run.comp)
+
+
+def warm(repair: bool = True) -> float:
+    """Compile (or load from numba's cache) the network's kernels; the seconds spent compiling.
+
+    ``repair=False`` leaves out the cycle-merging kernel, which only
+    ``repair=True`` runs use (``ktsolve warm`` prepares both).
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    seconds = jit.prepare("neural", lambda: _warm_calls(False), (_advance,))
+    if repair:
+        seconds += jit.prepare("neural repair", lambda: _warm_calls(True), (_merge_cycles,))
+    return seconds
 
 
 def sample_neural(
@@ -610,7 +497,7 @@ def sample_neural(
     time_limit: float | None = None,
     stop_first: bool = False,
     progress=None,
-    seed: int | None = 0,
+    seed: int | None = None,
 ) -> dict:
     """Run ``attempts`` attempts of the network and count their outcomes.
 
@@ -618,66 +505,84 @@ def sample_neural(
     ----------
     graph : KnightGraph
     attempts : int
-        Number of random starts.
+        Number of random starts, 0 to :data:`MAX_ATTEMPTS`.
     rule : str, NeuralRule or (a, b, mode)
-        ``"sequential"`` (default), ``"seed"``, ``"paper"``, or any rule.
+        ``"sequential"`` (default), ``"seed"``, ``"paper"``, or any rule
+        whose ``a`` and ``b`` lie within ``±`` :data:`MAX_WEIGHT`.
     p_on : float
         Probability that a neuron starts on.
     max_sweeps : int
-        Sweeps before an attempt counts as non-converged.
+        Sweeps before an attempt counts as non-converged, 1 to :data:`MAX_SWEEPS`.
     repair : bool
         Try to merge the cycles of multi-cycle fixed points (counted apart).
     spec : TourSpec, optional
         Only its ``start``/``end`` matter: with both, the edge between them is clamped on.
     time_limit : float, optional
-        Seconds; stops between chunks of attempts.
+        Seconds for the whole call; an attempt stops between two sweeps.
     stop_first : bool
         Stop at the first tour.
     progress : callable, optional
         ``progress(done, attempts)``.
     seed : int, optional
-        Seed of every random choice; attempt ``i`` uses its own stream, so a
-        run does not depend on chunking.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        Here the result is the returned dict and the seed its ``"seed"``;
+        attempt ``i`` draws from ``derive_seed(seed, _STREAM, i)``, so a run
+        does not depend on how its sweeps were cut into chunks.
 
     Returns
     -------
     dict
         ``attempts``, the counts of :data:`OUTCOMES`, ``repaired``,
         ``sweeps`` (total), ``tour_rate``, ``elapsed``, ``attempts_per_s``,
-        and ``tour_V`` / ``repaired_V`` (outputs of the first tour of each kind, or None)
-        with ``first_tour`` / ``first_repaired`` (attempt numbers, or None).
+        ``seed``, ``interrupted``, and ``tour_V`` / ``repaired_V`` (outputs
+        of the first tour of each kind, or None) with ``first_tour`` /
+        ``first_repaired`` (attempt numbers, or None).
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> st = sample_neural(KnightGraph(Board(6, 6)), 20, seed=4)
+    >>> st["attempts"], st["tours"] + st["multi_cycle"] + st["other_fixed"] + st["non_converged"]
+    (20, 20)
     """
-    if int(attempts) < 0:
-        raise UnsupportedError(f"attempts={attempts} must not be negative")
+    attempts = check_int("attempts", attempts, 0, MAX_ATTEMPTS, method="neural")
     spec = spec or TourSpec(closed=True)
-    seed = 0 if seed is None else int(seed)
-    r, net, clamp, reason = _prepare(graph, spec, rule, p_on, max_sweeps)
-    counts = np.zeros(len(_COUNTERS), dtype=np.int64)
-    tour_V = np.zeros(net.n_edges, dtype=np.int32)
-    rep_V = np.zeros(net.n_edges, dtype=np.int32)
-    first_tour = first_rep = None
-    done = 0
+    seed = resolve_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
     t0 = time.perf_counter()
-    if reason is None and net.n_edges > 0:
-        for start, k in _budget_chunks(int(attempts), time_limit, t0):
-            seeds = derive_seeds(seed, _STREAM, start, k)
-            found = np.array([-1, -1], dtype=np.int64)
-            ran = _run(net.table, net.eid, net.ea, net.eb, r.a, r.b, MODES[r.mode], float(p_on),
-                       int(max_sweeps), clamp, seeds, bool(stop_first), bool(repair),
-                       counts, tour_V if first_tour is None else np.zeros_like(tour_V),
-                       rep_V if first_rep is None else np.zeros_like(rep_V), found)
-            if first_tour is None and found[0] >= 0:
-                first_tour = start + int(found[0])
-            if first_rep is None and found[1] >= 0:
-                first_rep = start + int(found[1])
-            done = start + ran
-            if progress is not None:
-                progress(done, int(attempts))
-            if stop_first and (first_tour is not None or (repair and first_rep is not None)):
-                break
-    elif net.n_edges == 0:
-        reason = "the board has no knight's move"
+    interrupted = False
+    with interrupt_guard():
+        try:
+            graph.build(deadline)
+            r, net, clamp, reason, p_on, max_sweeps = _prepare(graph, spec, rule, p_on, max_sweeps)
+            if reason is None and net.n_edges == 0:
+                reason = "the board has no knight's move"
+            run = _Attempts(net, r, p_on, max_sweeps, clamp, stop_first, repair)
+            if reason is None and attempts > 0:
+                deadline.extend(warm(repair=bool(repair)))  # a first-run compile is not the search's time
+
+                def step(k):
+                    if run.exhausted:
+                        base = run.attempts
+                        run.feed(derive_seeds(seed, _STREAM, base, min(_SEED_BLOCK, attempts - base)), base)
+                    ran = run.advance(k)
+                    return ran, run.finished or (run.exhausted and run.attempts >= attempts)
+
+                outcome = drive(step, units=None, deadline=deadline, progress=progress, first=16,
+                                position=lambda done: (run.attempts, attempts))
+                interrupted = outcome.interrupted
+        except Stopped as stop:
+            if stop.interrupted:
+                interrupted = True
+            r = _as_rule(rule)
+            run = None
+            reason = stop.describe()
     elapsed = time.perf_counter() - t0
+    counts = run.counts if run is not None else np.zeros(len(_COUNTERS), dtype=np.int64)
+    done = run.attempts if run is not None else 0
+    found = run.found if run is not None else np.array([-1, -1])
     out = {name: int(counts[i]) for i, name in enumerate(_COUNTERS)}
     out.update(
         attempts=done,
@@ -688,11 +593,13 @@ def sample_neural(
         mean_sweeps=(out["sweeps"] / done) if done else 0.0,
         elapsed=elapsed,
         attempts_per_s=(done / elapsed) if elapsed > 0 else 0.0,
-        first_tour=first_tour,
-        first_repaired=first_rep,
-        tour_V=tour_V if first_tour is not None else None,
-        repaired_V=rep_V if first_rep is not None else None,
+        first_tour=int(found[0]) if found[0] >= 0 else None,
+        first_repaired=int(found[1]) if found[1] >= 0 else None,
+        tour_V=run.tour_V if run is not None and found[0] >= 0 else None,
+        repaired_V=run.repaired_V if run is not None and found[1] >= 0 else None,
         reason=reason,
+        seed=seed,
+        interrupted=interrupted,
     )
     return out
 
@@ -727,8 +634,9 @@ def solve_neural(
         Must ask for a closed tour; ``start`` rotates the tour, ``end``
         (with ``start``) clamps the closing edge on.
     seed : int, optional
-        Seed of every random choice (None means 0 when called directly;
-        :func:`ktsolve.solve` draws and records one).
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
         Seconds; the answer is ``unknown`` when it runs out.
     progress : callable, optional
@@ -764,30 +672,32 @@ def solve_neural(
     ('found', 36, 'sequential')
     """
     if not spec.closed:
-        raise UnsupportedError("method 'neural' builds closed tours only; ask with --closed")
+        raise UnsupportedError("method 'neural' builds closed tours only; ask for a closed tour")
     for sq in (spec.start, spec.end):
         if sq is not None:
             graph.board.index(*sq)  # raises InvalidSquareError for a hole or a square off the board
-    if int(attempts) < 1:
-        raise UnsupportedError(f"attempts={attempts} must be at least 1")
+    attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS, method="neural")
+    seed = resolve_seed(seed)
     st = sample_neural(graph, attempts, rule=rule, p_on=p_on, max_sweeps=max_sweeps, repair=repair,
                        spec=spec, time_limit=time_limit, stop_first=True, progress=progress,
                        seed=seed)
-    stats = {k: v for k, v in st.items() if k not in ("tour_V", "repaired_V", "reason", "elapsed")}
-    net = neural_net(graph)
+    drop = ("tour_V", "repaired_V", "reason", "elapsed", "seed", "interrupted")
+    stats = {k: v for k, v in st.items() if k not in drop}
+    if st["interrupted"]:
+        stats.update(reason=f"interrupted (Ctrl-C) after {st['attempts']} attempts", interrupted=True)
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
     V = None
     if st["tour_V"] is not None:
         V, stats["tour_source"] = st["tour_V"], "network"
     elif st["repaired_V"] is not None:
         V, stats["tour_source"] = st["repaired_V"], "repair"
     if V is not None:
-        squares = _listing(graph, net, V, spec)
-        return SolveResult(Status.FOUND, tour=Tour(graph.board, squares, closed=True), stats=stats)
+        squares = _listing(graph, neural_net(graph), V, spec)
+        return SolveResult(Status.FOUND, tour=Tour(graph.board, squares, closed=True), seed=seed, stats=stats)
     if st["reason"] is not None:
         stats["reason"] = st["reason"]
     elif st["attempts"] < attempts:
         stats["reason"] = f"time limit reached after {st['attempts']} attempts without a tour"
     else:
         stats["reason"] = f"no attempt of {st['attempts']} converged to a single cycle"
-    return SolveResult(Status.UNKNOWN, stats=stats)
-
+    return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)

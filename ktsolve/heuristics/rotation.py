@@ -87,27 +87,37 @@ References
    Sciences* 18 (1979) 155-193.
 .. [4] A. Roth, "The Problem of the Knight": break Warnsdorff's ties by
    taking the square farthest from the board's centre.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> board = Board(20, 20, holes=[(3, 4), (10, 10)])
+>>> res = solve_rotation(KnightGraph(board), TourSpec(start=(0, 0)), seed=2)
+>>> res.status.value, len(res.tour), res.tour.start
+('found', 398, (0, 0))
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
-from ..errors import UnsupportedError
+from .. import jit
+from ..checks import COUNT_MAX, check_int, check_time_limit
+from ..driver import Deadline, Stopped, drive, interrupt_guard
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
+from ..seeds import derive_seeds, resolve_seed
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
     "solve_rotation",
-    
+    "warm",
     "DEFAULT_ROTATIONS",
     "ROTATIONS_PER_LENGTH",
     "DEFAULT_RESTARTS",
     "DEFAULT_DEPTH",
+    "MAX_RESTARTS",
     "rotate",
 ]
 
@@ -120,6 +130,8 @@ ROTATIONS_PER_LENGTH = 3
 DEFAULT_RESTARTS = 3
 #: Rotations in the sequences the repair search tries.
 DEFAULT_DEPTH = 3
+#: Most runs a call may be given.
+MAX_RESTARTS = 1_000_000
 
 _MAXD = 6
 
@@ -131,7 +143,7 @@ _CLOSED = 3  # 1: the end must come next to path[0]
 _GOAL = 4  # free square the walk heads for, or -1
 _ROT = 5  # rotations in this run
 _EXT = 6  # squares appended in this run
-_RNG = 7  # seed of the next chunk's random stream
+_SPENT = 7  # work units the last call of _run did
 _DEPTH = 8  # repair search depth
 _PREV = 9  # previous end (the walk does not step straight back)
 _WALK = 10  # walk steps in this run
@@ -159,6 +171,21 @@ _PARKED_MARK = -3
 
 # ---------------------------------------------------------------------- kernels
 @njit(cache=True)
+def _below(rng, m):
+    """A number in ``0..m-1`` from the SplitMix64 stream whose state is ``rng[0]``.
+
+    The stream lives in the caller's array, so a run cut into chunks draws
+    the same numbers however the chunks fall.
+    """
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
+
+
+@njit(cache=True)
 def _knight_dist(r1, c1, r2, c2):
     """Knight's-move distance between two squares of an unbounded board."""
     x = abs(r1 - r2)
@@ -183,6 +210,13 @@ def rotate(path, pos, length, i):
     the end, and updates ``pos`` (the index of every square on the path) for
     the squares that moved.  Costs ``length - 1 - i``.  The caller checks that
     ``path[i]`` is next to the end and that ``0 <= i < length - 2``.
+
+    Examples
+    --------
+    >>> path = np.array([0, 1, 2, 3, 4], dtype=np.int32)
+    >>> pos = np.arange(5, dtype=np.int32)
+    >>> int(rotate(path, pos, 5, 1)), path.tolist(), pos.tolist()
+    (2, [0, 1, 4, 3, 2], [0, 1, 4, 3, 2])
     """
     lo = i + 1
     hi = length - 1
@@ -266,7 +300,7 @@ def _search(indptr, indices, path, pos, L, depth, goal, best_piv):
     cost = np.empty(_MAXD + 1, dtype=np.int64)
     for maxd in range(1, depth + 1):
         best_cost = np.int64(-1)
-        d = 0
+        d = np.int64(0)  # not a literal 0: callees get one signature
         ends[0] = path[L - 1]
         cursor[0] = indptr[ends[0]]
         cost[0] = 0
@@ -371,40 +405,56 @@ def _give_back(indptr, indices, path, pos, udeg, state, L):
 
 
 @njit(cache=True)
-def _init(indptr, indices, path, pos, udeg, state, start, reserved):
-    """Reset the path to ``[start]`` with ``reserved`` (or -1) kept off it."""
-    n = pos.size
-    for v in range(n):
+def _init(indptr, indices, pos, udeg, reserved, lo, hi):
+    """Reset squares ``lo .. hi - 1`` for a new run: free, ``reserved`` (or -1) kept off the path.
+
+    The free-neighbour counts ``udeg`` of ``lo .. hi - 1`` are counted with
+    only ``reserved`` off, so run this over every square (in as many pieces
+    as the clock wants) before :func:`_begin`.
+    """
+    for v in range(lo, hi):
         pos[v] = _FREE
-    if reserved >= 0:
+    if reserved >= lo and reserved < hi:
         pos[reserved] = _RESERVED_MARK
-    for v in range(n):
+    for v in range(lo, hi):
         deg = 0
         for k in range(indptr[v], indptr[v + 1]):
-            if pos[indices[k]] == _FREE:
+            if indices[k] != reserved:
                 deg += 1
         udeg[v] = deg
-    L = _append(indptr, indices, path, pos, udeg, 0, start)
-    state[_L] = L
-    state[_BEST] = L
-    for f in (_GOAL, _PREV, _PARKED):
-        state[f] = -1
-    for f in (_ROT, _EXT, _WALK, _REPAIRS, _REVERSED, _SINCE, _POPS, _GSTEPS, _GCAP, _FLIPS):
-        state[f] = 0
 
 
 @njit(cache=True)
-def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
+def _begin(indptr, indices, path, pos, udeg, state, start):
+    """Start the path at ``start`` once every square is reset (:func:`_init`)."""
+    L = _append(indptr, indices, path, pos, udeg, np.int64(0), np.int64(start))
+    state[_L] = L
+    state[_BEST] = L
+    state[_GOAL] = -1
+    state[_PREV] = -1
+    state[_PARKED] = -1
+    state[_ROT] = 0
+    state[_EXT] = 0
+    state[_WALK] = 0
+    state[_REPAIRS] = 0
+    state[_REVERSED] = 0
+    state[_SINCE] = 0
+    state[_POPS] = 0
+    state[_GSTEPS] = 0
+    state[_GCAP] = 0
+    state[_FLIPS] = 0
+
+
+@njit(cache=True)
+def _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, work, max_rot):
     """Advance the search by about ``work`` units (squares appended or moved).
 
     Returns ``_DONE`` when ``path`` is a tour of the request, ``_STALLED``
     when this run has spent ``max_rot`` rotations without growing the path,
-    else ``_GOING``.  Everything the next call needs is in the arrays.
+    else ``_GOING``.  Everything the next call needs is in the arrays, the
+    random stream (``rng``) included, so a run is the same however many
+    chunks it takes.  The work actually done is added to ``state[_SPENT]``.
     """
-    # Numba's generator is seeded here from the state, and the seed of the
-    # next chunk drawn at the end: a run is the same however many chunks it
-    # takes and whatever else runs between them.
-    np.random.seed(state[_RNG])
     L = state[_L]
     target = state[_TARGET]
     reserved = state[_RESERVED]
@@ -422,12 +472,12 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
             w = indices[k]
             if pos[w] != _FREE:
                 continue
-            key = (np.int64(udeg[w]) << np.int64(40)) - (np.int64(prio[w]) << np.int64(6)) + np.random.randint(0, 64)
+            key = (np.int64(udeg[w]) << np.int64(40)) - (np.int64(prio[w]) << np.int64(6)) + _below(rng, np.int64(64))
             if key < bkey:
                 bkey = key
                 best = w
         if best >= 0:
-            L = _append(indptr, indices, path, pos, udeg, L, best)
+            L = _append(indptr, indices, path, pos, udeg, L, np.int64(best))
             if state[_PARKED] >= 0:
                 _free_square(indptr, indices, pos, udeg, state[_PARKED])
                 state[_PARKED] = -1
@@ -449,7 +499,7 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
                 break
             if _adjacent(indptr, indices, u, goal):
                 if reserved >= 0:
-                    L = _append(indptr, indices, path, pos, udeg, L, reserved)
+                    L = _append(indptr, indices, path, pos, udeg, L, np.int64(reserved))
                 status = _DONE
                 break
         if state[_SINCE] >= max_rot:
@@ -512,11 +562,11 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
             e = path[i + 1]
             if e == prev:
                 continue
-            if np.random.randint(0, 8) == 0:
-                key = np.int64(np.random.randint(0, 1 << 24))  # now and then a random step
+            if _below(rng, np.int64(8)) == 0:
+                key = _below(rng, np.int64(1 << 24))  # now and then a random step
             else:
                 dist = _knight_dist(coords[e, 0], coords[e, 1], gr, gc)
-                key = (np.int64(dist) << np.int64(24)) + np.random.randint(0, 1 << 24)
+                key = (np.int64(dist) << np.int64(24)) + _below(rng, np.int64(1 << 24))
             if key < cbest:
                 cbest = key
                 choice = i
@@ -544,35 +594,34 @@ def _run(indptr, indices, coords, prio, path, pos, udeg, state, work, max_rot):
         state[_WALK] += 1
         state[_GSTEPS] += 1
     state[_L] = L
-    state[_RNG] = np.random.randint(1, 2**31 - 1)
+    state[_SPENT] = spent
     return status
 
 
 # ---------------------------------------------------------------------- Python side
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise UnsupportedError(f"parameter {name}={value!r} must be a whole number >= {low}")
-    if high is not None and value > high:
-        raise UnsupportedError(f"parameter {name}={value!r} must be at most {high}")
-    return int(value)
-
-
-def _priority(graph: KnightGraph) -> np.ndarray:
+def _priority(graph: KnightGraph, deadline=None) -> np.ndarray:
     """Roth's tie-break: squared distance from the board's centre (larger is taken first)."""
-    c = graph.coords.astype(np.int64)
-    rows, cols = graph.board.rows, graph.board.cols
-    dr = 2 * c[:, 0] - (rows - 1)
-    dc = 2 * c[:, 1] - (cols - 1)
-    return (dr * dr + dc * dc).astype(np.int64)
+    return graph.centre_distance(deadline)
 
 
-def _corner_square(graph: KnightGraph, colour: int | None = None) -> int:
-    """The square nearest the top-left corner (of ``colour`` when given; fewest neighbours among equals)."""
-    c = graph.coords.astype(np.int64)
-    key = (c[:, 0] + c[:, 1]) * 16 + graph.degree
-    if colour is not None:
-        key = np.where(graph.colour == colour, key, np.iinfo(np.int64).max)
-    return int(np.argmin(key))
+def _corner_square(graph: KnightGraph, colour: int | None = None, deadline=None) -> int:
+    """The square nearest the top-left corner (of ``colour`` when given; fewest neighbours among equals).
+
+    Found a slice of squares at a time, with ``deadline`` checked between slices.
+    """
+    best, best_key = 0, np.iinfo(np.int64).max
+    step = 1 << 20
+    for a in range(0, graph.n, step):
+        if deadline is not None:
+            deadline.check("preparing the search")
+        c = graph.coords[a : a + step].astype(np.int64)
+        key = (c[:, 0] + c[:, 1]) * 16 + graph.degree[a : a + step]
+        if colour is not None:
+            key = np.where(graph.colour[a : a + step] == colour, key, np.iinfo(np.int64).max)
+        i = int(np.argmin(key))
+        if key[i] < best_key:
+            best, best_key = a + i, int(key[i])
+    return best
 
 
 def _majority_colour(graph: KnightGraph) -> int | None:
@@ -587,7 +636,7 @@ def _majority_colour(graph: KnightGraph) -> int | None:
     return 0 if even > odd else 1
 
 
-def _plan(graph: KnightGraph, spec: TourSpec) -> tuple[int, int, bool, bool]:
+def _plan(graph: KnightGraph, spec: TourSpec, deadline=None) -> tuple[int, int, bool, bool]:
     """``(first, reserved, closing, flip)``: where the path starts, the square kept for its end
     (-1: none), whether the end must come back next to ``first``, and whether the path is
     reversed at the end."""
@@ -600,12 +649,12 @@ def _plan(graph: KnightGraph, spec: TourSpec) -> tuple[int, int, bool, bool]:
             return start, end, False, False
         # Any cycle will do: it is listed from the requested start (or so as
         # to end on the requested end) afterwards.
-        return _corner_square(graph), -1, True, False
+        return _corner_square(graph, None, deadline), -1, True, False
     if start is not None:
         return start, (-1 if end is None else end), False, False
     if end is not None:
         return end, -1, False, True
-    return _corner_square(graph, _majority_colour(graph)), -1, False, False
+    return _corner_square(graph, _majority_colour(graph), deadline), -1, False, False
 
 
 def solve_rotation(
@@ -626,10 +675,12 @@ def solve_rotation(
     graph : KnightGraph
     spec : TourSpec
     seed : int, optional
-        Seed of every random choice; the same seed gives the same tour.
-        None uses 0 (:func:`ktsolve.solve` draws and records a fresh seed).
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds; when they run out the answer is ``unknown``.
+        Seconds for the whole call (graph building and the reset of every
+        run included); when they run out the answer is ``unknown``.
     progress : callable, optional
         Called as ``progress(squares on the path, squares of the board)``.
     rotations : int
@@ -637,7 +688,8 @@ def solve_rotation(
         (default :data:`DEFAULT_ROTATIONS`, or :data:`ROTATIONS_PER_LENGTH`
         times the board's long side when that is more).
     restarts : int
-        Runs before answering ``unknown`` (default :data:`DEFAULT_RESTARTS`).
+        Runs before answering ``unknown`` (default :data:`DEFAULT_RESTARTS`,
+        at most :data:`MAX_RESTARTS`).
     depth : int
         Longest rotation sequence the repair search tries, 1 to 6 (default
         :data:`DEFAULT_DEPTH`).
@@ -645,10 +697,11 @@ def solve_rotation(
     Returns
     -------
     SolveResult
-        ``found`` with the tour, or ``unknown`` with ``stats["reason"]``.
-        ``stats`` counts rotations, squares appended, repairs, walk steps,
-        squares moved by rotations (``reversed``), squares given back to
-        change the end's colour, and runs.
+        ``found`` with the tour, or ``unknown`` with ``stats["reason"]``
+        (and ``stats["interrupted"]`` after Ctrl-C).  ``stats`` counts
+        rotations, squares appended, repairs, walk steps, squares moved by
+        rotations (``reversed``), squares given back to change the end's
+        colour, and runs.
 
     Notes
     -----
@@ -656,89 +709,152 @@ def solve_rotation(
     graph's.
     Time: see the module docstring.  The answer is ``unknown`` on boards with
     no tour (the method cannot prove that; :func:`ktsolve.solve` runs the
-    cheap proofs first), and may be ``unknown`` on boards with one.
+    cheap proofs first), and may be ``unknown`` on boards with one.  Run
+    ``r`` draws from a SplitMix64 stream seeded by ``derive_seed(seed,
+    "rotation", r)``, kept in an array, so the answer does not depend on how
+    the driver cuts the work into chunks.
 
     Examples
     --------
     >>> from ktsolve import Board, KnightGraph, TourSpec
     >>> g = KnightGraph(Board(12, 12, holes=[(5, 5), (6, 7)]))
     >>> res = solve_rotation(g, TourSpec(closed=True), seed=1)
-    >>> res.status.value, len(res.tour)
-    ('found', 142)
+    >>> res.status.value, len(res.tour), res.seed
+    ('found', 142, 1)
     """
     if rotations is None:
         rotations = max(DEFAULT_ROTATIONS, ROTATIONS_PER_LENGTH * max(graph.board.rows, graph.board.cols))
-    rotations = _check_int("rotations", rotations, 1)
-    restarts = _check_int("restarts", restarts, 1)
-    depth = _check_int("depth", depth, 1, _MAXD)
-    t0 = time.perf_counter()
+    rotations = check_int("rotations", rotations, 1, COUNT_MAX, method="rotation")
+    restarts = check_int("restarts", restarts, 1, MAX_RESTARTS, method="rotation")
+    depth = check_int("depth", depth, 1, _MAXD, method="rotation")
+    seed = resolve_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
     board = graph.board
     n = graph.n
-    seed = 0 if seed is None else int(seed)
-    first, reserved, closing, flip = _plan(graph, spec)
-
     if spec.closed and n < 3:
-        return SolveResult(Status.UNKNOWN, stats={"reason": "a closed tour needs at least 3 squares"})
+        return SolveResult(Status.UNKNOWN, seed=seed, stats={"reason": "a closed tour needs at least 3 squares"})
+    stats: dict = {}
+    with interrupt_guard():
+        try:
+            graph.build(deadline, coords=True)
+            return _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, stats)
+        except Stopped as stop:
+            stats.update(stop.stats())
+            return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+
+
+def _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, stats) -> SolveResult:
+    board = graph.board
+    n = graph.n
+    first, reserved, closing, flip = _plan(graph, spec, deadline)
     if n == 1:
-        return SolveResult(Status.FOUND, tour=Tour(board, np.array([first]), closed=False))
+        return SolveResult(Status.FOUND, tour=Tour(board, np.array([first]), closed=False), seed=seed)
     if reserved == first:
-        return SolveResult(Status.UNKNOWN, stats={"reason": "the start and the end are the same square"})
+        return SolveResult(Status.UNKNOWN, seed=seed,
+                           stats={"reason": "the start and the end are the same square"})
     if spec.closed and reserved >= 0 and not np.isin(reserved, graph.neighbours(first)):
         return SolveResult(
-            Status.UNKNOWN,
+            Status.UNKNOWN, seed=seed,
             stats={"reason": "the end is not a knight's move from the start, so no closed tour joins them"},
         )
-
+    deadline.check("preparing the search")
     indptr, indices, coords = graph.indptr, graph.indices, graph.coords
-    prio = _priority(graph)
+    prio = _priority(graph, deadline)
+    deadline.extend(warm())  # a first-run compile is not the search's time
+    deadline.check("preparing the search")
     path = np.empty(n, dtype=np.int32)
     pos = np.empty(n, dtype=np.int32)
     udeg = np.empty(n, dtype=np.int32)
     state = np.zeros(_NSTATE, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
     state[_TARGET] = n - 1 if reserved >= 0 else n
     state[_RESERVED] = reserved
     state[_CLOSED] = 1 if closing else 0
     state[_DEPTH] = depth
-    work = max(1 << 20, 4 * n)
+    streams = derive_seeds(seed, "rotation", 0, restarts)
 
     names = ("rotations", "extensions", "repairs", "walk_steps", "reversed", "given_back", "swaps")
     fields = (_ROT, _EXT, _REPAIRS, _WALK, _REVERSED, _POPS, _FLIPS)
     totals = dict.fromkeys(names, 0)
-    deadline = None if time_limit is None else t0 + float(time_limit)
-    streams = np.random.SeedSequence(seed).spawn(restarts)
-    status = _GOING
-    runs = 0
-    for run in range(restarts):
-        runs += 1
-        state[_RNG] = int(streams[run].generate_state(1)[0] % (2**31 - 2)) + 1
-        _init(indptr, indices, path, pos, udeg, state, first, reserved)
-        status = _GOING
-        while status == _GOING:
-            status = _run(indptr, indices, coords, prio, path, pos, udeg, state, work, rotations)
-            if progress is not None:
-                progress(int(state[_L]), n)
-            if status == _GOING and deadline is not None and time.perf_counter() > deadline:
-                break
+    run = {"number": 0, "reset": 0, "status": _GOING, "best": 0}
+
+    def start_run() -> None:
+        run["reset"] = 0
+        run["status"] = _GOING
+        rng[0] = np.uint64(int(streams[run["number"]]))
+        run["number"] += 1
+
+    def end_run() -> None:
         for name, f in zip(names, fields):
             totals[name] += int(state[f])
-        if status != _STALLED:
-            break
-    stats = dict(totals, runs=runs, longest=int(state[_BEST]), squares=n, rotation_limit=rotations)
+        run["best"] = max(run["best"], int(state[_BEST]))
+
+    def step(k):
+        """``k`` units: squares reset at the start of a run, then the search's own work units."""
+        if run["reset"] < n:
+            # reset the arrays for a new run, a slice at a time (a pass over n squares)
+            hi = min(n, run["reset"] + k)
+            _init(indptr, indices, pos, udeg, reserved, run["reset"], hi)
+            done = hi - run["reset"]
+            run["reset"] = hi
+            if hi == n:
+                _begin(indptr, indices, path, pos, udeg, state, first)
+            return done, False
+        status = _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, k, rotations)
+        spent = max(1, int(state[_SPENT]))
+        if status == _GOING:
+            return spent, False
+        end_run()
+        run["status"] = status
+        if status == _STALLED and run["number"] < restarts:
+            start_run()
+            return spent, False
+        return spent, True
+
+    start_run()
+    outcome = drive(step, units=None, deadline=deadline, progress=progress, first=1 << 14,
+                    position=lambda done: (int(state[_L]), n))
+    if run["status"] == _GOING:
+        end_run()
+    status = run["status"]
+    runs = run["number"]
+    stats.update(totals, runs=runs, longest=run["best"], squares=n, rotation_limit=rotations)
+    if outcome.interrupted:
+        stats.update(reason=f"interrupted (Ctrl-C) in run {runs}", interrupted=True)
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
     if status != _DONE:
         if status == _GOING:
-            stats["reason"] = f"the time limit of {time_limit:g} s ran out"
+            stats["reason"] = f"the time limit of {deadline.time_limit:g} s ran out"
         else:
             stats["reason"] = (
                 f"{runs} run{'s' if runs != 1 else ''} ended without a tour (longest path "
-                f"{int(state[_BEST]):,} of {n:,} squares); a run stops when its end is stuck for good "
+                f"{run['best']:,} of {n:,} squares); a run stops when its end is stuck for good "
                 f"or after {rotations:,} rotations without growing its path"
             )
-        return SolveResult(Status.UNKNOWN, stats=stats)
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
     squares = path[::-1] if flip else path
     tour = Tour(board, squares, closed=spec.closed)
     if spec.closed:
         tour = _list_closed(tour, board, spec)
-    return SolveResult(Status.FOUND, tour=tour, stats=stats)
+    return SolveResult(Status.FOUND, tour=tour, seed=seed, stats=stats)
+
+
+def _warm_calls() -> None:
+    from ..board import Board
+
+    for spec in (TourSpec(closed=True), TourSpec(start=(0, 0), end=(4, 1))):
+        solve_rotation(KnightGraph(Board(6, 6)), spec, seed=1, restarts=1)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the rotation kernels; the seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    return jit.prepare("rotation", _warm_calls, (_init, _begin, _run))
 
 
 def _list_closed(tour: Tour, board, spec: TourSpec) -> Tour:

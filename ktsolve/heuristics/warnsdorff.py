@@ -60,18 +60,29 @@ D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tours on
 square chessboards", Oregon State University REU report, 1996.
 S. Ganzfried, "A new algorithm for knight's tours", Oregon State University
 REU report, 2004 (Table 1: the Squirrel-Cull orderings).
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> g = KnightGraph(Board(8, 8))
+>>> len(warnsdorff_path(g, "a1", rule="roth"))
+64
+>>> solve_warnsdorff(g, TourSpec(closed=True), seed=1).status.value
+'found'
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import njit
 
-from ..errors import UnsupportedError
+from .. import jit
+from ..checks import check_int, check_seed, check_time_limit
+from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..errors import InvalidParameterError, UnsupportedError
+from ..board import Board
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
+from ..seeds import derive_seeds, resolve_seed
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -81,6 +92,8 @@ __all__ = [
     "squirrel_applies",
     "default_restarts",
     "solve_warnsdorff",
+    "warm",
+    "MAX_RESTARTS",
 ]
 
 #: Tie-breaking rules of one walk, by name (``auto`` is the restart strategy of the method).
@@ -93,93 +106,57 @@ _AUTO_CYCLE = ("roth", "pohl", "first", "random")
 
 
 # ---------------------------------------------------------------------- kernel
-@njit(cache=True)
-def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out):
-    """One Warnsdorff walk; fills ``out`` and returns its length.
+from ._warnsdorff_kernels import (  # noqa: E402 - the kernels live in a file of their own
+    _DONE,
+    _GOLDEN,
+    _LEN,
+    _MASK64,
+    _NSTATE,
+    _walk_start,
+    _walk_steps,
+)
 
-    ``table`` is the ``(n, k)`` move table, ``degree`` the squares' degrees.
-    ``end`` (-1 for none) is blocked until every other square is visited.
-    ``rank[o, j]`` is the tie priority of move ``j`` under ordering ``o``
-    (lower first); the walk switches from ordering ``o`` to ``o + 1`` when
-    it arrives on square ``switch[o]`` (rule ``squirrel``; the other rules
-    use row 0).  ``dist`` is the squared distance from the centre (rule
-    ``roth``).  The length is ``n`` when the walk is a complete tour.
-    """
+
+class _Walker:
+    """The arrays of resumable kernel walks on one graph, allocated once."""
+
+    def __init__(self, graph: KnightGraph):
+        n = graph.n
+        self.table = graph.table
+        self.degree = graph.degree
+        self.deg = np.empty(n, dtype=np.int32)
+        self.visited = np.empty(n, dtype=np.uint8)
+        self.out = np.empty(n, dtype=np.int32)
+        self.st = np.zeros(_NSTATE, dtype=np.int64)
+        self.rng = np.zeros(1, dtype=np.uint64)
+
+    def start(self, start: int, end: int, seed: int) -> None:
+        _walk_start(self.table, self.degree, int(start), int(end), int(seed), self.deg, self.visited,
+                    self.out, self.st, self.rng)
+
+    def steps(self, rule: int, rank, switch, dist, budget: int) -> int:
+        return int(_walk_steps(self.table, int(rule), rank, switch, dist, self.deg, self.visited, self.out,
+                               self.st, self.rng, int(budget)))
+
+    @property
+    def done(self) -> bool:
+        return bool(self.st[_DONE])
+
+    @property
+    def length(self) -> int:
+        return int(self.st[_LEN])
+
+
+def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out):
+    """One whole kernel walk; fills ``out`` and returns its length (``n`` for a complete tour)."""
     n = table.shape[0]
-    k = table.shape[1]
-    if rule == 1:
-        np.random.seed(seed)
-    deg = degree.copy()
-    visited = np.zeros(n, np.uint8)
-    target = n
-    if end >= 0:
-        # Blocked: never a candidate, but still counted in its neighbours' degrees.
-        visited[end] = 1
-        target = n - 1
-    cur = start
-    visited[cur] = 1
-    for j in range(k):
-        w = table[cur, j]
-        if w >= 0:
-            deg[w] -= 1
-    out[0] = cur
-    length = 1
-    order = 0
-    n_switch = switch.shape[0]
-    while length < target:
-        best = -1
-        best_deg = 1 << 30
-        best_key = 0
-        ties = 0
-        for j in range(k):
-            w = table[cur, j]
-            if w < 0 or visited[w] != 0:
-                continue
-            d = deg[w]
-            if d > best_deg:
-                continue
-            # key: smaller is better (rules first, squirrel, pohl, roth)
-            key = 0
-            if rule == 0 or rule == 4:
-                key = rank[order, j]
-            elif rule == 2:
-                for jj in range(k):
-                    u = table[w, jj]
-                    if u >= 0 and visited[u] == 0:
-                        key += deg[u]
-            elif rule == 3:
-                key = -dist[w]
-            if d < best_deg:
-                best = w
-                best_deg = d
-                best_key = key
-                ties = 1
-            elif rule == 1:
-                ties += 1
-                if np.random.random() * ties < 1.0:
-                    best = w
-            elif key < best_key:
-                best = w
-                best_key = key
-        if best < 0:
-            break
-        cur = best
-        visited[cur] = 1
-        for j in range(k):
-            w = table[cur, j]
-            if w >= 0:
-                deg[w] -= 1
-        out[length] = cur
-        length += 1
-        if order < n_switch and cur == switch[order]:
-            order += 1
-    if end >= 0 and length == target:
-        for j in range(k):
-            if table[cur, j] == end:
-                out[length] = end
-                length += 1
-                break
-    return length
+    deg = np.empty(n, dtype=np.int32)
+    visited = np.empty(n, dtype=np.uint8)
+    st = np.zeros(_NSTATE, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    _walk_start(table, degree, int(start), int(end), int(seed), deg, visited, out, st, rng)
+    _walk_steps(table, int(rule), rank, switch, dist, deg, visited, out, st, rng, n + 1)
+    return int(st[_LEN])
 
 
 def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
@@ -197,7 +174,16 @@ def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
     rank = rank.tolist()
     switch = switch.tolist()
     dist = dist.tolist()
-    rs = np.random.RandomState(seed) if rule == _RANDOM else None
+    state = [int(seed) & _MASK64]
+
+    def next_double():
+        z = (state[0] + _GOLDEN) & _MASK64
+        state[0] = z
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        return (z >> 11) * (1.0 / 9007199254740992.0)
+
     deg = degree.tolist()
     visited = [0] * n
     target = n
@@ -232,7 +218,7 @@ def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
                 best, best_deg, best_key, ties = w, d, key, 1
             elif rule == _RANDOM:
                 ties += 1
-                if rs.random_sample() * ties < 1.0:
+                if next_double() * ties < 1.0:
                     best = w
             elif key < best_key:
                 best, best_key = w, key
@@ -338,7 +324,14 @@ def squirrel_orderings(m: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def squirrel_applies(graph: KnightGraph) -> bool:
-    """True when the Squirrel-Cull orderings apply: a full ``n x n`` knight board, ``n >= 5``."""
+    """True when the Squirrel-Cull orderings apply: a full ``n x n`` knight board, ``n >= 5``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> squirrel_applies(KnightGraph(Board(8, 8))), squirrel_applies(KnightGraph(Board(8, 9)))
+    (True, False)
+    """
     b = graph.board
     return graph.is_knight and b.is_full and b.rows == b.cols and b.rows >= 5
 
@@ -366,6 +359,7 @@ def _reflect(graph: KnightGraph, path: np.ndarray, flips: tuple[bool, bool]) -> 
 # ---------------------------------------------------------------------- one walk
 _EMPTY_I32 = np.zeros(0, dtype=np.int32)
 _EMPTY_I64 = np.zeros(0, dtype=np.int64)
+_EMPTY_I64.setflags(write=False)  # read-only like the distances it stands for: one kernel signature
 _IDENTITY_RANK: dict[int, np.ndarray] = {}
 
 
@@ -375,14 +369,12 @@ def _identity_rank(k: int) -> np.ndarray:
     return _IDENTITY_RANK[k]
 
 
-def _centre_dist(graph: KnightGraph) -> np.ndarray:
+def _centre_dist(graph: KnightGraph, deadline=None) -> np.ndarray:
     """Squared distance from the centre, doubled coordinates so it stays integral."""
-    b = graph.board
-    c = graph.coords.astype(np.int64)
-    return (2 * c[:, 0] - (b.rows - 1)) ** 2 + (2 * c[:, 1] - (b.cols - 1)) ** 2
+    return graph.centre_distance(deadline)
 
 
-def _rule_arrays(graph: KnightGraph, rule: str):
+def _rule_arrays(graph: KnightGraph, rule: str, deadline=None):
     if rule not in _RULE_CODE:
         raise UnsupportedError(f"Warnsdorff has no tie-break rule {rule!r}; choose one of {', '.join(RULES)}")
     k = graph.table.shape[1]
@@ -395,7 +387,7 @@ def _rule_arrays(graph: KnightGraph, rule: str):
             )
         rank, switch = squirrel_orderings(graph.board.rows)
         return rank, switch, _EMPTY_I64
-    dist = _centre_dist(graph) if rule == "roth" else _EMPTY_I64
+    dist = _centre_dist(graph, deadline) if rule == "roth" else _EMPTY_I64
     return _identity_rank(k), _EMPTY_I32, dist
 
 
@@ -413,7 +405,9 @@ def warnsdorff_path(graph: KnightGraph, start, rule: str = "first", seed: int | 
         module docstring).  ``"squirrel"`` needs a full ``n x n`` board,
         ``n >= 5``, and is meant for the start ``(0, 0)``.
     seed : int, optional
-        Seed of rule ``"random"`` (0 when None); the other rules ignore it.
+        Seed of rule ``"random"``'s tie-breaks, a whole number from 0 to
+        2**32 - 1; the other rules ignore it.  Rule ``"random"`` needs one,
+        since a walk returns no result that could record a fresh draw.
     end : int, (row, col) or str, optional
         A square kept for last: the walk never enters it before every other
         square is visited, then enters it if it is a knight's move away.
@@ -444,8 +438,9 @@ def warnsdorff_path(graph: KnightGraph, start, rule: str = "first", seed: int | 
     e = -1 if end is None else graph.node(end)
     if e == s and n > 1:
         raise UnsupportedError(f"the end {graph.name(e)} is the start of the walk")
-    if seed is not None and not (0 <= int(seed) < 2**32):
-        raise UnsupportedError(f"seed {seed} is not in 0..2**32-1")
+    seed = check_seed(seed)
+    if seed is None and rule == "random":
+        raise InvalidParameterError("rule 'random' needs a seed (a whole number from 0 to 2**32 - 1)")
     rank, switch, dist = _rule_arrays(graph, rule)
     out = np.empty(n, dtype=np.int32)
     length = _walk(graph.table, graph.degree, s, e, _RULE_CODE[rule], 0 if seed is None else int(seed),
@@ -460,59 +455,78 @@ def default_restarts(n: int) -> int:
     As many walks as visit about ``2 * 10**7`` squares, at least 100 and at
     most 10,000: 10,000 walks up to 2,000 squares, 100 walks from 200,000
     squares on.
+
+    Examples
+    --------
+    >>> default_restarts(64), default_restarts(1_000_000)
+    (10000, 100)
     """
     return int(min(10_000, max(100, 20_000_000 // max(1, n))))
 
 
-def _start_order(graph: KnightGraph) -> np.ndarray:
+#: Squares per slice of :func:`_start_order`.
+_ORDER_SLICE = 1 << 20
+
+
+def _start_order(graph: KnightGraph, deadline=None) -> np.ndarray:
     """Candidate first squares of a free open tour, most promising first.
 
     A square with one neighbour must be an end of every open tour, so when
     there is one it is the only start needed (a tour ending there, reversed,
     starts there).  When the colours' counts differ, both ends lie on the
     majority colour.  Otherwise squares of low degree come first: the
-    corners, from which Warnsdorff's rule succeeds most often.
+    corners, from which Warnsdorff's rule succeeds most often (ties in
+    square order).  Done in slices of the board, with ``deadline`` checked
+    between them: a board of millions of squares takes a while.
     """
     deg = graph.degree
-    ones = np.flatnonzero(deg == 1)
-    if ones.size:
-        return ones[:1].astype(np.int32)
     even, odd = graph.board.colour_counts()
-    cand = np.arange(graph.n, dtype=np.int32)
-    if even != odd:
-        major = 0 if even > odd else 1
-        cand = cand[graph.colour == major]
-    order = np.argsort(deg[cand], kind="stable")
-    return cand[order]
+    major = None if even == odd else (0 if even > odd else 1)
+    by_degree: list[list[np.ndarray]] = [[] for _ in range(int(deg.max(initial=0)) + 1)]
+    step = _ORDER_SLICE
+    for a in range(0, graph.n, step):
+        if deadline is not None:
+            deadline.check("choosing the walks")
+        d = deg[a : a + step]
+        ones = np.flatnonzero(d == 1)
+        if ones.size:
+            return (ones[:1] + a).astype(np.int32)
+        keep = np.arange(a, a + d.size, dtype=np.int32)
+        if major is not None:
+            pick = graph.colour[a : a + step] == major
+            keep, d = keep[pick], d[pick]
+        order = np.argsort(d.astype(np.uint8), kind="stable")  # small keys: a radix sort
+        keep, d = keep[order], d[order]
+        cuts = np.searchsorted(d, np.arange(len(by_degree) + 1))
+        for k in range(len(by_degree)):
+            if cuts[k + 1] > cuts[k]:
+                by_degree[k].append(keep[cuts[k] : cuts[k + 1]])
+    parts = [p for group in by_degree for p in group]
+    return np.concatenate(parts).astype(np.int32) if parts else np.zeros(0, dtype=np.int32)
 
 
 #: Squares nearest the centre that anchor a free closed tour.
 _CLOSED_ANCHORS = 16
 
 
-class _Pairs:
-    """The walks' candidate (start, blocked end, reversed) triples, built on first use.
+class _Starts:
+    """The triples ``(start, -1, False)`` of an array of start squares, made one at a time.
 
-    A free open start costs nothing on a huge board until a triple is asked for.
+    A free open start on a board of millions of squares has millions of
+    candidates; a list of tuples of them would cost seconds.
     """
 
-    def __init__(self, make):
-        self._make = make
-        self._items = None
-
-    def _get(self):
-        if self._items is None:
-            self._items = self._make()
-        return self._items
+    def __init__(self, squares: np.ndarray):
+        self._squares = squares
 
     def __len__(self):
-        return len(self._get())
+        return len(self._squares)
 
     def __getitem__(self, i):
-        return self._get()[i]
+        return int(self._squares[i]), -1, False
 
 
-def _plan(graph: KnightGraph, spec: TourSpec):
+def _plan(graph: KnightGraph, spec: TourSpec, deadline=None):
     """(triples, finish, reason) for the walks of ``spec``.
 
     Each triple is ``(start, blocked end or -1, reversed)``; ``finish`` turns
@@ -541,25 +555,77 @@ def _plan(graph: KnightGraph, spec: TourSpec):
                                   "a knight's move apart")
             return [(s, e, False), (e, s, True)], same, ""
 
-        def make():
-            anchors = np.argsort(_centre_dist(graph), kind="stable")[:_CLOSED_ANCHORS]
-            return [(int(a), int(t), False) for a in anchors for t in table[a] if t >= 0]
+        # the squares nearest the centre, ties in square order (a stable sort of those few)
+        dist = _centre_dist(graph, deadline)
+        k = min(_CLOSED_ANCHORS, graph.n)
+        near = np.flatnonzero(dist <= np.partition(dist, k - 1)[k - 1])
+        anchors = near[np.argsort(dist[near], kind="stable")][:k]
+        triples = [(int(a), int(t), False) for a in anchors for t in table[a] if t >= 0]
 
         def finish(sq):
             return list_cycle(sq, s, e)
 
-        return _Pairs(make), finish, ""
+        return triples, finish, ""
     if s is not None and e is not None:
         return [(s, e, False), (e, s, True)], same, ""
     if s is not None:
         return [(s, -1, False)], same, ""
     if e is not None:
         return [(e, -1, True)], same, ""
-    return _Pairs(lambda: [(int(v), -1, False) for v in _start_order(graph)]), same, ""
+    return _Starts(_start_order(graph, deadline)), same, ""
 
 
-def _derive_seed(seed: int, attempt: int) -> int:
-    return int((seed * 2654435761 + attempt * 40503 + 12345) % (2**32))
+#: Most walks a run may be given (a walk of a small board takes microseconds).
+MAX_RESTARTS = 10**9
+
+#: Walk seeds are derived in blocks of this many.
+_SEED_BLOCK = 1024
+
+
+def _restarts(value) -> int:
+    try:
+        return check_int("restarts", value, 1, MAX_RESTARTS)
+    except InvalidParameterError:
+        raise InvalidParameterError(
+            f"restarts must be a whole number from 1 to {MAX_RESTARTS:,}, not {value!r}"
+        ) from None
+
+
+class _Seeds:
+    """The seeds of walk ``i``: its random tie-breaks, and its pick of a random candidate."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.first = -1
+        self.walk = self.pick = None
+
+    def __call__(self, i: int) -> tuple[int, int]:
+        block = i - i % _SEED_BLOCK
+        if block != self.first:
+            self.first = block
+            self.walk = derive_seeds(self.seed, "warnsdorff walk", block, _SEED_BLOCK)
+            self.pick = derive_seeds(self.seed, "warnsdorff pick", block, _SEED_BLOCK)
+        return int(self.walk[i - block]), int(self.pick[i - block])
+
+
+def _warm_calls() -> None:
+    g = KnightGraph(Board(5, 5))
+    walker = _Walker(g)
+    for rule in RULES:
+        rank, switch, dist = _rule_arrays(g, rule)
+        walker.start(0, -1, 1)
+        walker.steps(_RULE_CODE[rule], rank, switch, dist, g.n + 1)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the walk kernels; the seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    return jit.prepare("warnsdorff", _warm_calls, (_walk_start, _walk_steps))
 
 
 def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
@@ -572,9 +638,12 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
     spec : TourSpec
         Open or closed, with optional fixed start and end.
     seed : int, optional
-        Seed of every random choice (random tie-breaks, random restarts).
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds; checked between walks.
+        Seconds for the whole call, graph building included; a walk is cut
+        into chunks, so even a walk of millions of squares stops in time.
     progress : callable, optional
         ``progress(walks done, walks allowed)``.
     rule : {"auto", "first", "random", "pohl", "roth", "squirrel"}
@@ -587,38 +656,48 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
         with the random rule.  A named rule uses only that rule; a
         deterministic one stops after one sweep.
     restarts : int, optional
-        Most walks to try; :func:`default_restarts` of the board size when
-        None.
+        Most walks to try, 1 to :data:`MAX_RESTARTS`;
+        :func:`default_restarts` of the board size when None.
 
     Returns
     -------
     SolveResult
         ``found`` with the first complete walk, else ``unknown`` (a greedy
         walk that fails proves nothing).  ``stats`` holds ``walks``, the
-        ``rule`` and ``start`` of the winning walk, and ``longest`` (the most
-        squares any walk covered).
+        ``rule`` and ``start`` of the winning walk, ``longest`` (the most
+        squares any walk covered), and ``interrupted`` after Ctrl-C.
 
     Notes
     -----
     Closed tours are open walks from an anchor ``a`` to a blocked neighbour
     ``t`` of ``a``, listed afterwards from the required start (see
     :func:`_plan`).  A fixed end without a start runs the walks from the end
-    and reverses them.
+    and reverses them.  Walk ``i`` draws its random tie-breaks (and, after
+    the sweep, its candidate) from seeds derived from ``(seed, i)``, so a
+    run does not depend on how the walks were cut into chunks.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_warnsdorff(KnightGraph(Board(8, 8)), TourSpec(closed=True), seed=3)
+    >>> res.status.value, len(res.tour), res.seed
+    ('found', 64, 3)
+    >>> res = solve_warnsdorff(KnightGraph(Board(3, 6)), TourSpec(), seed=1, restarts=5)
+    >>> res.status.value, res.stats["walks"]
+    ('unknown', 5)
     """
-    t0 = time.perf_counter()
+    seed = resolve_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
     if rule != "auto" and rule not in _RULE_CODE:
         raise UnsupportedError(
             f"Warnsdorff has no tie-break rule {rule!r}; choose one of auto, {', '.join(RULES)}"
         )
-    if restarts is None:
-        restarts = default_restarts(graph.n)
-    if isinstance(restarts, bool) or not isinstance(restarts, (int, np.integer)) or restarts < 1:
-        raise UnsupportedError(f"restarts must be a positive whole number, not {restarts!r}")
-    seed = 0 if seed is None else int(seed)
+    restarts = _restarts(default_restarts(graph.n) if restarts is None else restarts)
     n = graph.n
     board = graph.board
     if n == 1 and not spec.closed:
-        return SolveResult(Status.FOUND, tour=Tour(board, [0], closed=False), stats={"walks": 0, "rule": "none"})
+        return SolveResult(Status.FOUND, tour=Tour(board, [0], closed=False), seed=seed,
+                           stats={"walks": 0, "rule": "none"})
     squirrel_ok = squirrel_applies(graph) and not spec.closed and spec.end is None
     if rule == "squirrel":
         if not squirrel_ok:
@@ -628,75 +707,130 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
             )
         if spec.start is not None and _corner_transform(graph, board.index(*spec.start)) is None:
             raise UnsupportedError(f"rule 'squirrel' starts from a corner, not from {board.name(*spec.start)}")
+    stats: dict = {"walks": 0, "longest": 0}
+    with interrupt_guard():
+        try:
+            graph.build(deadline, csr=False, coords=True)
+            return _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, stats)
+        except Stopped as stop:
+            stats.update(stop.stats())
+            return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
 
-    out = np.empty(n, dtype=np.int32)
+
+def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, stats) -> SolveResult:
+    """The walks of :func:`solve_warnsdorff`, driven in chunks of squares."""
+    n = graph.n
+    board = graph.board
     table, degree = graph.table, graph.degree
-    walks = 0
-    longest = 0
-    stats: dict = {}
 
-    def walk(*args):
-        # the first walks of a small board in Python: no numba start-up for `ktsolve solve 8x8`
-        return (_walk_py if n <= _PY_MAX_SQUARES and walks < _PY_MAX_WALKS else _walk)(*args)
-
-    def found(sq, used_rule):
-        stats.update(walks=walks, rule=used_rule, start=graph.name(int(sq[0])), longest=n)
-        return SolveResult(Status.FOUND, tour=Tour(board, sq, closed=spec.closed), stats=stats)
-
-    # 1. The Squirrel-Cull orderings: one walk settles most square boards.
+    # The walks: first the Squirrel-Cull walk where it applies (one walk settles most
+    # square boards), then restarts over candidate walks and rules.
+    first_walks = 0
+    flips = None
     if squirrel_ok and rule in ("auto", "squirrel"):
         corner = 0 if spec.start is None else board.index(*spec.start)
         flips = _corner_transform(graph, corner)
-        if flips is not None:
-            rank, switch = squirrel_orderings(board.rows)
-            length = walk(table, degree, 0, -1, _SQUIRREL, 0, rank, switch, _EMPTY_I64, out)
-            walks += 1
-            longest = max(longest, length)
-            if length == n:
-                return found(_reflect(graph, out, flips), "squirrel")
-        if rule == "squirrel":
-            stats.update(walks=walks, longest=longest,
-                         reason=f"the Squirrel-Cull walk stopped after {longest} of {n} squares")
-            return SolveResult(Status.UNKNOWN, stats=stats)
-
-    # 2. Restarts over candidate walks and rules.
-    triples, finish, reason = _plan(graph, spec)
-    if not len(triples):
-        return SolveResult(Status.UNKNOWN, stats={"walks": walks, "reason": reason})
-    cycle = _AUTO_CYCLE if rule == "auto" else (rule,)
-    sweep = len(triples) * len(cycle)
-    deterministic = rule not in ("auto", "random")
-    budget = restarts - walks
-    if deterministic:
-        budget = min(budget, sweep)
-    rng = np.random.default_rng(seed)
-    arrays = {}
-    for attempt in range(max(0, budget)):
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            stats["reason"] = (f"the time limit of {time_limit:g} s ran out after {walks} walks "
-                               f"(the longest covered {longest} of {n} squares)")
-            break
-        if attempt < sweep:
-            s, e, rev = triples[attempt // len(cycle)]
-            name = cycle[attempt % len(cycle)]
-        else:
-            s, e, rev = triples[int(rng.integers(len(triples)))]
-            name = "random"
-        if name not in arrays:
-            arrays[name] = _rule_arrays(graph, name)
-        rank, switch, dist = arrays[name]
-        length = walk(table, degree, s, e, _RULE_CODE[name], _derive_seed(seed, attempt), rank, switch,
-                      dist, out)
-        walks += 1
-        longest = max(longest, length)
-        if progress is not None:
-            progress(walks, restarts)
-        if length == n:
-            return found(finish(out[::-1].copy() if rev else out), name)
+        first_walks = int(flips is not None)
+    if rule == "squirrel":
+        triples, finish = [], None
+        sweep, cycle, deterministic = 0, ("squirrel",), True
+        budget = first_walks
     else:
-        what = "every start and rule" if deterministic and budget == sweep else f"{walks} walks"
+        triples, finish, reason = _plan(graph, spec, deadline)
+        deadline.check("choosing the walks")
+        if not len(triples):
+            stats["reason"] = reason
+            return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+        cycle = _AUTO_CYCLE if rule == "auto" else (rule,)
+        sweep = len(triples) * len(cycle)
+        deterministic = rule not in ("auto", "random")
+        budget = min(restarts, first_walks + sweep) if deterministic else restarts
+    seeds = _Seeds(seed)
+    arrays: dict = {}
+    state = {"next": 0, "walk": None, "walker": None, "found": None}
+    out = np.empty(n, dtype=np.int32)
+
+    def arrays_of(name):
+        if name not in arrays:
+            deadline.check("preparing the walks")  # a pass over every square follows
+            if name == "squirrel":
+                rank, switch = squirrel_orderings(board.rows)
+                arrays[name] = (rank, switch, _EMPTY_I64)
+            else:
+                arrays[name] = _rule_arrays(graph, name, deadline)
+        return arrays[name]
+
+    def plan_walk(i):
+        """(start, blocked end, reversed, rule, finish) of walk ``i``."""
+        if i < first_walks:
+            return 0, -1, False, "squirrel", lambda sq: _reflect(graph, sq, flips)
+        j = i - first_walks
+        if j < sweep:
+            s, e, rev = triples[j // len(cycle)]
+            return s, e, rev, cycle[j % len(cycle)], finish
+        s, e, rev = triples[seeds(i)[1] % len(triples)]
+        return s, e, rev, "random", finish
+
+    def ended(length, squares, rev, fin, name) -> bool:
+        stats["walks"] += 1
+        stats["longest"] = max(stats["longest"], length)
+        if length < n:
+            return False
+        state["found"] = (fin(squares[::-1].copy() if rev else squares), name)
+        return True
+
+    def step(k):
+        ran = 0
+        while ran < k:
+            if state["walk"] is None:
+                i = state["next"]
+                if i >= budget:
+                    return ran, True
+                state["next"] = i + 1
+                s, e, rev, name, fin = plan_walk(i)
+                rank, switch, dist = arrays_of(name)
+                wseed = seeds(i)[0]
+                if n <= _PY_MAX_SQUARES and stats["walks"] < _PY_MAX_WALKS:
+                    # the first walks of a small board in Python: no numba start-up for `ktsolve solve 8x8`
+                    length = _walk_py(table, degree, s, e, _RULE_CODE[name], wseed, rank, switch, dist, out)
+                    ran += length
+                    if ended(length, out, rev, fin, name):
+                        return ran, True
+                    continue
+                if state["walker"] is None:
+                    deadline.extend(warm())  # a first-run compile is not the search's time
+                    deadline.check("preparing the walks")
+                    state["walker"] = _Walker(graph)
+                deadline.check("starting a walk")  # resetting the walk's arrays is a pass over them
+                state["walker"].start(s, e, wseed)
+                ran += 1 + n // 16  # resetting the walk's arrays: a pass over them
+                state["walk"] = (name, rev, fin, rank, switch, dist)
+            walker = state["walker"]
+            name, rev, fin, rank, switch, dist = state["walk"]
+            ran += walker.steps(_RULE_CODE[name], rank, switch, dist, max(1, k - ran))
+            if walker.done:
+                state["walk"] = None
+                if ended(walker.length, walker.out, rev, fin, name):
+                    return ran, True
+        return ran, False
+
+    outcome = drive(step, units=None, deadline=deadline, progress=progress, first=min(n, 1 << 16),
+                    position=lambda done: (stats["walks"], budget))
+    walks, longest = stats["walks"], stats["longest"]
+    if outcome.interrupted:
+        stats.update(reason=f"interrupted (Ctrl-C) after {walks} walks", interrupted=True)
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+    if state["found"] is not None:
+        squares, name = state["found"]
+        stats.update(rule=name, start=graph.name(int(squares[0])), longest=n)
+        return SolveResult(Status.FOUND, tour=Tour(board, squares, closed=spec.closed), seed=seed, stats=stats)
+    if outcome.reason == "time limit":
+        stats["reason"] = (f"the time limit of {deadline.time_limit:g} s ran out after {walks} walks "
+                           f"(the longest covered {longest} of {n} squares)")
+    elif rule == "squirrel":
+        stats["reason"] = f"the Squirrel-Cull walk stopped after {longest} of {n} squares"
+    else:
+        what = "every start and rule" if deterministic and budget == first_walks + sweep else f"{walks} walks"
         stats["reason"] = (f"Warnsdorff's rule tried {what} without completing a tour "
                            f"(the longest walk covered {longest} of {n} squares)")
-    stats.update(walks=walks, longest=longest)
-    return SolveResult(Status.UNKNOWN, stats=stats)
-
+    return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)

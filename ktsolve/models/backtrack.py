@@ -44,16 +44,25 @@ References
 ----------
 I. Pohl, "A method for finding Hamilton paths and knight's tours",
 Communications of the ACM 10(7):446-449, 1967.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> solve_backtrack(KnightGraph(Board(6, 6)), TourSpec(closed=True)).status.value
+'found'
+>>> print(solve_backtrack(KnightGraph(Board(3, 6)), TourSpec()).proof.argument)
+exhaustive search
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit
 
-from ..errors import UnsupportedError
+from .. import jit
+from ..checks import COUNT_MAX, check_int, check_seed, check_time_limit
+from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
@@ -62,14 +71,18 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "CHUNK_NODES",
     "Search",
-    "drive",
+    "run_search",
     "solve_backtrack",
+    "warm",
 ]
 
 #: Default node budget of :func:`solve_backtrack` (tens of seconds of search).
 DEFAULT_MAX_NODES = 1_000_000_000
 
-#: Nodes per kernel call between two looks at the clock (a few milliseconds).
+#: Boards above this many squares look at the clock before allocating each search's arrays.
+_LARGE = 100_000
+
+#: Nodes of the first kernel call; the driver then sizes the calls to the clock (a few milliseconds each).
 CHUNK_NODES = 1 << 18
 
 # Kernel return codes.
@@ -118,7 +131,8 @@ def _init(table, degree, need, start, end, closed, visited, deg, path, cand, nca
     for v in range(n):
         visited[v] = 0
         deg[v] = degree[v]
-    st[:] = 0
+    for i in range(st.size):  # a loop: a slice assignment costs seconds of compiling
+        st[i] = 0
     st[_END] = end
     st[_CLOSED] = closed
     viol = 0
@@ -136,7 +150,7 @@ def _init(table, degree, need, start, end, closed, visited, deg, path, cand, nca
     st[_NVIS] = 1
     path[0] = start
     st[_DEPTH] = 0
-    _candidates(table, visited, deg, st, path, cand, ncand, ptr, 0)
+    _candidates(table, visited, deg, st, path, cand, ncand, ptr, np.int64(0))
     if viol > 0 or term > 1 or (end >= 0 and end != start and deg[end] == 0):
         ncand[0] = 0
         return EXHAUSTED
@@ -313,6 +327,7 @@ class Search:
         self.ncand = np.zeros(n + 1, dtype=np.int32)
         self.ptr = np.zeros(n + 1, dtype=np.int32)
         self.st = np.zeros(8, dtype=np.int64)
+        warm()
         code = _init(self.table, graph.degree, self.need, self.start, self.end, int(self.closed),
                      self.visited, self.deg, self.path, self.cand, self.ncand, self.ptr, self.st)
         self.state = "exhausted" if code == EXHAUSTED else "running"
@@ -342,23 +357,50 @@ class Search:
         return self.state
 
 
-def drive(search: Search, deadline: float | None, nodes_left: int, progress=None, done_before=0,
-          total=None) -> str:
-    """Run ``search`` in chunks until it answers, the node budget ends, or the clock passes ``deadline``.
+def run_search(search: Search, deadline: Deadline | None, nodes_left: int, progress=None, done_before: int = 0,
+               total: int | None = None) -> str:
+    """Run ``search`` through :func:`ktsolve.driver.drive` until it answers or a budget ends.
 
-    Returns ``"found"``, ``"exhausted"``, ``"nodes"`` or ``"time"``.
+    Parameters
+    ----------
+    search : Search
+    deadline : Deadline, optional
+        The clock of the whole call.
+    nodes_left : int
+        Node budget of this search.
+    progress : callable, optional
+        ``progress(done_before + nodes searched, total)`` after every chunk.
+
+    Returns
+    -------
+    str
+        ``"found"``, ``"exhausted"``, ``"nodes"`` (the budget ran out),
+        ``"time"`` or ``"interrupted"`` (Ctrl-C).
+
+    Examples
+    --------
+    >>> from ktsolve import Board, KnightGraph
+    >>> run_search(Search(KnightGraph(Board(5, 5)), start=0), None, 10**6)
+    'found'
+    >>> run_search(Search(KnightGraph(Board(5, 5)), start=0), None, 3)
+    'nodes'
     """
-    while True:
-        if nodes_left - search.nodes <= 0:
-            return "nodes"
+    start_nodes = search.nodes
+
+    def step(k):
         before = search.nodes
-        state = search.run(min(CHUNK_NODES, nodes_left - before))
-        if progress is not None and total is not None:
-            progress(min(total, done_before + search.nodes), total)
-        if state != "running":
-            return state
-        if deadline is not None and time.perf_counter() > deadline:
-            return "time"
+        state = search.run(k)
+        return search.nodes - before, state != "running"
+
+    position = None
+    if progress is not None and total is not None:
+        def position(done):
+            return min(total, done_before + search.nodes), total
+    outcome = drive(step, units=max(0, nodes_left - start_nodes), deadline=deadline, progress=progress,
+                    first=CHUNK_NODES, position=position)
+    if outcome.reason == "finished":
+        return search.state
+    return {"budget": "nodes", "time limit": "time", "interrupted": "interrupted"}[outcome.reason]
 
 
 def _open_starts(graph: KnightGraph) -> tuple[np.ndarray, str]:
@@ -389,10 +431,15 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
     ----------
     graph : KnightGraph
     spec : TourSpec
-    seed : None
-        Unused: the search is deterministic.
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        The search draws no random number: every seed gives the same
+        answer, and the result records no seed (``result.seed`` is None).
     time_limit : float, optional
-        Seconds, checked every :data:`CHUNK_NODES` nodes.
+        Seconds for the whole call; the driver looks at the clock every few
+        milliseconds of search.
     progress : callable, optional
         ``progress(nodes searched, max_nodes)``.
     max_nodes : int
@@ -405,7 +452,8 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
         ``found``; ``infeasible`` with a :class:`Proof` (argument
         ``"exhaustive search"``, evidence: nodes searched and the starts
         tried) when the whole tree was searched; ``unknown`` when the node
-        budget or the time limit ran out.
+        budget or the time limit ran out, or after Ctrl-C
+        (``stats["interrupted"]``).
 
     Notes
     -----
@@ -414,11 +462,33 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
     closed tour passes through it) and listed afterwards from the required
     start; with a fixed start and end, it is an open tour from the start to
     the end, which must be a knight's move apart.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_backtrack(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)))
+    >>> res.status.value, len(res.tour), res.tour.start
+    ('found', 25, (0, 0))
+    >>> solve_backtrack(KnightGraph(Board(3, 4)), TourSpec(closed=True)).proof.argument
+    'exhaustive search'
     """
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + float(time_limit)
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
-        raise UnsupportedError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
+    check_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
+    try:
+        max_nodes = check_int("max_nodes", max_nodes, 1, COUNT_MAX)
+    except InvalidParameterError:
+        raise InvalidParameterError(
+            f"max_nodes must be a whole number from 1 to {COUNT_MAX}, not {max_nodes!r}") from None
+    with interrupt_guard():
+        try:
+            graph.build(deadline, csr=False)
+            res = _solve(graph, spec, deadline, progress, max_nodes)
+        except Stopped as stop:
+            res = SolveResult(Status.UNKNOWN, stats={**stop.stats(), "nodes": 0})
+    return res
+
+
+def _solve(graph, spec, deadline, progress, max_nodes) -> SolveResult:
     board = graph.board
     n = graph.n
     s = None if spec.start is None else board.index(*spec.start)
@@ -473,16 +543,19 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
         starts, why = _open_starts(graph)
         searches = [(int(v), -1, False) for v in starts]
 
+    deadline.extend(warm())  # a first-run compile is not the search's time
     need = np.ones(n, dtype=np.int32)
     nodes = 0
     tried = []
     outcome = "exhausted"
     for start, end, closed in searches:
-        if tried and deadline is not None and time.perf_counter() > deadline:
+        if tried and deadline.expired():
             outcome = "time"
             break
+        if n > _LARGE:
+            deadline.check("preparing the search")  # a search's arrays are a pass over a large board
         search = Search(graph, start, end, closed=closed, need=need)
-        outcome = drive(search, deadline, max_nodes - nodes, progress, nodes, max_nodes)
+        outcome = run_search(search, deadline, max_nodes - nodes, progress, nodes, max_nodes)
         nodes += search.nodes
         tried.append(graph.name(start))
         if outcome == "found":
@@ -498,9 +571,31 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
             f"an exhaustive search of {nodes:,} nodes found no {what} ({why})",
             nodes=nodes, starts=tried,
         )
+    stats = {"nodes": nodes, "starts_tried": len(tried)}
+    if outcome == "interrupted":
+        return SolveResult(Status.UNKNOWN, stats={
+            "reason": f"interrupted (Ctrl-C) after {nodes:,} nodes", "interrupted": True, **stats})
     budget = (f"the node budget of {max_nodes:,} ran out" if outcome == "nodes"
-              else f"the time limit of {time_limit:g} s ran out")
+              else f"the time limit of {deadline.time_limit:g} s ran out")
     return SolveResult(Status.UNKNOWN, stats={
-        "reason": f"{budget} after {nodes:,} nodes ({len(tried)} start squares begun)",
-        "nodes": nodes, "starts_tried": len(tried)})
+        "reason": f"{budget} after {nodes:,} nodes ({len(tried)} start squares begun)", **stats})
+
+
+def _warm_calls() -> None:
+    from ..board import Board
+
+    g = KnightGraph(Board(5, 5))
+    for counting in (False, True):
+        Search(g, 0, -1, closed=False, counting=counting).run(1000)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the search kernels; the seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    return jit.prepare("backtrack", _warm_calls, (_init, _run))
 

@@ -27,6 +27,13 @@ References
 ----------
 OEIS A165134 (directed open tours of n x n), A001230 (undirected closed
 tours of 2n x 2n), A169764, A169696, A079137, A083386, A175881, A383661.
+
+Examples
+--------
+>>> int(count_tours("3x4", directed=False))
+8
+>>> count_tours("6x6", closed=True, max_nodes=1000).complete
+False
 """
 
 from __future__ import annotations
@@ -37,9 +44,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board
-from ..errors import InvalidBoardError, UnsupportedError
+from ..checks import COUNT_MAX, check_int, check_time_limit
+from ..errors import InvalidBoardError, InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
-from .backtrack import Search, drive
+from ..driver import Deadline
+from .backtrack import Search, run_search
 
 __all__ = ["TourCount", "count_tours", "count_per_start", "board_symmetries", "DEFAULT_COUNT_NODES"]
 
@@ -63,6 +72,16 @@ class TourCount:
         Seconds.
     reason : str
         Why the count is incomplete ('' when complete).
+
+    Examples
+    --------
+    >>> c = TourCount(8, True, 120, 0.01)
+    >>> int(c)
+    8
+    >>> int(TourCount(3, False, 10, 0.01, "the node budget ran out"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the count is incomplete (the node budget ran out); 3 is only a lower bound
     """
 
     value: int
@@ -126,10 +145,12 @@ def _as_board(board) -> Board:
 def _budget(max_nodes, time_limit):
     if max_nodes is None:
         max_nodes = DEFAULT_COUNT_NODES
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
-        raise UnsupportedError(f"max_nodes must be a positive whole number, not {max_nodes!r}")
-    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-    return int(max_nodes), deadline
+    try:
+        max_nodes = check_int("max_nodes", max_nodes, 1, COUNT_MAX)
+    except InvalidParameterError:
+        raise InvalidParameterError(
+            f"max_nodes must be a whole number from 1 to {COUNT_MAX}, not {max_nodes!r}") from None
+    return max_nodes, Deadline(check_time_limit(time_limit))
 
 
 class _Counter:
@@ -144,16 +165,17 @@ class _Counter:
 
     def count(self, start: int, end: int = -1, closed: bool = False) -> int | None:
         """Tours from ``start`` (None when the budget ran out)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline.expired():
             self.reason = "the time limit ran out"
             self.partial = 0
             return None
         search = Search(self.graph, start, end, closed=closed, counting=True)
-        outcome = drive(search, self.deadline, self.max_nodes - self.nodes)
+        outcome = run_search(search, self.deadline, self.max_nodes - self.nodes)
         self.nodes += search.nodes
         if outcome == "exhausted":
             return search.count
-        self.reason = "the node budget ran out" if outcome == "nodes" else "the time limit ran out"
+        self.reason = {"nodes": "the node budget ran out", "time": "the time limit ran out",
+                       "interrupted": "interrupted (Ctrl-C)"}[outcome]
         self.partial = search.count
         return None
 

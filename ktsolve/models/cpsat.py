@@ -31,27 +31,39 @@ References
 ----------
 L. Perron and F. Didier, *CP-SAT*, Google OR-Tools (v9),
 https://developers.google.com/optimization/cp/cp_solver.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> res = solve_cpsat(KnightGraph(Board(5, 5, holes=[(2, 2)])), TourSpec(closed=True), seed=1)
+>>> res.status.value, res.proof.argument, res.seed
+('infeasible', 'cpsat', 1)
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import UnsupportedError
+from ..checks import check_int, check_time_limit
+from ..driver import Deadline, Stopped, call_guarded, interrupt_guard
+from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
+from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
 
 __all__ = [
     "build_circuit_model",
     "solve_cpsat",
     "apply_parameters",
+    "run_solver",
     "solver_stats",
     "DEFAULT_TIME_LIMIT",
     "DEFAULT_PARAMETERS",
+    "MAX_WORKERS",
+    "RESERVED_PARAMETERS",
 ]
 
 #: Seconds CP-SAT runs when no time limit is given.
@@ -66,9 +78,12 @@ DEFAULT_TIME_LIMIT = 60.0
 #: "cp_model_presolve": True}`` for CP-SAT's own defaults.
 DEFAULT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False}
 
+#: Moves added to the model between two looks at the clock (a few milliseconds).
+_BUILD_CHUNK = 2000
 
-def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: int | None = None
-                        ) -> dict[tuple[int, int], object]:
+
+def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: int | None = None,
+                        deadline: Deadline | None = None) -> dict[tuple[int, int], object]:
     """Add the circuit constraint of ``spec`` on ``graph`` to ``model``; return the arc -> literal map.
 
     Parameters
@@ -82,6 +97,10 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: i
         its ``random_seed`` changes nothing; the order of the model's
         variables does, so the method's seed shuffles it (None keeps the
         graph's order).
+    deadline : Deadline, optional
+        Checked every :data:`_BUILD_CHUNK` moves: building the model of a
+        large board takes seconds (:class:`~ktsolve.driver.Stopped` when it
+        expires or Ctrl-C is pressed).
 
     Returns
     -------
@@ -106,7 +125,9 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: i
     edges = edges.tolist()
     lits: dict[tuple[int, int], object] = {}
     arcs = []
-    for u, v in edges:
+    for i, (u, v) in enumerate(edges):
+        if deadline is not None and i % _BUILD_CHUNK == 0:
+            deadline.check("building the CP-SAT model")
         for a, b in ((u, v), (v, u)):
             x = model.new_bool_var(f"{a}>{b}")
             lits[(a, b)] = x
@@ -217,19 +238,71 @@ def _add_colour_counts(model, graph: KnightGraph, lits) -> None:
     model.add(s01 + b1 == count[1])
 
 
+#: Most CP-SAT search threads a call may ask for.
+MAX_WORKERS = 256
+
+#: CP-SAT parameters that the call's own arguments set (the time limit, the seed, the
+#: workers, Ctrl-C): ``parameters`` may not set them.
+RESERVED_PARAMETERS = {
+    "max_time_in_seconds": "time_limit",
+    "random_seed": "seed",
+    "num_workers": "num_workers",
+    "num_search_workers": "num_workers",
+    "catch_sigint_signal": "Ctrl-C, which ktsolve handles",
+}
+
+
 def apply_parameters(solver, parameters: Mapping | None) -> None:
     """Set every ``name: value`` of ``parameters`` on ``solver.parameters``.
 
-    Raises :class:`UnsupportedError` naming a parameter CP-SAT does not have.
+    Raises :class:`~ktsolve.errors.InvalidParameterError` (an
+    :class:`UnsupportedError`) for a parameters argument that is not a
+    mapping, a name CP-SAT does not have, a value of the wrong type, or a
+    parameter that an argument of the call sets.
+
+    Examples
+    --------
+    >>> from ortools.sat.python import cp_model
+    >>> solver = cp_model.CpSolver()
+    >>> apply_parameters(solver, {"cp_model_presolve": False})
+    >>> solver.parameters.cp_model_presolve
+    False
+    >>> apply_parameters(solver, {"nonsense": 1})
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidParameterError: CP-SAT has no parameter 'nonsense'
     """
-    for key, value in (parameters or {}).items():
-        if not hasattr(solver.parameters, key):
-            raise UnsupportedError(f"CP-SAT has no parameter {key!r}")
-        setattr(solver.parameters, key, value)
+    if parameters is None:
+        return
+    if not isinstance(parameters, Mapping):
+        raise InvalidParameterError(
+            f"method 'cpsat': parameters must be a mapping of CP-SAT parameter names to values, "
+            f"not {parameters!r}"
+        )
+    for key, value in parameters.items():
+        if not isinstance(key, str) or not hasattr(solver.parameters, key):
+            raise InvalidParameterError(f"CP-SAT has no parameter {key!r}")
+        if key in RESERVED_PARAMETERS:
+            raise InvalidParameterError(
+                f"CP-SAT parameter {key!r} is set by the call's {RESERVED_PARAMETERS[key]}, not by parameters"
+            )
+        try:
+            setattr(solver.parameters, key, value)
+        except (TypeError, ValueError, OverflowError):
+            raise InvalidParameterError(f"CP-SAT parameter {key!r} cannot be {value!r}") from None
 
 
 def solver_stats(solver, status) -> dict:
-    """The solver's statistics as plain numbers."""
+    """The solver's statistics as plain numbers.
+
+    Examples
+    --------
+    >>> from ortools.sat.python import cp_model
+    >>> solver = cp_model.CpSolver()
+    >>> status = solver.solve(cp_model.CpModel())
+    >>> solver_stats(solver, status)["status"]
+    'OPTIMAL'
+    """
     return {
         "status": solver.status_name(status),
         "branches": int(solver.num_branches),
@@ -250,6 +323,47 @@ def _status_map():
     }
 
 
+def run_solver(solver, model, deadline: Deadline, *, what: str = "model"):
+    """Solve ``model`` with the time left on ``deadline``, Ctrl-C stopping the search cleanly.
+
+    CP-SAT's own SIGINT handling is switched off and the solve runs under
+    :func:`ktsolve.driver.call_guarded` with ``solver.stop_search`` as the
+    interrupt: a Ctrl-C always ends in the same honest ``unknown``.
+
+    Returns
+    -------
+    (status, interrupted)
+
+    Raises
+    ------
+    InvalidParameterError
+        When CP-SAT refuses its parameters.
+    RuntimeError
+        When CP-SAT calls the model itself invalid (a bug in ktsolve).
+
+    Examples
+    --------
+    >>> from ortools.sat.python import cp_model
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_bool_var("x")
+    >>> status, interrupted = run_solver(cp_model.CpSolver(), model, Deadline(5))
+    >>> cp_model.CpSolver().status_name(status), interrupted
+    ('OPTIMAL', False)
+    """
+    from ortools.sat.python import cp_model
+
+    left = deadline.remaining()
+    solver.parameters.max_time_in_seconds = max(1e-3, DEFAULT_TIME_LIMIT if left is None else left)
+    solver.parameters.catch_sigint_signal = False
+    status, interrupted = call_guarded(lambda: solver.solve(model), on_interrupt=solver.stop_search)
+    if status == cp_model.MODEL_INVALID:
+        problem = model.validate()
+        if not problem:
+            raise InvalidParameterError(f"CP-SAT refused its parameters: {solver.solution_info()}")
+        raise RuntimeError(f"CP-SAT says the {what} is invalid: {problem}")
+    return status, interrupted
+
+
 def solve_cpsat(
     graph: KnightGraph,
     spec: TourSpec,
@@ -267,69 +381,104 @@ def solve_cpsat(
     graph : KnightGraph
     spec : TourSpec
     seed : int, optional
-        Shuffles the order of the moves in the model (see
-        :func:`build_circuit_model`) and is CP-SAT's ``random_seed`` (modulo
-        2**31).  The same seed gives the same tour with one worker.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        It shuffles the order of the moves in the model (see
+        :func:`build_circuit_model`) and seeds CP-SAT's ``random_seed``,
+        through :func:`ktsolve.seeds.derive_seed`; runs repeat exactly with
+        one worker.
     time_limit : float, optional
-        Seconds (default :data:`DEFAULT_TIME_LIMIT`); model building counts.
+        Seconds for the whole call (default :data:`DEFAULT_TIME_LIMIT`);
+        importing OR-Tools and building the model count.
     progress : callable, optional
         Unused (CP-SAT reports no progress for a feasibility model).
     num_workers : int
-        Search threads.  1 (the default) is reproducible; more are not.
+        Search threads, 1 to :data:`MAX_WORKERS`.  1 (the default) is
+        reproducible; more are not.
     parameters : mapping, optional
         Any other CP-SAT parameter by name, e.g. ``{"log_search_progress": True}``;
-        applied after :data:`DEFAULT_PARAMETERS`, so it can override them.
+        applied after :data:`DEFAULT_PARAMETERS`, so it can override them
+        (not those in :data:`RESERVED_PARAMETERS`, which the arguments set).
 
     Returns
     -------
     SolveResult
         ``stats`` holds the solver's status name, branches, conflicts and
-        times, and the model size.
+        times, and the model size; ``stats["interrupted"]`` after Ctrl-C.
 
     Raises
     ------
-    UnsupportedError
-        For ``num_workers < 1`` or an unknown parameter.
+    InvalidParameterError
+        For ``num_workers`` out of range, or parameters CP-SAT does not take.
     RuntimeError
         When CP-SAT calls the model invalid (a bug here).
-    """
-    from ortools.sat.python import cp_model
 
-    if int(num_workers) < 1:
-        raise UnsupportedError(f"num_workers must be at least 1, not {num_workers}")
-    t0 = time.perf_counter()
-    budget = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_cpsat(KnightGraph(Board(6, 6)), TourSpec(closed=True), seed=3)
+    >>> res.status.value, len(res.tour), res.seed
+    ('found', 36, 3)
+    >>> solve_cpsat(KnightGraph(Board(3, 6)), TourSpec(), seed=1).proof.argument
+    'cpsat'
+    """
+    deadline = Deadline(check_time_limit(time_limit if time_limit is not None else DEFAULT_TIME_LIMIT))
+    seed = resolve_seed(seed)
+    num_workers = check_int("num_workers", num_workers, 1, MAX_WORKERS, method="cpsat")
     n = graph.n
     if spec.closed and n < 3:
         return SolveResult(
-            Status.INFEASIBLE,
+            Status.INFEASIBLE, seed=seed,
             proof=Proof(f"the board has {n} square{'s' if n != 1 else ''}; a closed tour needs at least 3",
                         argument="size", evidence={"squares": n}),
         )
-    model = cp_model.CpModel()
-    lits = build_circuit_model(model, graph, spec, shuffle=seed)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = int(num_workers)
-    solver.parameters.random_seed = 0 if seed is None else int(seed) % (2**31)
-    solver.parameters.max_time_in_seconds = max(1e-3, budget - (time.perf_counter() - t0))
-    apply_parameters(solver, {**DEFAULT_PARAMETERS, **dict(parameters or {})})
-    status = solver.solve(model)
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"CP-SAT says the circuit model is invalid: {model.validate()}")
-    mapped = _status_map()[status]
+    with interrupt_guard():
+        try:
+            deadline.check("starting CP-SAT")  # no time left: not even the import
+            from ortools.sat.python import cp_model
+
+            solver = cp_model.CpSolver()
+            apply_parameters(solver, {**DEFAULT_PARAMETERS, **_as_mapping(parameters)})
+            graph.build(deadline)
+            model = cp_model.CpModel()
+            lits = build_circuit_model(model, graph, spec, shuffle=derive_seed(seed, "cpsat shuffle"),
+                                       deadline=deadline)
+            deadline.check("building the CP-SAT model")
+        except Stopped as stop:
+            return SolveResult(Status.UNKNOWN, seed=seed, stats={**stop.stats(), "num_workers": num_workers})
+    solver.parameters.num_workers = num_workers
+    solver.parameters.random_seed = derive_seed(seed, "cpsat random_seed") % 2**31
+    status, interrupted = run_solver(solver, model, deadline, what="circuit model")
     stats = solver_stats(solver, status)
-    stats.update(arcs=len(lits), num_workers=int(num_workers))
+    stats.update(arcs=len(lits), num_workers=num_workers)
+    if interrupted:
+        stats.update(reason="interrupted (Ctrl-C) while CP-SAT searched", interrupted=True)
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+    mapped = _status_map()[status]
     if mapped is Status.FOUND:
         succ = {a: b for (a, b), x in lits.items() if a != b and solver.boolean_value(x)}
-        return SolveResult(Status.FOUND, tour=_tour_from_successors(graph, spec, succ), stats=stats)
+        return SolveResult(Status.FOUND, tour=_tour_from_successors(graph, spec, succ), seed=seed, stats=stats)
     if mapped is Status.INFEASIBLE:
         text = (
             f"CP-SAT proved the circuit model infeasible ({stats['branches']} branches, "
             f"{stats['conflicts']} conflicts, {stats['wall_time_s']:.3g} s)"
         )
-        return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats), stats=stats)
-    stats["reason"] = f"CP-SAT found no tour and no proof within {budget:g} s"
-    return SolveResult(Status.UNKNOWN, stats=stats)
+        return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats), seed=seed,
+                           stats=stats)
+    stats["reason"] = f"CP-SAT found no tour and no proof within {deadline.time_limit:g} s"
+    return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+
+
+def _as_mapping(parameters) -> dict:
+    if parameters is None:
+        return {}
+    if not isinstance(parameters, Mapping):
+        raise InvalidParameterError(
+            f"method 'cpsat': parameters must be a mapping of CP-SAT parameter names to values, "
+            f"not {parameters!r}"
+        )
+    return dict(parameters)
 
 
 def _tour_from_successors(graph: KnightGraph, spec: TourSpec, succ: dict[int, int]) -> Tour:

@@ -1,15 +1,34 @@
-"""The declarative knight's tour of the Prolog papers, in python-constraint.
+"""Constraint models in python-constraint: the Prolog paper's longest path, and full tours.
 
-The seed papers state the tour as a constraint problem: one variable per
-step, whose value is the square visited at that step; all steps take
-different squares; consecutive steps are a knight's move apart; the first
-step is the start square (and, for a closed tour, the last step is a
-knight's move from the first).  :func:`build_csp` states exactly that with
-python-constraint (``Problem``, ``AllDifferentConstraint`` and one
-function constraint per pair of consecutive steps), behind ktsolve's own
-names (:class:`ConstraintModel`), and :func:`solve_csp` (method ``csp``)
-takes the first solution of ``getSolutionIter()``, so the search stops at
-the first tour.
+The Prolog paper among ktsolve's seeds asks for the **longest knight's path
+from a given square** and answers it declaratively: the program states what
+a path is and lets Prolog's backtracking search for one, trying longer
+paths until none exists.  :func:`longest_csp` (``ktsolve longest BOARD
+--start SQ --method csp``) states the same question as a constraint
+problem and searches it the same way:
+
+* one variable per step ``0 .. L - 1``, whose value is the square visited at
+  that step; step 0 is the start square;
+* all steps take different squares (``AllDifferentConstraint``);
+* consecutive steps are a knight's move apart (one function constraint per
+  pair of consecutive steps);
+* the length grows as Prolog's would: ``L = 1, 2, 3, ...``, one complete
+  backtracking search for each, until the search for ``L + 1`` is exhausted
+  (the optimum is ``L``, proven) or ``L`` covers the board.
+
+:func:`build_path_csp` builds one such problem with python-constraint
+(``Problem``, ``AllDifferentConstraint``, function constraints) behind
+ktsolve's own names (:class:`ConstraintModel`).  It must give the optimum
+of CP-SAT's longest-path model (:func:`ktsolve.models.longest.longest_path`)
+on every board it finishes; the tests check that on many small boards,
+holed ones included.
+
+:func:`solve_csp` (method ``csp``) is ktsolve's extension of the same model
+to full tours: ``N`` steps, and for a closed tour a knight's move from the
+last step back to the first; it takes the first solution of
+``getSolutionIter()``, so the search stops at the first tour.  The paper
+shows the path formulation only; the tour model, the closing constraint
+and the value orders below are ktsolve's own.
 
 Two solvers, injected as objects:
 
@@ -19,31 +38,35 @@ Two solvers, injected as objects:
     domain, which here labels the steps in order; values are tried in
     python-constraint's order.
 ``variant="warnsdorff"`` (default)
-    :class:`WarnsdorffSolver`, the Prolog papers' heuristic variant: steps
-    labelled in order and the squares for the next step tried with the
-    fewest unvisited onward moves first (Warnsdorff's rule as the value
-    order), every candidate still checked against the model's constraints.
+    :class:`WarnsdorffSolver`: steps labelled in order and the squares for
+    the next step tried with the fewest unvisited onward moves first
+    (Warnsdorff's rule as the value order), every candidate still checked
+    against the model's constraints.
 
-Where it stops being usable.  The model has ``n`` variables of ``n``
-values and the search is plain backtracking in Python.  Measured with a
-10 s limit (``benchmarks/bench_csp.py``, results in
-``benchmarks/results/csp.md``): open tours from a corner take milliseconds
-up to 8x8 with the Warnsdorff variant (the value order rarely has to
-backtrack on a full board), while the plain variant needs 0.3 s on 5x5
-from a corner, 7-10 s from the centre, and does not finish 5x6 or 6x6;
-closed tours are found up to about 30 squares (3x10 in 3-6 s) and not on
-5x6, 6x6 or 8x8; proving that no tour exists means exhausting the search,
-1.2 s (plain: 4.5 s) for the open 4x4 and out of reach at 25 squares (5x5
-from b1).  The method therefore refuses boards of more than
-:data:`MAX_SQUARES` squares (``UnsupportedError``): use ``cpsat`` there,
-which also proves impossibility.
+Any other python-constraint solver object can be passed as ``solver``.
 
-Time limit.  python-constraint's search cannot be interrupted from
-outside; instead the knight's-move constraint, which the solver calls for
-every candidate square, reads the clock every :data:`CLOCK_EVERY` calls and
-raises a private exception when the budget is spent, which unwinds the
-search and becomes an honest ``unknown``.  The default budget is
-:data:`DEFAULT_TIME_LIMIT` seconds.
+Where it stops being usable.  The model has ``L`` variables of ``N``
+values and the search is plain backtracking in Python, with no reasoning
+beyond the constraints above, so it answers quickly only when a solution
+exists and the value order walks into it, and proving that none exists
+means exhausting every path the constraints allow.  Measured with a 10 s
+limit (``benchmarks/bench_csp.py``, ``benchmarks/results/csp.md``): open
+tours from a corner in milliseconds up to 8x8 with the Warnsdorff order;
+closed tours up to about 30 squares (and 8x8 in seconds) but not 5x6 or
+6x6; a proof that no tour exists for the open 4x4 (16 squares) but not for
+5x5 from b1 (25 squares).  Longest paths inherit the same limit: boards with
+a full path from the start finish in milliseconds, the others only while
+the exhaustive last search is small (about 20 squares).  Both methods
+therefore refuse boards of more than :data:`MAX_SQUARES` squares
+(``UnsupportedError``): use ``cpsat`` there, which also proves.
+
+Time limit and Ctrl-C.  python-constraint's search cannot be interrupted
+from outside; instead the knight's-move constraint, which the solver calls
+for every candidate square, counts its calls: every :data:`CLOCK_EVERY`
+calls it reads the clock, and on every call it looks at the Ctrl-C flag of
+:func:`ktsolve.driver.interrupt_guard`; either raises a private exception
+that unwinds the search and becomes an honest ``unknown``.  The default
+budget is :data:`DEFAULT_TIME_LIMIT` seconds.
 
 References
 ----------
@@ -52,9 +75,12 @@ G. Niemeyer, python-constraint, https://github.com/python-constraint/python-cons
 
 from __future__ import annotations
 
+import numbers
 import time
 
-from ..errors import UnsupportedError
+from ..checks import check_choice, check_seed, check_time_limit
+from ..driver import interrupt_guard
+from ..errors import InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
@@ -63,13 +89,16 @@ __all__ = [
     "ConstraintModel",
     "WarnsdorffSolver",
     "build_csp",
+    "build_path_csp",
     "solve_csp",
+    "longest_csp",
+    "VARIANTS",
     "MAX_SQUARES",
     "DEFAULT_TIME_LIMIT",
     "CLOCK_EVERY",
 ]
 
-#: Largest board (in squares) the method accepts; see the module notes.
+#: Largest board (in squares) the methods accept; see the module notes.
 MAX_SQUARES = 64
 
 #: Seconds the search runs when no time limit is given.
@@ -78,9 +107,16 @@ DEFAULT_TIME_LIMIT = 60.0
 #: The knight's-move constraint reads the clock once every this many calls.
 CLOCK_EVERY = 512
 
+#: The solvers chosen by name.
+VARIANTS = ("warnsdorff", "plain")
+
 
 class _OutOfTime(Exception):
     """Raised inside a constraint to unwind python-constraint's search."""
+
+
+class _Interrupted(_OutOfTime):
+    """Raised inside a constraint when Ctrl-C was pressed."""
 
 
 class Clock:
@@ -92,15 +128,21 @@ class Clock:
         A ``time.perf_counter()`` value; None never expires.
     every : int
         Read the clock once per this many ticks.
+    flag : object, optional
+        The flag of :func:`ktsolve.driver.interrupt_guard`; a tick after
+        Ctrl-C raises.
     """
 
-    def __init__(self, deadline: float | None, every: int = CLOCK_EVERY):
+    def __init__(self, deadline: float | None, every: int = CLOCK_EVERY, flag=None):
         self.deadline = deadline
         self.every = int(every)
+        self.flag = flag
         self.ticks = 0
 
     def tick(self) -> None:
         self.ticks += 1
+        if self.flag is not None and self.flag.set:
+            raise _Interrupted
         if self.deadline is not None and self.ticks % self.every == 0 and time.perf_counter() > self.deadline:
             raise _OutOfTime
 
@@ -140,12 +182,16 @@ class ConstraintModel:
         return next(iter(self.solutions()), None)
 
 
-def build_csp(model: ConstraintModel, graph: KnightGraph, spec: TourSpec, clock: Clock | None = None) -> list[int]:
-    """State the tour as a constraint problem on ``model``; return the step variables ``0 .. n - 1``.
+def build_csp(model: ConstraintModel, graph: KnightGraph, spec: TourSpec, clock: Clock | None = None,
+              length: int | None = None) -> list[int]:
+    """State the question on ``model``; return the step variables ``0 .. length - 1``.
 
-    Step ``k``'s value is the square visited at step ``k``.  The start (or,
-    for a closed tour without a start, square 0: a closed tour can be
-    listed from anywhere) fixes step 0; a fixed end fixes the last step.
+    Step ``k``'s value is the square visited at step ``k``; all steps differ
+    and consecutive steps are a knight's move apart.  ``length`` is the
+    number of steps, the whole board when None (a tour).  The start fixes
+    step 0; for a closed tour without a start, step 0 is square 0 (a closed
+    tour can be listed from anywhere), and the last step must be a knight's
+    move from step 0; a fixed end fixes the last step.
 
     Examples
     --------
@@ -157,11 +203,12 @@ def build_csp(model: ConstraintModel, graph: KnightGraph, spec: TourSpec, clock:
     [0, 6, 2]
     """
     n = graph.n
+    L = n if length is None else int(length)
     board = graph.board
     nbrs = [frozenset(int(w) for w in graph.neighbours(v)) for v in range(n)]
     clock = clock or Clock(None)
     squares = list(range(n))
-    steps = list(range(n))
+    steps = list(range(L))
     s = None if spec.start is None else board.index(*spec.start)
     e = None if spec.end is None else board.index(*spec.end)
     if spec.closed and s is None and e is None:
@@ -169,7 +216,7 @@ def build_csp(model: ConstraintModel, graph: KnightGraph, spec: TourSpec, clock:
     for k in steps:
         if k == 0 and s is not None:
             domain = [s]
-        elif k == n - 1 and e is not None and n > 1:
+        elif k == L - 1 and e is not None and L > 1:
             domain = [e]
         else:
             domain = squares
@@ -180,17 +227,42 @@ def build_csp(model: ConstraintModel, graph: KnightGraph, spec: TourSpec, clock:
         return b in nbrs[a]
 
     model.add_all_different(steps)
-    for k in range(n - 1):
+    for k in range(L - 1):
         model.add_constraint(knight_move, (k, k + 1))
-    if n > 1:
+    if L > 1:
         if spec.closed:
-            model.add_constraint(knight_move, (n - 1, 0))
+            model.add_constraint(knight_move, (L - 1, 0))
         else:
             # Implied by all-different; it gives the first and last steps as many
             # constraints as the others, so that python-constraint's "most
             # constrained first" rule labels the steps in order.
-            model.add_constraint(lambda a, b: a != b, (0, n - 1))
+            model.add_constraint(lambda a, b: a != b, (0, L - 1))
     return steps
+
+
+def build_path_csp(model: ConstraintModel, graph: KnightGraph, start: int | None, length: int,
+                   clock: Clock | None = None) -> list[int]:
+    """The Prolog paper's question for one length: a knight's path of ``length`` squares from ``start``.
+
+    ``start`` is a square number, or None for a path that may start
+    anywhere.  Returns the step variables.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(3, 3))
+    >>> model = ConstraintModel()
+    >>> steps = build_path_csp(model, g, 0, 8)
+    >>> path = [model.first_solution()[k] for k in steps]
+    >>> path[0], len(set(path))
+    (0, 8)
+    >>> model = ConstraintModel()
+    >>> _ = build_path_csp(model, g, 0, 9)
+    >>> model.first_solution() is None
+    True
+    """
+    start_sq = None if start is None else tuple(int(x) for x in graph.board.coords_of([start])[0])
+    return build_csp(model, graph, TourSpec(closed=False, start=start_sq), clock, length=length)
 
 
 class WarnsdorffSolver:
@@ -253,6 +325,31 @@ class WarnsdorffSolver:
             stack.append(self._ordered(nxt, used, keep=assignments[steps[0]]))
 
 
+def _solver(graph: KnightGraph, variant, solver):
+    """The solver object: ``solver`` when given (checked), else the one ``variant`` names."""
+    variant = check_choice("variant", variant, VARIANTS, method="csp")
+    if solver is not None:
+        if isinstance(solver, str) or not callable(getattr(solver, "getSolutionIter", None)):
+            raise InvalidParameterError(
+                f"method 'csp': solver must be a python-constraint solver object, not {solver!r}; "
+                f"name one with variant ({', '.join(VARIANTS)})"
+            )
+        return solver
+    if variant == "plain":
+        import constraint
+
+        return constraint.BacktrackingSolver(forwardcheck=True)
+    return WarnsdorffSolver([graph.neighbours(v) for v in range(graph.n)])
+
+
+def _check_size(graph: KnightGraph, what: str) -> None:
+    if graph.n > MAX_SQUARES:
+        raise UnsupportedError(
+            f"method 'csp' handles boards of at most {MAX_SQUARES} squares (its Python backtracking "
+            f"does not finish beyond); this one has {graph.n}: use method 'cpsat' for {what}"
+        )
+
+
 def solve_csp(
     graph: KnightGraph,
     spec: TourSpec,
@@ -270,12 +367,16 @@ def solve_csp(
     graph : KnightGraph
     spec : TourSpec
     seed : int, optional
-        Unused: the search is deterministic.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        The search draws no random number: every seed gives the same
+        answer, and the result records no seed (``result.seed`` is None).
     time_limit : float, optional
         Seconds (default :data:`DEFAULT_TIME_LIMIT`), kept by the clock in the
         knight's-move constraint.
     progress : callable, optional
-        Unused.
+        Unused: the search has no measure of how far it has come.
     variant : {"warnsdorff", "plain"}
         The solver: :class:`WarnsdorffSolver` or python-constraint's
         ``BacktrackingSolver(forwardcheck=True)``.
@@ -285,48 +386,49 @@ def solve_csp(
     Returns
     -------
     SolveResult
-        ``stats["checks"]`` counts knight's-move checks.
+        ``stats["checks"]`` counts knight's-move checks.  Ctrl-C or the time
+        limit give ``unknown`` (``stats["interrupted"]`` after Ctrl-C).
 
     Raises
     ------
     UnsupportedError
-        For a board of more than :data:`MAX_SQUARES` squares or an unknown variant.
-    """
-    n = graph.n
-    if n > MAX_SQUARES:
-        raise UnsupportedError(
-            f"method 'csp' handles boards of at most {MAX_SQUARES} squares (its Python backtracking "
-            f"does not finish beyond); this one has {n}: use method 'cpsat'"
-        )
-    if variant not in ("warnsdorff", "plain"):
-        raise UnsupportedError(f"csp variant {variant!r} is not one of 'warnsdorff', 'plain'")
-    budget = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
-    t0 = time.perf_counter()
-    if solver is None:
-        if variant == "plain":
-            import constraint
+        For a board of more than :data:`MAX_SQUARES` squares.
+    InvalidParameterError
+        For an unknown variant or a solver that is not a solver object.
 
-            solver = constraint.BacktrackingSolver(forwardcheck=True)
-        else:
-            solver = WarnsdorffSolver([graph.neighbours(v) for v in range(n)])
-    clock = Clock(t0 + budget)
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_csp(KnightGraph(Board(3, 4)), TourSpec(start=(0, 0)), seed=0)
+    >>> res.status.value, len(res.tour)
+    ('found', 12)
+    """
+    _check_size(graph, "tours")
+    n = graph.n
+    check_seed(seed)
+    budget = DEFAULT_TIME_LIMIT if time_limit is None else check_time_limit(time_limit)
+    t0 = time.perf_counter()
+    solver = _solver(graph, variant, solver)
+    name = type(solver).__name__
     if spec.closed and n < 3:
         return SolveResult(
             Status.INFEASIBLE,
             proof=Proof(f"the board has {n} square{'s' if n != 1 else ''}; a closed tour needs at least 3",
                         argument="size", evidence={"squares": n}),
         )
-    model = ConstraintModel(solver)
-    steps = build_csp(model, graph, spec, clock)
-    name = type(solver).__name__
-    try:
-        sol = model.first_solution()
-    except _OutOfTime:
-        return SolveResult(
-            Status.UNKNOWN,
-            stats={"reason": f"python-constraint found no tour within {budget:g} s", "checks": clock.ticks,
-                   "solver": name},
-        )
+    with interrupt_guard() as flag:
+        clock = Clock(t0 + budget, flag=flag)
+        model = ConstraintModel(solver)
+        steps = build_csp(model, graph, spec, clock)
+        try:
+            sol = model.first_solution()
+        except _OutOfTime as exc:
+            stats = {"checks": clock.ticks, "solver": name}
+            if isinstance(exc, _Interrupted):
+                stats.update(interrupted=True, reason=f"interrupted after {clock.ticks:,} knight's-move checks")
+            else:
+                stats["reason"] = f"python-constraint found no tour within {budget:g} s"
+            return SolveResult(Status.UNKNOWN, stats=stats)
     stats = {"checks": clock.ticks, "solver": name}
     if sol is None:
         text = (
@@ -338,3 +440,109 @@ def solve_csp(
     order = [sol[k] for k in steps]
     return SolveResult(Status.FOUND, tour=Tour(graph.board, order, closed=spec.closed), stats=stats)
 
+
+def _length_entry(length: int, checks: int, t1: float, answer: str) -> dict:
+    return {"length": length, "checks": checks, "seconds": round(time.perf_counter() - t1, 6), "answer": answer}
+
+
+def longest_csp(
+    graph: KnightGraph,
+    start: int | None = None,
+    *,
+    time_limit: float | None = None,
+    variant: str = "warnsdorff",
+    solver=None,
+    progress=None,
+) -> SolveResult:
+    """The longest knight's path from square number ``start``, by backtracking with growing length.
+
+    For ``L = 1, 2, ...`` the search of :func:`build_path_csp` looks for a
+    path of ``L`` squares; the first length it exhausts without a solution
+    proves that the previous path is the longest (the Prolog paper's
+    search).  A path that covers the board ends the search at once.
+
+    Parameters
+    ----------
+    graph : KnightGraph
+    start : int, optional
+        Square number of the first square; None lets the path start anywhere.
+    time_limit : float, optional
+        Seconds for all the lengths together (default :data:`DEFAULT_TIME_LIMIT`).
+    variant, solver
+        As in :func:`solve_csp`.
+    progress : callable, optional
+        ``progress(length, squares)`` before each length is searched.
+
+    Returns
+    -------
+    SolveResult
+        As :func:`ktsolve.models.longest.longest_path`: ``path`` (the longest
+        path found), ``stats["length"]``, ``stats["bound"]`` (no path is
+        longer), ``stats["optimal"]``; ``found`` when the optimum is proven,
+        ``unknown`` when the time ran out or Ctrl-C was pressed first;
+        ``tour`` when the path covers the board.  ``stats["lengths"]``
+        lists the lengths searched with their knight's-move checks and seconds.
+
+    Raises
+    ------
+    UnsupportedError
+        For a board of more than :data:`MAX_SQUARES` squares or a start that
+        is not a square number.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = longest_csp(KnightGraph(Board(3, 3)), 0)
+    >>> res.stats["length"], res.stats["optimal"], res.status.value
+    (8, True, 'found')
+    >>> longest_csp(KnightGraph(Board(3, 3)), 4).stats["length"]
+    1
+    """
+    _check_size(graph, "longest paths")
+    n = graph.n
+    if start is not None:
+        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not 0 <= start < n:
+            raise UnsupportedError(f"start {start!r} is not a square number in 0..{n - 1}")
+        start = int(start)
+    budget = DEFAULT_TIME_LIMIT if time_limit is None else check_time_limit(time_limit)
+    t0 = time.perf_counter()
+    solver = _solver(graph, variant, solver)
+    name = type(solver).__name__
+    best: list[int] = []
+    lengths: list[dict] = []
+    stop = None  # why the search ended before a proof
+    optimal = False
+    with interrupt_guard() as flag:
+        clock = Clock(t0 + budget, flag=flag)
+        for L in range(1, n + 1):
+            if progress is not None:
+                progress(L, n)
+            ticks, t1 = clock.ticks, time.perf_counter()
+            model = ConstraintModel(solver)
+            steps = build_path_csp(model, graph, start, L, clock)
+            try:
+                sol = model.first_solution()
+            except _OutOfTime as exc:
+                stop = "interrupted" if isinstance(exc, _Interrupted) else "time limit"
+                lengths.append(_length_entry(L, clock.ticks - ticks, t1, stop))
+                break
+            lengths.append(_length_entry(L, clock.ticks - ticks, t1, "path" if sol is not None else "none"))
+            if sol is None:
+                optimal = True
+                break
+            best = [sol[k] for k in steps]
+        else:
+            optimal = True  # the path covers the board
+    bound = len(best) if optimal else n
+    stats = {"length": len(best), "bound": bound, "optimal": optimal, "solver": name, "checks": clock.ticks,
+             "lengths": lengths}
+    if stop == "interrupted":
+        stats["interrupted"] = True
+    if not optimal:
+        stats["reason"] = (f"{'interrupted' if stop == 'interrupted' else f'time limit of {budget:g} s reached'} "
+                           f"while searching paths of {lengths[-1]['length']} squares; the longest found has "
+                           f"{len(best)}")
+    path = Tour(graph.board, best, closed=False) if best else None
+    tour = path if path is not None and len(best) == n else None
+    return SolveResult(Status.FOUND if optimal else Status.UNKNOWN, tour=tour, path=path, method="longest",
+                       stats=stats)

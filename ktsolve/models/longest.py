@@ -21,17 +21,25 @@ a short budget returns a long path.  The default budget is
 reproducible, more workers are not.
 
 This is the reference the stochastic side is scored against.
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph
+>>> res = longest_path(KnightGraph(Board(3, 4)), 1, seed=1)
+>>> res.status.value, res.stats["length"], res.stats["optimal"]
+('found', 11, True)
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from ..checks import check_int, check_time_limit
+from ..driver import Deadline, Stopped, interrupt_guard
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
+from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour
 
 __all__ = ["longest_path", "greedy_path", "DEFAULT_TIME_LIMIT", "MAX_SQUARES"]
@@ -41,6 +49,9 @@ DEFAULT_TIME_LIMIT = 60.0
 
 #: Largest board (in squares) the model is built for.
 MAX_SQUARES = 40_000
+
+#: Moves added to the model between two looks at the clock.
+_BUILD_CHUNK = 2000
 
 
 def greedy_path(graph: KnightGraph, start: int) -> list[int]:
@@ -94,19 +105,26 @@ def longest_path(
     start : int, optional
         Square number of the first square; None lets the path start anywhere.
     time_limit : float, optional
-        Seconds (default :data:`DEFAULT_TIME_LIMIT`).
+        Seconds for the whole call, building the model included (default
+        :data:`DEFAULT_TIME_LIMIT`).
     num_workers : int
-        CP-SAT search threads; 1 is reproducible, more are not.
+        CP-SAT search threads, 1 to :data:`~ktsolve.models.cpsat.MAX_WORKERS`;
+        1 is reproducible, more are not.
     seed : int, optional
-        CP-SAT's random seed (0 when None).
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+        It seeds CP-SAT's ``random_seed`` through
+        :func:`ktsolve.seeds.derive_seed`.
 
     Returns
     -------
     SolveResult
         ``path`` (a :class:`~ktsolve.tour.Tour` with ``closed=False``),
         ``stats["length"]``, ``stats["bound"]``, ``stats["optimal"]``;
-        status ``found`` when the optimum is proven, else ``unknown``;
-        ``tour`` only when the path covers the board.
+        status ``found`` when the optimum is proven, else ``unknown`` (the
+        time limit, or Ctrl-C with ``stats["interrupted"]``; the best path
+        found so far is kept); ``tour`` only when the path covers the board.
 
     Raises
     ------
@@ -121,8 +139,10 @@ def longest_path(
     >>> res.stats["length"], res.stats["optimal"]
     (8, True)
     """
-    from ortools.sat.python import cp_model
+    from .cpsat import MAX_WORKERS, run_solver
 
+    deadline = Deadline(check_time_limit(time_limit if time_limit is not None else DEFAULT_TIME_LIMIT))
+    seed = resolve_seed(seed)
     n = graph.n
     if n > MAX_SQUARES:
         raise UnsupportedError(
@@ -132,52 +152,27 @@ def longest_path(
         if isinstance(start, bool) or not isinstance(start, (int, np.integer)) or not 0 <= int(start) < n:
             raise UnsupportedError(f"start {start!r} is not a square number in 0..{n - 1}")
         start = int(start)
-    if int(num_workers) < 1:
-        raise UnsupportedError(f"num_workers must be at least 1, not {num_workers}")
-    t0 = time.perf_counter()
-    budget = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
+    num_workers = check_int("num_workers", num_workers, 1, MAX_WORKERS)
     board = graph.board
+    with interrupt_guard():
+        try:
+            deadline.check("starting CP-SAT")
+            from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
-    arcs = []
-    succ_lits: dict[tuple[int, int], object] = {}
-    for u, v in graph.edges().tolist():
-        for a, b in ((u, v), (v, u)):
-            x = model.new_bool_var(f"{a}>{b}")
-            succ_lits[(a, b)] = x
-            arcs.append((a, b, x))
-    skip = [model.new_bool_var(f"skip{v}") for v in range(n)]
-    for v in range(n):
-        arcs.append((v, v, skip[v]))
-    d = n
-    for v in ([start] if start is not None else range(n)):
-        x = model.new_bool_var(f"d>{v}")
-        succ_lits[(d, v)] = x
-        arcs.append((d, v, x))
-    for v in range(n):
-        x = model.new_bool_var(f"{v}>d")
-        succ_lits[(v, d)] = x
-        arcs.append((v, d, x))
-    if start is not None:
-        model.add(skip[start] == 0)
-    model.add_circuit(arcs)
-    model.maximize(n - sum(skip))
-
-    hint = greedy_path(graph, start if start is not None else int(np.argmin(graph.degree)))
-    on = set(zip([d] + hint, hint + [d]))
-    in_hint = set(hint)
-    for (a, b), x in succ_lits.items():
-        model.add_hint(x, (a, b) in on)
-    for v in range(n):
-        model.add_hint(skip[v], v not in in_hint)
-
+            graph.build(deadline)
+            model, succ_lits, d = _build(cp_model, graph, start, deadline)
+        except Stopped as stop:
+            # the start alone is the best path known (none without a start)
+            order = [start] if start is not None else []
+            stats = {**stop.stats(), "length": len(order), "bound": n, "optimal": False,
+                     "num_workers": num_workers}
+            stats["reason"] = f"{stop.describe()}, with a path of {len(order)} squares; no path is longer than {n}"
+            path = Tour(board, np.array(order, dtype=np.int32), closed=False) if order else None
+            return SolveResult(Status.UNKNOWN, path=path, method="longest", seed=seed, stats=stats)
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = int(num_workers)
-    solver.parameters.random_seed = 0 if seed is None else int(seed) % (2**31)
-    solver.parameters.max_time_in_seconds = max(1e-3, budget - (time.perf_counter() - t0))
-    status = solver.solve(model)
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"CP-SAT says the longest-path model is invalid: {model.validate()}")
+    solver.parameters.num_workers = num_workers
+    solver.parameters.random_seed = derive_seed(seed, "longest random_seed") % 2**31
+    status, interrupted = run_solver(solver, model, deadline, what="longest-path model")
     stats = {
         "status": solver.status_name(status),
         "branches": int(solver.num_branches),
@@ -198,9 +193,13 @@ def longest_path(
     stats.update(length=len(order), bound=max(bound, len(order)), optimal=optimal)
     path = Tour(board, np.array(order, dtype=np.int32), closed=False) if order else None
     tour = path if path is not None and len(order) == n else None
-    if not optimal:
+    if interrupted:
+        optimal = False
+        stats.update(optimal=False, interrupted=True,
+                     reason=f"interrupted (Ctrl-C) with a path of {len(order)} squares")
+    elif not optimal:
         stats["reason"] = (
-            f"CP-SAT stopped after {budget:g} s with a path of {len(order)} squares; "
+            f"CP-SAT stopped after {deadline.time_limit:g} s with a path of {len(order)} squares; "
             f"no path is longer than {stats['bound']}"
         )
     return SolveResult(
@@ -208,5 +207,49 @@ def longest_path(
         tour=tour,
         path=path,
         method="longest",
+        seed=seed,
         stats=stats,
     )
+
+
+def _build(cp_model, graph: KnightGraph, start: int | None, deadline: Deadline):
+    """The longest-path model, the arc -> literal map and the dummy node; checks the clock as it goes."""
+    n = graph.n
+    model = cp_model.CpModel()
+    arcs = []
+    succ_lits: dict[tuple[int, int], object] = {}
+    for i, (u, v) in enumerate(graph.edges().tolist()):
+        if i % _BUILD_CHUNK == 0:
+            deadline.check("building the longest-path model")
+        for a, b in ((u, v), (v, u)):
+            x = model.new_bool_var(f"{a}>{b}")
+            succ_lits[(a, b)] = x
+            arcs.append((a, b, x))
+    deadline.check("building the longest-path model")
+    skip = [model.new_bool_var(f"skip{v}") for v in range(n)]
+    for v in range(n):
+        arcs.append((v, v, skip[v]))
+    d = n
+    for v in ([start] if start is not None else range(n)):
+        x = model.new_bool_var(f"d>{v}")
+        succ_lits[(d, v)] = x
+        arcs.append((d, v, x))
+    for v in range(n):
+        x = model.new_bool_var(f"{v}>d")
+        succ_lits[(v, d)] = x
+        arcs.append((v, d, x))
+    if start is not None:
+        model.add(skip[start] == 0)
+    model.add_circuit(arcs)
+    model.maximize(n - sum(skip))
+    deadline.check("building the longest-path model")
+
+    hint = greedy_path(graph, start if start is not None else int(np.argmin(graph.degree)))
+    on = set(zip([d] + hint, hint + [d]))
+    in_hint = set(hint)
+    for (a, b), x in succ_lits.items():
+        model.add_hint(x, (a, b) in on)
+    for v in range(n):
+        model.add_hint(skip[v], v not in in_hint)
+    deadline.check("building the longest-path model")
+    return model, succ_lits, d

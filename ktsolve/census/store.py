@@ -1,0 +1,247 @@
+"""The results file of a census: JSON lines, appended and flushed one question at a time.
+
+Layout
+------
+* Line 1, the header: ``{"ktsolve_census": 1, "identity": ..., "description":
+  ..., "seed": ..., "questions": ..., ...}``.  ``identity`` (the family and
+  the census seed) decides whether a file belongs to a census.
+* One line per answered question (see
+  :func:`ktsolve.census.worker.make_answer` for its fields), in the order
+  the answers came.  A question asked again (``retry_unknown``) gets a new
+  line; the last line of an index is its answer.
+* ``{"run": k, ...}`` and ``{"run_end": k, ...}`` lines mark where each run
+  started and ended (workers, scheduler, time limit, wall time, whether it
+  was interrupted).
+
+Tours longer than :data:`~ktsolve.census.worker.INLINE_TOUR_MAX` squares
+are ``.npy`` files (int32 square numbers) in the folder ``FILE.tours``
+beside the results file, written completely before the line that names
+them.
+
+Safety
+------
+The answers that arrive together (one from a local worker, a batch from a
+Dask task) are written with one ``write`` and flushed at once (and the file
+is synced to disk every few seconds and at the end), so a crash, a kill or
+Ctrl-C loses at most the lines being written, and a cut-off line is dropped
+when the census is resumed.  Opening a file again for a
+census:
+
+* a last line without its newline (cut off) is dropped and its question
+  asked again;
+* a file whose header names another census is refused, saying which;
+* a file that is not a census results file is refused and left alone;
+* a file that another census is writing (an exclusive ``flock``) is refused.
+"""
+
+from __future__ import annotations
+
+import datetime
+import fcntl
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import KtsolveError
+from ..files import open_atomic
+from .worker import Answer
+
+__all__ = ["CensusFileError", "Existing", "ResultStore", "read_results", "HEADER_KEY", "FORMAT"]
+
+HEADER_KEY = "ktsolve_census"
+FORMAT = 1
+#: Seconds between syncs of the results file to disk.
+SYNC_EVERY_S = 5.0
+
+
+class CensusFileError(KtsolveError):
+    """A results file that cannot be used: not a census file, another census's, in use, damaged."""
+
+
+@dataclass
+class Existing:
+    """What a results file holds.
+
+    ``records`` maps a question's index to its last record; ``good_end``
+    is the byte offset after the last complete line (a cut-off line
+    after it is ``cut``).
+    """
+
+    header: dict
+    records: dict = field(default_factory=dict)
+    lines: int = 0
+    good_end: int = 0
+    size: int = 0
+    cut: bool = False
+    runs: list = field(default_factory=list)
+    run_ends: list = field(default_factory=list)
+
+    @property
+    def done(self) -> set:
+        return set(self.records)
+
+
+def _canonical(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+#: Fields of a record that :func:`read_results` keeps only when asked for everything.
+_BULKY = ("tour", "proof", "evidence")
+
+
+def read_results(path, *, full: bool = False) -> Existing | None:
+    """Read a results file; None when it does not exist or is empty.
+
+    Without ``full``, records keep what summaries and resuming need and
+    drop the tour, the proof's text and its evidence (a census of 10^5
+    questions then fits in memory many times over).
+
+    Raises
+    ------
+    CensusFileError
+        When the file is not a census results file, or a line before the
+        last is damaged.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CensusFileError(f"cannot read results file {path!r}: {exc.strerror or exc}") from None
+    if not data:
+        return None
+    lines = data.split(b"\n")
+    tail = lines.pop()  # after the last newline: empty, or a line cut off
+    try:
+        header = json.loads(lines[0]) if lines else None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        header = None
+    if not isinstance(header, dict) or HEADER_KEY not in header:
+        if not lines:
+            raise CensusFileError(f"{path!r} holds a line cut off before its end; it is no census results file")
+        raise CensusFileError(f"{path!r} exists and is not a census results file; give another output file")
+    out = Existing(header=header, size=len(data), cut=bool(tail))
+    offset = len(lines[0]) + 1
+    for no, raw in enumerate(lines[1:], 2):
+        try:
+            rec = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            if no == len(lines) and not tail:
+                out.cut = True  # a last line that a crash left as garbage: ask its question again
+                break
+            raise CensusFileError(f"line {no} of {path!r} is damaged (not JSON); the file was edited or the disk failed")
+        offset += len(raw) + 1
+        if "index" in rec:
+            if not full:
+                for key in _BULKY:
+                    rec.pop(key, None)
+            out.records[int(rec["index"])] = rec
+            out.lines += 1
+        elif "run" in rec:
+            out.runs.append(rec)
+        elif "run_end" in rec:
+            out.run_ends.append(rec)
+    out.good_end = offset
+    return out
+
+
+def describe_header(header: dict) -> str:
+    """``'8x8 --remove 1, open tours (seed 7)'``: a census in words, from its header."""
+    return f"{header.get('description', 'an unnamed census')} (seed {header.get('seed')})"
+
+
+def check_identity(path, existing: Existing, identity: dict, description: str) -> None:
+    """Refuse ``existing`` when it belongs to another census than ``identity``."""
+    if existing.header.get("format", FORMAT) != FORMAT:
+        raise CensusFileError(f"{path!r} was written by another version of ktsolve's census (format "
+                              f"{existing.header.get('format')}); give another output file")
+    if _canonical(existing.header.get("identity")) != _canonical(identity):
+        raise CensusFileError(
+            f"{os.fspath(path)!r} holds another census: {describe_header(existing.header)}, not "
+            f"{description} (seed {identity.get('seed')}); give another output file"
+        )
+
+
+class ResultStore:
+    """The results file of one run of a census, open for appending (see the module docstring).
+
+    Parameters
+    ----------
+    path : str or path
+    """
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self.tour_dir = self.path + ".tours"
+        self.tour_dir_name = os.path.basename(self.path) + ".tours"
+        self._fh = None
+        self._synced = time.monotonic()
+        self.written = 0
+
+    def open(self, header: dict, existing: Existing | None) -> None:
+        """Lock the file, drop a cut-off last line, write the header of a new file."""
+        fh = open(self.path, "a+b")
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            raise CensusFileError(f"{self.path!r} is being written by another census that is still running") from None
+        size = os.fstat(fh.fileno()).st_size
+        expected = 0 if existing is None else existing.size
+        if size != expected:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            fh.close()
+            raise CensusFileError(f"{self.path!r} changed while the census started; run it again")
+        self._fh = fh
+        if existing is None:
+            self._write(json.dumps({HEADER_KEY: 1, "format": FORMAT, **header}, separators=(",", ":")).encode())
+            self.sync()
+        elif existing.good_end < size:
+            fh.truncate(existing.good_end)
+            self.sync()
+
+    def _write(self, line: bytes) -> None:
+        self._fh.write(line + b"\n")
+        self._fh.flush()
+        now = time.monotonic()
+        if now - self._synced > SYNC_EVERY_S:
+            self.sync()
+
+    def sync(self) -> None:
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._synced = time.monotonic()
+
+    def append(self, answers: list[Answer]) -> None:
+        """Record answers (their tour files first, when they have one) with one write and one flush."""
+        for ans in answers:
+            if ans.squares is not None:
+                os.makedirs(self.tour_dir, exist_ok=True)
+                with open_atomic(os.path.join(self.tour_dir, f"q{ans.index:07d}.npy")) as fh:
+                    np.save(fh, ans.squares, allow_pickle=False)
+        if answers:
+            self._write(b"\n".join(a.line for a in answers))
+            self.written += len(answers)
+
+    def mark(self, obj: dict) -> None:
+        """A run line (``run`` or ``run_end``)."""
+        self._write(json.dumps(obj, separators=(",", ":")).encode())
+
+    def close(self) -> None:
+        if self._fh is None:
+            return
+        try:
+            self.sync()
+        finally:
+            fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
+            self._fh.close()
+            self._fh = None
+
+
+def now_iso() -> str:
+    return datetime.datetime.now().isoformat(timespec="seconds")

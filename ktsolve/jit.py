@@ -1,0 +1,225 @@
+"""The first-run compile of numba kernels: see it coming, say so, time it, or do it ahead of time.
+
+numba compiles a kernel the first time it is called in a process, unless
+its cache (``cache=True``) holds a compiled copy for the same source, in
+which case it loads that copy in a fraction of a second.  A compile takes
+seconds, and a user who waits should know why, and a time limit should not
+be eaten by it.  So every method with kernels has a ``warm()`` function
+that calls :func:`prepare` with
+
+* a name ("rotation"),
+* a function that calls each kernel once on a tiny board, with arguments
+  of exactly the types the method uses (so the real calls find the compiled
+  code in memory), and
+* the kernels themselves (numba dispatchers).
+
+:func:`prepare` does this once per process.  When a kernel is neither in
+memory nor in the cache on disk (:func:`needs_compile`), it says so on
+standard error while it compiles, when standard error is a terminal
+("ktsolve: compiling the rotation kernels, first run only"), and it returns
+the seconds spent compiling; the method extends its clock by them
+(:meth:`ktsolve.driver.Deadline.extend`), so a cold cache changes the wait
+but not the answer, and :func:`ktsolve.portfolio.run_method` records them in
+the result's ``stats["compile_s"]`` (:func:`take_compile_seconds`).  Loading
+from the cache is ordinary start-up time.
+
+``ktsolve warm [METHOD...]`` calls the ``warm()`` of every method's module
+(:func:`warm_method`), so the first real run starts at once.
+
+Examples
+--------
+>>> import numba
+>>> @numba.njit
+... def twice(x):
+...     return 2 * x
+>>> needs_compile([twice])
+True
+>>> prepare("doctest twice", lambda: twice(1), [twice], stream=None) > 0
+True
+>>> needs_compile([twice]), prepare("doctest twice", lambda: twice(1), [twice])
+(False, 0.0)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+
+__all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready", "take_compile_seconds"]
+
+#: Seconds each name's preparation took in this process (compiling, or loading from the cache).
+_READY: dict[str, float] = {}
+
+#: Seconds compiled since the last :func:`take_compile_seconds` (one entry: a mutable float).
+_PENDING = [0.0]
+
+
+def take_compile_seconds() -> float:
+    """Seconds spent compiling kernels since the last call (and start counting again from 0).
+
+    :func:`ktsolve.portfolio.run_method` calls it around every method, so the
+    compile a method paid lands in that method's ``stats["compile_s"]`` and
+    the call's clock is extended by it.
+
+    Examples
+    --------
+    >>> take_compile_seconds() >= 0.0, take_compile_seconds()
+    (True, 0.0)
+    """
+    seconds, _PENDING[0] = _PENDING[0], 0.0
+    return seconds
+
+
+def _in_cache(dispatcher) -> bool:
+    """Whether numba's cache on disk holds compiled code for the current source of ``dispatcher``."""
+    cache = getattr(dispatcher, "_cache", None)
+    cache_file = getattr(cache, "_cache_file", None)
+    if cache_file is None:
+        return False  # not cache=True: every process compiles
+    try:
+        # {} when the index is missing, unreadable, or stale (the source changed)
+        return bool(cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba internals; a wrong guess only affects a message
+        return False
+
+
+def needs_compile(kernels: Iterable) -> bool:
+    """True when calling one of ``kernels`` would compile it (not in memory, not in the cache).
+
+    A kernel already compiled or loaded in this process has signatures; one
+    whose cache index on disk is current will be loaded, not compiled.
+
+    Examples
+    --------
+    >>> import numba
+    >>> needs_compile([numba.njit(lambda x: x + 1)])
+    True
+    """
+    return any(not getattr(k, "signatures", ()) and not _in_cache(k) for k in kernels)
+
+
+def compile_note(name: str) -> str:
+    """The line said on a terminal while ``name``'s kernels compile.
+
+    Examples
+    --------
+    >>> compile_note("rotation")
+    'ktsolve: compiling the rotation kernels, first run only'
+    """
+    return f"ktsolve: compiling the {name} kernels, first run only"
+
+
+def _misses(kernels) -> int:
+    total = 0
+    for k in kernels:
+        stats = getattr(k, "stats", None)
+        if stats is not None:
+            total += sum(stats.cache_misses.values())
+    return total
+
+
+def is_ready(name: str) -> bool:
+    """Whether :func:`prepare` already ran for ``name`` in this process.
+
+    Examples
+    --------
+    >>> is_ready("a name nobody prepared")
+    False
+    """
+    return name in _READY
+
+
+#: Default of ``stream``: standard error as it is when the note is due (tests replace it).
+STDERR = object()
+
+
+def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=STDERR) -> float:
+    """Compile (or load from the cache) ``name``'s kernels once per process; seconds spent compiling.
+
+    Parameters
+    ----------
+    name : str
+        What the message calls the kernels ("rotation").
+    warm : callable
+        Calls every kernel once with arguments of the types the method uses.
+    kernels : iterable of numba dispatchers
+        The kernels ``warm`` calls from Python (kernels they call are
+        compiled with them).
+    stream : file or None
+        Where the note goes, only when it is a terminal (standard error by
+        default); None: never.
+
+    Returns
+    -------
+    float
+        Seconds spent compiling; 0.0 when the kernels were ready in memory
+        or were loaded from numba's cache.
+
+    Examples
+    --------
+    >>> import numba
+    >>> inc = numba.njit(lambda x: x + 1)
+    >>> prepare("doctest inc", lambda: inc(1), [inc], stream=None) > 0, is_ready("doctest inc")
+    (True, True)
+    """
+    if name in _READY:
+        return 0.0
+    kernels = list(kernels)
+    compiling = needs_compile(kernels)
+    if stream is STDERR:
+        stream = sys.stderr
+    if compiling and stream is not None and hasattr(stream, "isatty") and stream.isatty():
+        print(compile_note(name), file=stream, flush=True)
+    before = _misses(kernels)
+    _READY[name] = 0.0  # a warm() that runs the method itself finds the name ready
+    t0 = time.perf_counter()
+    try:
+        warm()
+    except BaseException:
+        del _READY[name]
+        raise
+    seconds = time.perf_counter() - t0
+    _READY[name] = seconds
+    compiled = compiling or _misses(kernels) > before
+    if not compiled:
+        return 0.0
+    _PENDING[0] += seconds
+    return seconds
+
+
+def _has_kernels(module) -> bool:
+    """Whether ``module``, or a module it imported names from, holds numba dispatchers."""
+    for value in vars(module).values():
+        if hasattr(value, "py_func") and hasattr(value, "signatures"):
+            return True
+    return False
+
+
+def warm_method(func: Callable) -> tuple[str, float, float]:
+    """Prepare the kernels of the method ``func`` (its module's ``warm()``), for ``ktsolve warm``.
+
+    Returns
+    -------
+    (state, compile_seconds, seconds)
+        ``state`` is ``"compiled"``, ``"loaded"`` (from numba's cache, or
+        already in memory), ``"no kernels"`` (nothing to compile), or
+        ``"no warm"`` (the module has kernels but no ``warm()``: they
+        compile on the method's first run); then the seconds spent
+        compiling and the seconds the whole preparation took.
+
+    Examples
+    --------
+    >>> from ktsolve.registry import method_info
+    >>> warm_method(method_info("backtrack").load())[0] in ("compiled", "loaded")
+    True
+    >>> warm_method(method_info("cpsat").load())
+    ('no kernels', 0.0, 0.0)
+    """
+    module = sys.modules.get(getattr(func, "__module__", ""), None)
+    warm = getattr(module, "warm", None)
+    if warm is None:
+        return ("no warm" if module is not None and _has_kernels(module) else "no kernels"), 0.0, 0.0
+    t0 = time.perf_counter()
+    compiled = float(warm() or 0.0)
+    return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0

@@ -1,0 +1,180 @@
+"""The first-run compile: seen coming, said once on a terminal, timed, kept out of the budget, done ahead of time."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numba
+import pytest
+from conftest import invoke
+
+from ktsolve import Board, KnightGraph, MethodInfo, solve
+from ktsolve import jit
+from ktsolve.driver import Deadline
+from ktsolve.registry import method_info, register_method, reset_methods
+from ktsolve.tour import TourSpec
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_fresh_kernel_needs_compiling_and_then_does_not():
+    kern = numba.njit(lambda x: x * 3)
+    assert jit.needs_compile([kern])
+    kern(1)
+    assert not jit.needs_compile([kern])
+
+
+def test_the_note_is_said_once_on_a_terminal_and_never_when_piped():
+    tty, pipe = Terminal(), io.StringIO()
+    a, b = numba.njit(lambda x: x + 5), numba.njit(lambda x: x + 6)
+    assert jit.prepare("test a", lambda: a(1), [a], stream=tty) > 0
+    assert jit.prepare("test a", lambda: a(1), [a], stream=tty) == 0.0  # once per process
+    assert tty.getvalue() == jit.compile_note("test a") + "\n"
+    assert jit.prepare("test b", lambda: b(1), [b], stream=pipe) > 0
+    assert pipe.getvalue() == ""
+
+
+def test_nothing_is_said_or_charged_for_ready_kernels():
+    kern = numba.njit(lambda x: x - 1)
+    kern(1)
+    tty = Terminal()
+    assert jit.prepare("test ready", lambda: kern(2), [kern], stream=tty) == 0.0
+    assert tty.getvalue() == "" and jit.take_compile_seconds() >= 0.0
+
+
+def test_compile_time_is_reported_and_not_charged_to_the_time_limit():
+    kern = numba.njit(lambda x: x + 100)  # not cached: the first call compiles
+
+    def compiling(graph, spec, *, seed=None, time_limit=None, progress=None):
+        deadline = Deadline(time_limit)
+        deadline.extend(jit.prepare("test slow kernel", lambda: (time.sleep(0.3), kern(1)), [kern], stream=None))
+        assert not deadline.expired(), "the compile ate the method's time limit"
+        return None
+
+    register_method(MethodInfo("compiling", "heuristic", "a test double", compiling))
+    try:
+        res = solve("5x5", "compiling", seed=1, time_limit=0.2, presolve_proofs=False)
+    finally:
+        reset_methods()
+    assert res.stats["compile_s"] >= 0.3
+    assert res.stats["steps"][0]["compile_s"] == res.stats["compile_s"]
+
+
+# the methods whose kernels :func:`warm` prepares, and a question that runs them
+WARMED = {
+    "warnsdorff": ("10x40", {"closed": True}),
+    "rotation": ("12x12", {"closed": True}),
+    "neural": ("6x6", {"closed": True, "repair": True}),
+    "backtrack": ("5x5", {"start": "a1"}),
+    "divide": ("13x15", {"start": "a1"}),
+}
+
+
+@pytest.mark.parametrize("name", list(WARMED))
+def test_warm_compiles_the_types_the_method_uses(name):
+    """After warm(), a real run finds every kernel compiled for its arguments: no new signature."""
+    func = method_info(name).load()
+    module = sys.modules[func.__module__]
+    module.warm()
+    kernel_modules = [module] + [importlib.import_module(m) for m in (
+        "ktsolve.heuristics._warnsdorff_kernels", "ktsolve.heuristics._neural_kernels",
+        "ktsolve.heuristics._divide_kernels")]
+
+    def signatures():
+        out = {}
+        for mod in kernel_modules:
+            for key, obj in vars(mod).items():
+                if isinstance(obj, numba.core.registry.CPUDispatcher) and obj.signatures:
+                    out[(mod.__name__, key)] = len(obj.signatures)
+        return out
+
+    before = signatures()
+    board, kw = WARMED[name]
+    kw = dict(kw)
+    closed = kw.pop("closed", False)
+    start = kw.pop("start", None)
+    res = solve(board, name, closed=closed, start=start, seed=3, **kw)
+    assert res.status.value == "found"
+    after = signatures()
+    grown = {k: (before.get(k, 0), v) for k, v in after.items() if v > before.get(k, 0) and k in before}
+    assert not grown, f"kernels compiled again for other argument types: {grown}"
+
+
+def test_warm_command_lists_every_method_it_is_given():
+    res = invoke(["warm", "backtrack", "cpsat"])
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("backtrack: ") and lines[1] == "cpsat: no kernels to compile"
+    lines = invoke(["warm"]).stdout.splitlines()  # every method: one line each
+    from ktsolve.registry import methods
+
+    assert [line.partition(": ")[0] for line in lines] == list(methods())
+    forms = ("compiled in ", "ready (loaded from numba's cache", "no kernels to compile",
+             "its kernels compile on its first run")
+    assert all(line.partition(": ")[2].startswith(forms) for line in lines)
+    for name in ("rotation", "neural", "warnsdorff", "backtrack", "divide"):  # the kernels warm() prepares
+        assert not dict(line.split(": ", 1) for line in lines)[name].startswith(forms[2:])
+    bad = invoke(["warm", "nonsense"], 2)
+    assert "no method 'nonsense'" in bad.stderr
+
+
+@pytest.mark.slow
+def test_cold_cache_same_answer_compile_reported(tmp_path):
+    """An empty numba cache: the compile is reported and the 1 s budget still finds the tour (issue 14)."""
+    code = (
+        "import json; from ktsolve import solve\n"
+        "a = solve('8x8', 'neural', closed=True, seed=11, time_limit=1)\n"
+        "b = solve('8x8', 'neural', closed=True, seed=11, time_limit=1)\n"
+        "print(json.dumps([a.status.value, a.stats.get('compile_s', 0), b.stats.get('compile_s', 0),"
+        " a.tour == b.tour]))\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    status, first, second, same = json.loads(out.stdout)
+    assert status == "found" and first > 0 and second == 0 and same
+
+
+@pytest.mark.slow
+def test_the_note_reaches_a_terminal_but_not_a_pipe(tmp_path):
+    """``ktsolve warm divide`` with an empty cache: the note on a pseudo-terminal, nothing when piped."""
+    import pty
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "tty"))
+    cmd = [sys.executable, "-c", "from ktsolve.cli import main; main()", "warm", "divide"]
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=follower)
+    os.close(follower)
+    proc.wait(timeout=120)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert jit.compile_note("divide").encode() in seen
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "pipe"))
+    piped = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    assert piped.stderr == "" and piped.stdout.startswith("divide: compiled in ")
+
+
+def test_graph_build_is_deadline_aware_in_methods():
+    """A method given almost no time on a big board answers unknown at once, naming the phase."""
+    graph = KnightGraph(Board(1500, 1500, holes=[(0, 0)]))
+    from ktsolve.heuristics.warnsdorff import solve_warnsdorff
+
+    t0 = time.perf_counter()
+    res = solve_warnsdorff(graph, TourSpec(), seed=1, time_limit=0.01)
+    assert res.status.value == "unknown" and "building the knight graph" in res.stats["reason"]
+    assert time.perf_counter() - t0 < 5.0  # at once, not after building 2 million squares

@@ -1,0 +1,118 @@
+"""Issue 14 faults whose fix belongs inside a method module: each test states the contract.
+
+They are strict xfails until the owner named in the reason fixes the module;
+a fix makes the test pass, and ``strict=True`` then asks for the marker to
+go.  The crashing cases run in a child process, since a segmentation fault
+would take the test session down with it.
+"""
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from ktsolve import KtsolveError, solve
+from ktsolve.cli import cli
+
+
+def one_line_exit_2(args):
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 2, (res.exit_code, res.stderr)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ktsolve: error: ") and "Traceback" not in res.stderr
+
+
+def child(args, timeout=120):
+    """Run ``ktsolve ARGS`` in a child process; its exit code and stderr."""
+    proc = subprocess.run([sys.executable, "-m", "ktsolve.cli", *args], capture_output=True, timeout=timeout)
+    return proc.returncode, proc.stderr.decode()
+
+
+@pytest.mark.parametrize("param", ["num_workers=100000", "parameters=garbage", "num_workers=none"])
+def test_cpsat_parameters_are_checked(param):  # fixed in ktsolve/models/cpsat.py by its owner
+    one_line_exit_2(["solve", "6x6", "-m", "cpsat", "-p", param])
+
+
+def test_csp_solver_is_a_choice():  # fixed in ktsolve/models/csp.py by its owner
+    one_line_exit_2(["solve", "5x5", "-m", "csp", "-p", "solver=bogus"])
+
+
+def test_neural_max_sweeps_is_bounded():  # fixed in ktsolve/heuristics/neural.py by its owner
+    one_line_exit_2(["solve", "6x6", "-m", "neural", "--closed", "-p", "max_sweeps=1e99"])
+
+
+@pytest.mark.parametrize("value", [2, "abc", 1.5])
+def test_abc_initial_paths_are_checked(value):
+    # found by the fuzzer's long profile: solve("1x1", "abc", initial_paths=2) raised TypeError
+    with pytest.raises(KtsolveError):
+        solve("5x5", "abc", initial_paths=value, time_limit=0.5, seed=1)
+    one_line_exit_2(["solve", "5x5", "-m", "abc", "-p", f"initial_paths={value}", "--time-limit", "0.5"])
+
+
+@pytest.mark.xfail(strict=True, reason="colony count bounds: colony owner (ktsolve/heuristics/_colony.py)")
+@pytest.mark.parametrize("method", ["aco", "iaco"])
+def test_colony_ants_are_bounded(method):
+    # found by the fuzzer's long profile: ants=10**12 asked numpy for 7.28 TiB (MemoryError)
+    with pytest.raises(KtsolveError):
+        solve("5x6", method, ants=10**12, time_limit=0.2, seed=1)
+    one_line_exit_2(["solve", "5x6", "-m", method, "-p", "ants=1e12", "--time-limit", "0.2"])
+
+
+@pytest.mark.parametrize(
+    "method, param, value, owner",
+    [
+        ("dfs", "nodes", 2**63, "ktsolve/heuristics/dfs.py"),  # OverflowError (long profile, seed 10)
+        ("rotation", "restarts", 2**63, None),  # was an OverflowError; fixed by its owner
+        ("ga", "population", 2**31, "ktsolve/heuristics/ga.py"),  # MemoryError, 560 GiB
+        ("abc", "sources", 2**31, None),  # was a MemoryError of 70 GiB; fixed by its owner
+    ],
+    ids=lambda v: v if isinstance(v, str) and not v.startswith("ktsolve") else None,
+)
+def test_counts_are_bounded_by_their_method(request, method, param, value, owner):
+    if owner is not None:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=f"count bounds: {method} owner ({owner})"))
+    with pytest.raises(KtsolveError):
+        solve("6x6", method, time_limit=0.2, seed=1, **{param: value})
+    one_line_exit_2(["solve", "6x6", "-m", method, "-p", f"{param}={value}", "--time-limit", "0.2"])
+
+
+COLONY = "colony reals crash the kernel: colony owner (ktsolve/heuristics/aco.py, _colony.py)"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["solve", "8x8", "-m", "aco", "-p", "alpha=1e308"], marks=pytest.mark.xfail(strict=True, reason=COLONY)),
+        pytest.param(["solve", "8x8", "-m", "aco", "-p", "alpha=700"], marks=pytest.mark.xfail(strict=True, reason=COLONY)),
+        pytest.param(["solve", "8x8", "-m", "aco", "-p", "q=1e308"], marks=pytest.mark.xfail(strict=True, reason=COLONY)),
+        ["solve", "8x8", "-m", "aco", "-p", "alpha=inf"],
+        ["solve", "8x8", "-m", "aco", "-p", "q=inf"],
+        ["solve", "8x8", "-m", "aco", "-p", "tau0=inf"],
+        ["enumerate", "6x6", "-p", "alpha=inf"],
+    ],
+    ids=" ".join,
+)
+def test_colony_reals_never_crash_the_interpreter(args):
+    code, err = child([*args, "--time-limit", "5"])
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (code, err)
+
+
+@pytest.mark.xfail(strict=True, reason=COLONY)
+def test_colony_reals_from_python_raise_instead_of_crashing():
+    code = (
+        "from ktsolve import Board, KtsolveError, solve\n"
+        "try:\n"
+        "    solve(Board(8, 8), 'aco', alpha=700.0, time_limit=5)\n"
+        "except KtsolveError:\n"
+        "    raise SystemExit(7)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert proc.returncode == 7, (proc.returncode, proc.stderr.decode()[-500:])
+
+
+def test_the_cli_fixes_need_nothing_from_the_methods():
+    # the same contract holds today for a method that checks its values
+    one_line_exit_2(["solve", "6x6", "-m", "aco", "-p", "alpha=nan"])
+    with pytest.raises(KtsolveError):
+        solve("6x6", "aco", alpha=float("nan"))
