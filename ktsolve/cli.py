@@ -667,10 +667,12 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     b = load_board(board, holes)
     kw = _parse_params(params, enumerate_tours)
     with terminal_progress(f"ktsolve enumerate {method}") as progress:
-        res = interruptible(lambda: enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end,
-                                                    seed=seed, time_limit=time_limit, progress=progress, **kw))
-    if res is None:
-        return say_interrupted()
+        try:
+            # not interruptible(): after Ctrl-C the tours found so far are kept, written and counted
+            res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
+                                  time_limit=time_limit, progress=progress, **kw)
+        except KeyboardInterrupt:  # a second Ctrl-C, or one outside the method's guard
+            return say_interrupted()
     out = res.to_dict()
     if output and len(res.tours):
         write_tours(output, b, res.tours)
@@ -683,7 +685,7 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     if "proof" in st:
         line = f"no tour exists: {st['proof']}"
     if st.get("interrupted"):
-        line = f"interrupted after {st.get('cycles', 0):,} cycles: {line}"
+        line = f"interrupted: {line}"
     click.echo(f"ktsolve: {line}", err=True)
     if output and not len(res.tours):
         nothing_written(output, "no tour was kept")

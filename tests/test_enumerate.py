@@ -214,4 +214,39 @@ def test_cli_ctrl_c_writes_the_tours_and_exits_130(tmp_path, monkeypatch):
     data = json.loads(res.stdout)
     assert data["stats"]["stopped"] == "interrupted"
     assert len(out.read_text().splitlines()) == data["stats"]["distinct"] > 0
-    assert res.stderr.startswith("ktsolve: interrupted after") and res.stderr.count("\n") == 1
+    assert res.stderr.startswith("ktsolve: interrupted: kept") and res.stderr.count("\n") == 1
+
+
+def test_ctrl_c_for_real_keeps_the_tours(tmp_path):
+    """SIGINT to a real process: exit 130, one line, the tours found so far written and counted."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc to see that the process is working")
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = tmp_path / "t.txt"
+    proc = subprocess.Popen([sys.executable, "-c", "from ktsolve.cli import main; main()", "enumerate", "6x6",
+                             "--seed", "1", "--cycles", "1000000000", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            if (int(fields[11]) + int(fields[12])) / ticks >= 3.0:
+                break
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stdout, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and err.startswith("ktsolve: interrupted: kept") and err.count("\n") == 1
+    data = json.loads(stdout)
+    assert data["stats"]["stopped"] == "interrupted"
+    assert len(out.read_text().splitlines()) == data["stats"]["distinct"] > 0
