@@ -656,7 +656,8 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     Prints JSON whose stats give walks, complete tours, distinct tours,
     closed tours and the production rate (complete tours per walk).  Exit 0
     when at least one tour was kept, 3 when none, 1 when a necessary
-    condition proves that none exists.
+    condition proves that none exists, 130 after Ctrl-C (the tours found so
+    far are written and counted).
     """
     if output is not None and is_stdout(output):
         raise click.BadParameter("enumerate prints its JSON on standard output; give a file for the tours",
@@ -666,10 +667,12 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
     b = load_board(board, holes)
     kw = _parse_params(params, enumerate_tours)
     with terminal_progress(f"ktsolve enumerate {method}") as progress:
-        res = interruptible(lambda: enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end,
-                                                    seed=seed, time_limit=time_limit, progress=progress, **kw))
-    if res is None:
-        return say_interrupted()
+        try:
+            # not interruptible(): after Ctrl-C the tours found so far are kept, written and counted
+            res = enumerate_tours(b, method, cycles=cycles, closed=closed, start=start, end=end, seed=seed,
+                                  time_limit=time_limit, progress=progress, **kw)
+        except KeyboardInterrupt:  # a second Ctrl-C, or one outside the method's guard
+            return say_interrupted()
     out = res.to_dict()
     if output and len(res.tours):
         write_tours(output, b, res.tours)
@@ -681,11 +684,15 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
             f"(seed {res.seed})")
     if "proof" in st:
         line = f"no tour exists: {st['proof']}"
+    if st.get("interrupted"):
+        line = f"interrupted: {line}"
     click.echo(f"ktsolve: {line}", err=True)
     if output and not len(res.tours):
         nothing_written(output, "no tour was kept")
     if "proof" in st:
         return 1
+    if st.get("interrupted"):
+        return 130
     return 0 if st["distinct"] else 3
 
 

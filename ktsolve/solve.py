@@ -91,11 +91,13 @@ def solve(
         Run the linear-time necessary conditions (and the matching proof on
         boards up to 20,000 squares) before the method (default).
     **params
-        Method parameters (see each method's documentation).  Methods that
-        take a ``seed_tour`` (the ant colonies) also accept
-        ``seed_with="warnsdorff"`` or ``seed_with="exact"``: that method
-        runs first and its tour seeds the pheromone (an exact proof that no
-        tour exists is returned as the answer).
+        Method parameters (see each method's documentation).  The ant
+        colonies take ``seed_with`` and ``local_search`` themselves.  A
+        method that takes a ``seed_tour`` but no ``seed_with`` (the bee
+        colony) also accepts ``seed_with="warnsdorff"`` or
+        ``seed_with="exact"``: that method runs first and its tour seeds the
+        method (an exact proof that no tour exists is returned as the
+        answer).
 
     Returns
     -------
@@ -139,7 +141,7 @@ def solve(
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
     check_params(info, params)
-    if "seed_with" in params:
+    if "seed_with" in params and not _takes_seed_with(info):
         return _solve_seeded(info, board, spec, seed=seed, deadline=deadline, progress=progress,
                              presolve_proofs=presolve_proofs, params=params)
     plan = []
@@ -183,7 +185,14 @@ def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) ->
     return res.replace(stats=stats, elapsed=deadline.elapsed())
 
 
-# ---------------------------------------------------------------------- seeding the colonies
+# ---------------------------------------------------------------------- seeding by another method
+# The ant colonies lay their own first trails (seed_with in ktsolve.heuristics._seeding, never a tour of
+# the question); this path remains for methods that take a seed_tour but no seed_with of their own.
+def _takes_seed_with(info: MethodInfo) -> bool:
+    func = info.load() if info.enumerate is None else info.load_enumerate()
+    return "seed_with" in inspect.signature(func).parameters
+
+
 #: Methods that ``seed_with=`` runs to get a seed tour for a stochastic method, tried in turn.
 SEED_SOURCES = {"warnsdorff": ("warnsdorff",), "exact": ("cpsat", "backtrack")}
 
@@ -469,7 +478,7 @@ def enumerate_tours(
                                method=method, seed=seed, elapsed=deadline.elapsed(), board=board,
                                spec=spec, closed=spec.closed)
     seeded = None
-    if "seed_with" in params:
+    if "seed_with" in params and not _takes_seed_with(info):
         params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
     out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.budget(), progress=progress,
                **params)

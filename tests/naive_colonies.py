@@ -29,9 +29,17 @@ class SplitMix64:
         return (x >> 11) * (1.0 / 9007199254740992.0)
 
 
-def walk(table, weight, start, rng):
-    """One ant: returns (path, moves).  ``table[s][j]`` is a square or -1."""
-    visited = {start}
+def walk(table, weight, start, rng, reserved=-1, tau=None):
+    """One ant: returns (path, moves).  ``table[s][j]`` is a square or -1.
+
+    ``weight[s][j]`` are the weights; with ``tau`` given instead, the weight
+    of a move is ``tau[s][j] ** D``, ``D`` the destination's unvisited
+    neighbours after the ant has entered ``s``.  A ``reserved`` square is
+    kept for the last move: never entered before every other square is
+    visited, then appended when it is a move away.
+    """
+    n = len(table)
+    visited = {start} | ({reserved} if reserved >= 0 else set())
     path, moves = [start], []
     s = start
     while True:
@@ -44,7 +52,16 @@ def walk(table, weight, start, rng):
             total = 0.0
             running = []
             for jj in range(8):
-                w = weight[s][jj] if jj in cands else 0.0
+                if jj not in cands:
+                    w = 0.0
+                elif tau is None:
+                    w = weight[s][jj]
+                else:
+                    d = table[s][jj]
+                    free = sum(1 for e in table[d] if e >= 0 and e not in visited)
+                    w = 1.0
+                    for _ in range(free):
+                        w *= tau[s][jj]
                 total += w
                 running.append(total)
             r = rng.uniform() * total
@@ -53,27 +70,39 @@ def walk(table, weight, start, rng):
         s = table[s][j]
         visited.add(s)
         path.append(s)
+    if reserved >= 0 and len(path) == n - 1 and reserved in table[s]:
+        moves.append(table[s].index(reserved))
+        path.append(reserved)
     return path, moves
+
+
+def start_of(starts, ants, cycle, a):
+    """Entry ``(cycle * ants + a) mod len(starts)``: the start (or reserved square) of ant ``a``."""
+    return starts[(cycle * ants + a) % len(starts)]
 
 
 def is_closed(table, path):
     return len(path) > 2 and path[0] in table[path[-1]]
 
 
-def aco(table, tau, starts, cycles, seed, *, rho=0.25, q=1.0, alpha=1.0, tau_min=1e-300, closed=False):
+def aco(table, tau, starts, cycles, seed, *, rho=0.25, q=1.0, alpha=1.0, tau_min=1e-300, closed=False, ants=None,
+        reserve=()):
     """Hingston & Kendall: returns (tau, tours kept, counts [walks, complete, closed])."""
     n = len(table)
+    ants = len(starts) if ants is None else ants
     tau = [list(row) for row in tau]
     rng = SplitMix64(seed)
     tours, counts = [], [0, 0, 0]
-    for _ in range(cycles):
+    for cycle in range(cycles):
         if alpha == 1.0:
             weight = tau
         else:
             weight = [[max(t**alpha, tau_min) for t in row] for row in tau]
         delta = [[0.0] * 8 for _ in range(n)]
-        for start in starts:
-            path, moves = walk(table, weight, start, rng)
+        for a in range(ants):
+            start = start_of(starts, ants, cycle, a)
+            reserved = start_of(reserve, ants, cycle, a) if reserve else -1
+            path, moves = walk(table, weight, start, rng, reserved)
             length = len(moves)
             counts[0] += 1
             if length == n - 1:
@@ -107,10 +136,16 @@ def f_mean(values, f):
 
 
 def iaco(table, degree, tau, starts, cycles, seed, *, rho=0.45, deposit=0.1, lo=0.001, hi=0.999, f=math.inf,
-         share_every=10, deposit_on="edge", closed=False):
-    """Jiang, Bai & Dong: ``tau[c][s][j]`` per colony; returns (tau, tours, counts)."""
+         share_every=10, deposit_on="edge", closed=False, ants=None, free=False, reserve=()):
+    """Jiang, Bai & Dong: ``tau[c][s][j]`` per colony; returns (tau, tours, counts).
+
+    ``deposit_on``: "edge" (C once per used move and colony), "all" (C per
+    use: the sum over ants), "complete" (per use by a complete walk).
+    ``free``: ``D`` counts unvisited neighbours (else the board degree).
+    """
     n = len(table)
     k_col = len(tau)
+    ants = len(starts) if ants is None else ants
     tau = [[list(row) for row in col] for col in tau]
     rng = SplitMix64(seed)
     tours, counts = [], [0, 0, 0]
@@ -127,8 +162,10 @@ def iaco(table, degree, tau, starts, cycles, seed, *, rho=0.45, deposit=0.1, lo=
                         p *= tau[c][s][j]
                     row.append(p)
                 weight.append(row)
-            for start in starts:
-                path, moves = walk(table, weight, start, rng)
+            for a in range(ants):
+                start = start_of(starts, ants, cycle - 1, a)
+                reserved = start_of(reserve, ants, cycle - 1, a) if reserve else -1
+                path, moves = walk(table, weight, start, rng, reserved, tau=tau[c] if free else None)
                 length = len(moves)
                 counts[0] += 1
                 if length == n - 1:

@@ -8,9 +8,10 @@ import pytest
 import naive_colonies as naive
 from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
-from ktsolve.errors import InvalidTourError, UnsupportedError
+from ktsolve.errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ktsolve.heuristics import _colony
-from ktsolve.heuristics.aco import TAU_MIN, _aco_cycles, _walk, enumerate_aco, solve_aco
+from ktsolve.heuristics.aco import TAU_MIN, enumerate_aco, solve_aco
+from ktsolve.heuristics._colony_kernels import aco_cycles as _aco_cycles, walk as _walk
 from ktsolve.heuristics._colony import seed_state, walk_arrays
 
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(3, 4), Board(5, 6, holes=[(2, 2)])]
@@ -20,15 +21,18 @@ def _table(graph):
     return [[int(v) for v in row] + [-1] * (8 - len(row)) for row in graph.table]
 
 
-def _kernel(graph, tau, starts, cycles, seed, *, alpha=1.0, rho=0.25, q=1.0, closed=False, end=-1):
+def _kernel(graph, tau, starts, cycles, seed, *, alpha=1.0, rho=0.25, q=1.0, closed=False, end=-1, ants=None,
+            reserve=()):
     tpad, full, rev = walk_arrays(graph)
     tau = np.array(tau, dtype=np.float64)
     weight = tau if alpha == 1.0 else np.maximum(tau**alpha, TAU_MIN)
-    out = np.empty((len(starts) * cycles, graph.n), dtype=np.int32)
-    counts = np.zeros(5, dtype=np.int64)
+    ants = len(starts) if ants is None else ants
+    out = np.empty((ants * cycles, graph.n), dtype=np.int32)
+    counts = np.zeros(6, dtype=np.int64)
     done, n_out = _aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, TAU_MIN,
-                              np.asarray(starts, dtype=np.int32), cycles, seed_state(seed), closed, end,
-                              False, out, counts)
+                              np.asarray(starts, dtype=np.int32), np.asarray(reserve, dtype=np.int32), ants, 0,
+                              cycles, seed_state(seed), closed, end, False, out, counts, np.zeros(graph.n, np.int32),
+                              np.array([-2]))
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 
@@ -69,7 +73,7 @@ def test_deposit_rule_by_hand():
     moves = np.empty(n, np.int32)
     lengths = set()
     for seed in range(40):
-        length = _walk(tpad, full, rev, tau, 12, avail, path, moves, np.empty(8), seed_state(seed))
+        length = _walk(tpad, full, rev, tau, 12, -1, avail, path, moves, np.empty(8), seed_state(seed))
         expect = np.zeros((n, 8))
         for i in range(length):
             expect[path[i], moves[i]] += 2.0 * (length - i) / (n - 1 - i)
@@ -87,7 +91,7 @@ def test_walk_never_revisits_and_stops_only_when_stuck():
     path = np.empty(n, np.int32)
     moves = np.empty(n, np.int32)
     for seed in range(30):
-        length = _walk(tpad, full, rev, np.ones((n, 8)), seed % n, avail, path, moves, np.empty(8),
+        length = _walk(tpad, full, rev, np.ones((n, 8)), seed % n, -1, avail, path, moves, np.empty(8),
                        seed_state(seed))
         p = path[: length + 1]
         assert len(set(p.tolist())) == length + 1
@@ -210,3 +214,117 @@ def test_enumeration_stats_and_validity():
     for t in res.tours:
         validate(graph.board, t, start=(0, 0))
     assert len(res.tours) <= 304  # directed open tours of 5x5 from a corner (oracle)
+
+
+# ---------------------------------------------------------------------- ranges, starts, kept squares
+@pytest.mark.parametrize("params", [{"alpha": float("inf")}, {"alpha": 1e308}, {"q": float("inf")},
+                                    {"tau0": float("inf")}, {"q": 1e308}, {"tau0": 1e300}, {"alpha": float("nan")},
+                                    {"rho": float("nan")}, {"ants": 10**9}, {"seed_amount": float("inf")},
+                                    {"local_search": "posa"}, {"seed_with": "oracle"}])
+def test_values_that_could_crash_a_kernel_are_refused(params):
+    """alpha=inf, alpha=1e308, q=inf and tau0=inf used to kill the interpreter (issue 14); now one clear error."""
+    with pytest.raises(InvalidParameterError, match="method 'aco'"):
+        solve("6x6", "aco", seed=1, cycles=5, **params)
+
+
+def test_cli_refuses_an_infinite_alpha_in_one_line():
+    from conftest import invoke
+
+    for value in ("alpha=inf", "alpha=1e308", "q=inf", "tau0=inf"):
+        res = invoke(["solve", "8x8", "-m", "aco", "-p", value], code=2)
+        assert res.stderr.count("\n") == 1 and "method 'aco'" in res.stderr
+    res = invoke(["enumerate", "6x6", "-p", "alpha=inf"], code=2)
+    assert res.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("params", [{"alpha": 20.0, "q": 1e6, "tau0": 1e6, "rho": 0.0},
+                                    {"alpha": 0.0}, {"alpha": 20.0, "tau0": 1e-300, "q": 1e-300},
+                                    {"ants": 1, "rho": 0.999}])
+def test_extreme_values_inside_the_ranges_run(params):
+    res = enumerate_aco(KnightGraph(Board(6, 6)), TourSpec(), cycles=300, seed=1, **params)
+    for t in res.tours:
+        validate(res.board, t)
+    assert np.isfinite(res.pheromone).all() and (res.pheromone > 0).all()
+
+
+def test_walk_stays_on_the_board_with_zero_weights():
+    """Weights that underflow to zero (a total of 0) still give legal walks: the last candidate is taken.
+
+    Infinite or nan weights cannot reach a walk: every trail and weight is
+    capped at TAU_MAX, so eight of them add up to a finite total
+    (test_extreme_values_inside_the_ranges_run).
+    """
+    graph = KnightGraph(Board(6, 6, holes=[(2, 2)]))
+    n = graph.n
+    tpad, full, rev = walk_arrays(graph)
+    avail = np.empty(n + 1, np.uint8)
+    path = np.empty(n, np.int32)
+    moves = np.empty(n, np.int32)
+    for bad in (0.0,):
+        weight = np.ones((n, 8))
+        weight[::2] = bad
+        for seed in range(20):
+            length = _walk(tpad, full, rev, weight, seed % n, -1, avail, path, moves, np.empty(8), seed_state(seed))
+            validate(graph.board, path[: length + 1], complete=False)
+
+
+def test_fewer_ants_than_squares_take_the_squares_in_turn_as_the_reference_does():
+    graph = KnightGraph(Board(5, 5))
+    tau0 = np.full((graph.n, 8), 1e-6)
+    starts = list(range(graph.n))
+    tau, tours, counts = _kernel(graph, tau0, starts, 30, 9, ants=7)
+    rtau, rtours, rcounts = naive.aco(_table(graph), tau0.tolist(), starts, 30, 9, ants=7)
+    assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
+    assert counts[0] == 30 * 7
+    res = enumerate_aco(graph, TourSpec(), cycles=25, ants=1, seed=2)
+    assert res.stats["walks"] == 25 and res.stats["ants_per_cycle"] == 1
+
+
+def test_kept_last_square_matches_the_reference():
+    """A closed tour from a corner: every ant keeps the corner's other neighbour for its last move."""
+    graph = KnightGraph(Board(6, 6))
+    start = graph.node("a1")
+    keep = [int(v) for v in graph.neighbours(start)[:1]]
+    tau0 = np.full((graph.n, 8), 1e-6)
+    ants = graph.n
+    tau, tours, counts = _kernel(graph, tau0, [start], 150, 4, closed=True, reserve=keep, ants=ants)
+    rtau, rtours, rcounts = naive.aco(_table(graph), tau0.tolist(), [start], 150, 4, closed=True, reserve=keep,
+                                      ants=ants)
+    assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
+    assert tours and all(t[-1] == keep[0] for t in tours)
+
+
+@pytest.mark.parametrize("size", [13, 15])
+@pytest.mark.parametrize("closed", [False, True])
+def test_holed_boards_of_the_improved_colony_paper_from_a1(size, closed):
+    """13x13 and 15x15 without the centre, from a1, with the defaults (the paper's budget in cycles)."""
+    board = Board(size, size, holes=[(size // 2, size // 2)])
+    res = solve(board, "aco", start="a1", closed=closed, seed=1, time_limit=60)
+    assert res.status is Status.FOUND, res.stats
+    validate(board, res.tour, closed=closed, start="a1")
+
+
+# ---------------------------------------------------------------------- local search
+def test_local_search_repairs_the_best_walk_of_a_cycle():
+    board = Board(12, 12, holes=[(5, 5), (6, 7)])
+    res = solve(board, "aco", closed=True, start="a1", seed=1, cycles=3, local_search="rotation")
+    st = res.stats
+    assert res.status is Status.FOUND and st["found_by_repair"] == 1
+    assert st["repaired_walks"] >= 1 and st["repaired_longest"] == board.n_squares
+    validate(board, res.tour, closed=True, start="a1")
+
+
+def test_repaired_walk_deposits_its_trail():
+    board = Board(10, 10, holes=[(4, 4), (5, 6)])
+    graph = KnightGraph(board)
+    plain = enumerate_aco(graph, TourSpec(start=(9, 0)), cycles=1, seed=3)
+    repaired = enumerate_aco(graph, TourSpec(start=(9, 0)), cycles=1, seed=3, local_search="rotation")
+    assert repaired.stats["repaired_walks"] == 1 and repaired.stats["walks"] == plain.stats["walks"]
+    assert (repaired.pheromone >= plain.pheromone).all() and (repaired.pheromone > plain.pheromone).any()
+
+
+def test_same_seed_same_answer_with_both_options():
+    board = Board(10, 10, holes=[(4, 4), (5, 6)])
+    runs = [solve(board, "aco", start="a1", seed=s, cycles=5, seed_with="exact", local_search="rotation")
+            for s in (2, 2, 3)]
+    assert runs[0].tour == runs[1].tour and runs[0].stats["walks"] == runs[1].stats["walks"]

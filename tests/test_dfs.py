@@ -9,7 +9,7 @@ import pytest
 
 from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
-from ktsolve.errors import UnsupportedError
+from ktsolve.errors import InvalidParameterError, UnsupportedError
 from ktsolve.heuristics import dfs as dfs_mod
 from ktsolve.heuristics.dfs import dfs_count, move_order, solve_dfs
 
@@ -147,3 +147,66 @@ def test_move_order_from_seed_is_a_permutation():
     for seed in range(5):
         assert sorted(move_order(None, seed).tolist()) == list(range(8))
     assert np.array_equal(move_order(None, 4), move_order(None, 4))
+
+
+# ---------------------------------------------------------------------- enumeration, Warnsdorff's order
+def reference_warnsdorff(graph, start):
+    """Recursive DFS trying moves by fewest unvisited onward squares, ties in move order: (leaves, tours)."""
+    table = graph.table
+    n = graph.n
+    leaves = 0
+    tours = []
+    path = [start]
+    seen = {start}
+
+    def free(d):
+        return sum(1 for e in table[d] if e >= 0 and e not in seen)
+
+    def go(s):
+        nonlocal leaves
+        if len(path) == n:
+            leaves += 1
+            tours.append(list(path))
+            return
+        nxt = [int(d) for d in table[s] if d >= 0 and d not in seen]
+        if not nxt and len(path) > 1:
+            leaves += 1
+            return
+        for d in sorted(nxt, key=lambda d: (free(d), list(table[s]).index(d))):
+            path.append(d)
+            seen.add(d)
+            go(d)
+            seen.discard(d)
+            path.pop()
+
+    go(start)
+    return leaves, tours
+
+
+@pytest.mark.parametrize("board,start", [pytest.param(Board(5, 5), (0, 0), marks=pytest.mark.slow),
+                                          (Board(4, 5), (1, 2)), (Board(3, 7), (1, 0)),
+                                          (Board(5, 5, holes=[(0, 2), (1, 0)]), (0, 0))])
+def test_warnsdorff_order_matches_reference(board, start):
+    graph = KnightGraph(board)
+    st = dfs_count(graph, TourSpec(start=start), nodes=10**9, order="warnsdorff", keep=10**6)
+    leaves, tours = reference_warnsdorff(graph, board.index(*start))
+    assert st["exhausted"] and st["attempts"] == leaves
+    assert [t.tolist() for t in st["found"]] == tours
+
+
+def test_enumerate_dfs_counts_every_tour_and_keeps_some():
+    from ktsolve.solve import enumerate_tours
+
+    res = enumerate_tours("5x5", "dfs", order="12345678", keep=100, seed=1)
+    st = res.stats
+    assert st["tours"] == st["distinct"] == 1728 and len(res.tours) == 100 and st["stopped"] == "exhausted"
+    assert st["start_squares"] >= 1 and st["tours_per_start"] == pytest.approx(1728 / 25)
+    with pytest.raises(InvalidParameterError, match="no cycles"):
+        enumerate_tours("5x5", "dfs", cycles=3)
+
+
+def test_attempts_per_start_is_hingston_and_kendalls_protocol():
+    graph = KnightGraph(Board(6, 6))
+    st = dfs_count(graph, TourSpec(), attempts_per_start=1000, order="12345678", seed=1)
+    assert st["starts_searched"] == 36 and st["attempts"] == 36 * 1000 and st["stopped"] == "attempts"
+    assert not st["exhausted"]

@@ -140,3 +140,113 @@ def test_cli_enumerate_exit_codes(tmp_path):
     out = tmp_path / "never.txt"
     invoke(["enumerate", "5x5", "--start", "z9", "-o", out], code=2)
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------- bias measures
+def test_bias_measures_of_known_tour_sets():
+    from ktsolve import KnightGraph, solve
+    from ktsolve.heuristics._colony import bias_stats
+
+    graph = KnightGraph(Board(6, 6))
+    tour = solve("6x6", "backtrack", closed=True, seed=1).tour.squares
+    listings = [np.roll(tour, -k) for k in range(36)] + [np.roll(tour[::-1], -k) for k in range(36)]
+    st = bias_stats(graph, np.array(listings))
+    assert st["closed_tours"] == 72 and st["closed_share"] == 1.0 and st["closed_cycles"] == 1
+    assert st["start_squares"] == 36 and st["tours_per_start_min"] == st["tours_per_start_max"] == 2
+    from_corner = enumerate_tours("5x5", "aco", start="a5", cycles=300, seed=1).tours
+    st = bias_stats(KnightGraph(Board(5, 5)), from_corner)
+    assert st["start_squares"] == 1 and st["closed_tours"] == 0 and st["closed_cycles"] == 0
+
+
+@pytest.mark.parametrize("method", ["aco", "iaco"])
+def test_enumeration_reports_the_bias(method):
+    st = enumerate_tours("6x6", method, cycles=60 if method == "aco" else 2000, seed=1).stats
+    assert {"start_squares", "tours_per_start_min", "tours_per_start_max", "closed_tours", "closed_share",
+            "closed_cycles"} <= set(st)
+    assert 0 < st["start_squares"] <= 36 and st["closed_tours"] <= st["distinct"]
+    assert st["closed_share"] == pytest.approx(st["closed_tours"] / st["distinct"])
+    assert st["closed_cycles"] <= st["closed_tours"]
+
+
+# ---------------------------------------------------------------------- Ctrl-C keeps what was found
+def _interrupting(after):
+    import os
+    import signal
+
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == after:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    return progress
+
+
+@pytest.mark.parametrize("method", ["aco", "iaco"])
+def test_ctrl_c_keeps_the_tours_found_so_far(method):
+    res = enumerate_tours("6x6", method, cycles=10**9, seed=1, progress=_interrupting(8))
+    st = res.stats
+    assert st["stopped"] == "interrupted" and st["interrupted"] is True
+    assert st["distinct"] == len(res.tours) > 0 and st["cycles"] < 10**9
+    for t in res.tours[:50]:
+        validate(res.board, t)
+
+
+def test_ctrl_c_on_solve_answers_unknown():
+    from ktsolve import solve
+
+    res = solve("20x20", "aco", start="a1", closed=True, seed=1, cycles=10**9, progress=_interrupting(3))
+    assert res.status.value == "unknown" and res.stats["interrupted"] and "interrupted" in res.stats["reason"]
+
+
+def test_cli_ctrl_c_writes_the_tours_and_exits_130(tmp_path, monkeypatch):
+    import ktsolve.cli as cli_module
+
+    real = cli_module.enumerate_tours
+
+    def interrupted_run(*args, progress=None, **kw):
+        return real(*args, progress=_interrupting(6), **kw)
+
+    monkeypatch.setattr(cli_module, "enumerate_tours", interrupted_run)
+    out = tmp_path / "t.txt"
+    res = invoke(["enumerate", "6x6", "--seed", "1", "--cycles", "1000000000", "-o", out], code=130)
+    data = json.loads(res.stdout)
+    assert data["stats"]["stopped"] == "interrupted"
+    assert len(out.read_text().splitlines()) == data["stats"]["distinct"] > 0
+    assert res.stderr.startswith("ktsolve: interrupted: kept") and res.stderr.count("\n") == 1
+
+
+def test_ctrl_c_for_real_keeps_the_tours(tmp_path):
+    """SIGINT to a real process: exit 130, one line, the tours found so far written and counted."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("reads /proc to see that the process is working")
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = tmp_path / "t.txt"
+    proc = subprocess.Popen([sys.executable, "-c", "from ktsolve.cli import main; main()", "enumerate", "6x6",
+                             "--seed", "1", "--cycles", "1000000000", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            with open(f"/proc/{proc.pid}/stat", encoding="ascii") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            if (int(fields[11]) + int(fields[12])) / ticks >= 3.0:
+                break
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stdout, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and err.startswith("ktsolve: interrupted: kept") and err.count("\n") == 1
+    data = json.loads(stdout)
+    assert data["stats"]["stopped"] == "interrupted"
+    assert len(out.read_text().splitlines()) == data["stats"]["distinct"] > 0

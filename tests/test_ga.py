@@ -9,7 +9,8 @@ from conftest import load_oracle
 from naive_colonies import SplitMix64
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
-from ktsolve.heuristics.ga import _GA, _decode, ga_rate, solve_ga
+from ktsolve.heuristics.ga import _GA, ga_rate, solve_ga
+from ktsolve.heuristics._colony_kernels import decode as _decode
 
 
 def decode(table, genes, start):

@@ -10,9 +10,11 @@ import pytest
 import naive_colonies as naive
 from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
-from ktsolve.errors import UnsupportedError
+from ktsolve.errors import InvalidParameterError, UnsupportedError
 from ktsolve.heuristics._colony import seed_state, walk_arrays
-from ktsolve.heuristics.iaco import _iaco_cycles, _share, enumerate_iaco, f_mean, solve_iaco
+from ktsolve.heuristics.iaco import enumerate_iaco, f_mean, solve_iaco
+from ktsolve.heuristics import _colony_kernels as K
+from ktsolve.heuristics._colony_kernels import share as _share
 
 INF = math.inf
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(4, 5, holes=[(1, 1)])]
@@ -23,16 +25,19 @@ def _table(graph):
     return [[int(v) for v in row] + [-1] * (8 - len(row)) for row in graph.table]
 
 
-def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_on="edge", closed=False):
+def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_on="edge", closed=False, ants=None,
+            free=False, reserve=()):
     tpad, full, rev = walk_arrays(graph)
     deg = np.zeros(graph.n + 1, dtype=np.int32)
     deg[:-1] = graph.degree
     tau = np.array(tau, dtype=np.float64)
-    out = np.empty((len(starts) * cycles * tau.shape[0], graph.n), dtype=np.int32)
-    counts = np.zeros(5, dtype=np.int64)
-    done, n_out = _iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
-                               MODES[deposit_on], np.asarray(starts, dtype=np.int32), cycles, seed_state(seed),
-                               closed, -1, False, out, counts)
+    ants = len(starts) if ants is None else ants
+    out = np.empty((ants * cycles * tau.shape[0], graph.n), dtype=np.int32)
+    counts = np.zeros(6, dtype=np.int64)
+    done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
+                                MODES[deposit_on], free, np.asarray(starts, dtype=np.int32),
+                                np.asarray(reserve, dtype=np.int32), ants, cycles, seed_state(seed), closed, -1,
+                                False, out, counts, np.zeros(graph.n, np.int32), np.array([-2]))
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 
@@ -76,7 +81,7 @@ def test_f_mean_limits():
 
 def test_low_degree_destinations_are_preferred():
     """With equal trails t the first move goes to neighbour d with probability proportional to t ** degree(d)."""
-    from ktsolve.heuristics.iaco import _powers, _walk
+    _powers, _walk = K.powers_degree, K.walk
 
     graph = KnightGraph(Board(8, 8))
     tpad, full, rev = walk_arrays(graph)
@@ -96,7 +101,7 @@ def test_low_degree_destinations_are_preferred():
     hits = dict.fromkeys(expect, 0)
     trials = 20000
     for _ in range(trials):
-        _walk(tpad, full, rev, weight, start, avail, path, moves, np.empty(8), rng)
+        _walk(tpad, full, rev, weight, start, -1, avail, path, moves, np.empty(8), rng)
         hits[int(path[1])] += 1
     for d, w in expect.items():
         assert abs(hits[d] / trials - w / total) < 0.015, (graph.name(d), hits[d] / trials, w / total)
@@ -122,7 +127,9 @@ def test_same_seed_same_tour_different_seeds_differ():
 
 @pytest.mark.parametrize("closed,start", [(False, None), (True, None), (False, "a1"), (True, "c3")])
 def test_finds_tours_on_6x6(closed, start):
-    res = solve("6x6", "iaco", closed=closed, start=start, seed=5, cycles=400)
+    # the reading and F of earlier versions' default (one ant per square and cycle, C once per used move, the
+    # maximum shared); the default reading stalls from a fixed start (test_default_reading_stalls_from_a_fixed_start)
+    res = solve("6x6", "iaco", closed=closed, start=start, seed=5, cycles=400, reading="edge", f=INF)
     assert res.status is Status.FOUND
     validate(res.board, res.tour, closed=closed, start=start)
 
@@ -175,9 +182,92 @@ def test_seed_tour_sets_trails_in_every_colony():
 
 def test_enumeration_counts():
     graph = KnightGraph(Board(5, 5))
-    res = enumerate_iaco(graph, TourSpec(), cycles=50, seed=4)
+    assert enumerate_iaco(graph, TourSpec(), cycles=50, seed=4).stats["walks"] == 50 * 3  # one ant per colony
+    res = enumerate_iaco(graph, TourSpec(), cycles=50, seed=4, reading="square")
     st = res.stats
     assert st["walks"] == 50 * 25 * 3
     assert st["distinct"] == len(res.tours) <= st["complete"]
     for t in res.tours:
         validate(graph.board, t)
+
+
+# ---------------------------------------------------------------------- the paper's readings
+def test_default_is_the_papers_stated_values():
+    res = enumerate_iaco(KnightGraph(Board(5, 5)), TourSpec(), cycles=10, seed=1)
+    st = res.stats
+    assert (st["rho"], st["deposit"], st["share_every"], st["f"], st["colonies"], st["tau0"]) == \
+        (0.45, 0.1, 10, -INF, 3, 0.5)
+    assert (st["reading"], st["degree"], st["ants_per_cycle"]) == ("ant", "board", 3)
+
+
+@pytest.mark.parametrize("board", BOARDS[:2], ids=lambda b: f"{b.rows}x{b.cols}h{b.n_holes}")
+def test_ant_reading_matches_the_reference(board):
+    """One ant per colony and cycle, C on each move it used: the reference with one ant and the sum rule."""
+    graph = KnightGraph(board)
+    rng = np.random.default_rng(graph.n + 1)
+    tau0 = rng.uniform(0.01, 0.99, size=(3, graph.n, 8))
+    starts = list(range(graph.n))
+    tau, tours, counts = _kernel(graph, tau0, starts, 40, 17, f=-INF, share_every=10, deposit_on="all", ants=1)
+    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), starts, 40, 17, f=-INF,
+                                       share_every=10, deposit_on="all", ants=1)
+    assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
+    assert counts[0] == 40 * 3
+
+
+@pytest.mark.parametrize("reserve", [False, True])
+def test_free_degree_matches_the_reference(reserve):
+    """D counts the destination's unvisited neighbours; a kept last square is never counted."""
+    graph = KnightGraph(Board(6, 6))
+    start = graph.node("a1")
+    keep = [int(graph.neighbours(start)[0])] if reserve else []
+    rng = np.random.default_rng(5)
+    tau0 = rng.uniform(0.05, 0.95, size=(2, graph.n, 8))
+    tau, tours, counts = _kernel(graph, tau0, [start], 30, 8, deposit_on="all", ants=4, free=True, reserve=keep,
+                                 closed=reserve, share_every=3)
+    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), [start], 30, 8,
+                                       deposit_on="all", ants=4, free=True, reserve=keep, closed=reserve,
+                                       share_every=3)
+    assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
+    assert counts[1] > 0
+
+
+def test_square_reading_saturates_and_ant_reading_learns():
+    """The sum over one ant per square drives popular trails to the clamp; one ant per cycle keeps them low."""
+    graph = KnightGraph(Board(6, 6))
+    square = enumerate_iaco(graph, TourSpec(), cycles=30, seed=1, reading="square")
+    ant = enumerate_iaco(graph, TourSpec(), cycles=30 * 36, seed=1)
+    assert square.stats["walks"] == ant.stats["walks"]
+    assert np.median(square.pheromone[square.pheromone > 0.01]) > 0.9
+    assert ant.pheromone.max() <= 0.5 * 1.001  # 0.5 at most: the initial trail decays, a deposit adds 0.1
+    assert ant.stats["distinct"] > square.stats["distinct"]
+
+
+@pytest.mark.parametrize("size", [13, 15])
+@pytest.mark.parametrize("closed", [False, True])
+def test_free_degree_finds_the_papers_holed_boards_from_a1(size, closed):
+    board = Board(size, size, holes=[(size // 2, size // 2)])
+    res = solve(board, "iaco", start="a1", closed=closed, seed=1, degree="free", time_limit=60)
+    assert res.status is Status.FOUND, res.stats
+    validate(board, res.tour, closed=closed, start="a1")
+
+
+def test_default_reading_stalls_from_a_fixed_start():
+    """From one square, one walk per colony and cycle is memorised and repeated: the colony stops exploring."""
+    res = enumerate_iaco(KnightGraph(Board(6, 6)), TourSpec(start=(3, 2)), cycles=3000, seed=1)
+    tail = res.history[-1][1] - res.history[len(res.history) // 2][1]
+    assert res.stats["mean_walk_moves"] > 30 and tail > 0
+    assert res.history[-1][3] == res.history[len(res.history) // 2][3]  # no new tour in the second half
+
+
+@pytest.mark.parametrize("params", [{"f": float("nan")}, {"f": 1e308}, {"reading": "sum"}, {"degree": "dynamic"},
+                                    {"colonies": 1000}, {"deposit": float("inf")}, {"rho": float("inf")},
+                                    {"ants": 10**9}, {"tau_lo": float("inf")}])
+def test_out_of_range_values_are_refused(params):
+    with pytest.raises(InvalidParameterError, match="method 'iaco'"):
+        solve("6x6", "iaco", seed=1, cycles=5, **params)
+
+
+def test_infinite_f_is_the_max_and_min():
+    for f in (INF, -INF):
+        res = enumerate_iaco(KnightGraph(Board(5, 5)), TourSpec(), cycles=30, seed=1, f=f)
+        assert res.stats["f"] == f

@@ -28,11 +28,7 @@ from ktsolve.tour import TourSpec
 
 #: Methods not yet moved to the seed rule, by their owner: their failing cases are
 #: expected to fail (strictly: once a method passes, its mark must go).
-_OWNER = "not yet migrated to the seed rule and the driver; owner: the colonies helper (branch colonies)"
-NOT_YET_MIGRATED = {
-    **{(name, check): _OWNER for name in ("aco", "dfs", "ga", "iaco")
-       for check in ("same seed", "seed none", "docstring", "ctrl-c")},
-}
+NOT_YET_MIGRATED: dict[tuple[str, str], str] = {}
 
 #: Parameters that make a seeded method's answer depend on its seed on a small board.
 SEED_SENSITIVE = {"warnsdorff": {"rule": "random"}}

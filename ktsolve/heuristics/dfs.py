@@ -37,39 +37,81 @@ import time
 import numpy as np
 from numba import njit
 
-from ..errors import UnsupportedError
+from ..checks import check_int
+from ..driver import drive
+from ..errors import InvalidParameterError
 from ..graph import KnightGraph
-from ..result import SolveResult, Status
+from ..result import Enumeration, SolveResult, Status
+from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec
 
-__all__ = ["solve_dfs", "dfs_count", "move_order", "NODES"]
+__all__ = ["solve_dfs", "enumerate_dfs", "dfs_count", "move_order", "NODES"]
 
 #: Default budget in nodes (moves made); about a second on 8x8.
 NODES = 100_000_000
-#: Nodes per kernel call between two looks at the clock.
+#: Most nodes per kernel call (the driver sizes calls by time, about 50 ms).
 CHUNK_NODES = 5_000_000
+#: Most tours :func:`dfs_count` keeps.
+KEEP_MAX = 10_000_000
+#: Rows of the kernel's tour buffer.
+OUT_ROWS = 4096
+#: Tours :func:`enumerate_dfs` keeps by default (it counts them all).
+KEEP_DEFAULT = 100_000
 
 
 @njit(cache=True)
-def _dfs(tpad, order, want_closed, end, max_nodes, path, nxt, visited, state, counts, out, first_only):
-    """Continue the search for up to ``max_nodes`` moves.
+def _order_by_degree(tpad, order, visited, s, word):
+    """Moves from ``s`` into ``word``, fewest unvisited onward squares first (Warnsdorff), ties in ``order``."""
+    deg = np.empty(8, np.int64)
+    for i in range(8):
+        d = tpad[s, order[i]]
+        k = 99  # a move off the board or to a visited square sorts last
+        if visited[d] == 0:
+            k = 0
+            for j in range(8):
+                if visited[tpad[d, j]] == 0:
+                    k += 1
+        deg[i] = k * 8 + i
+        word[i] = order[i]
+    for i in range(1, 8):  # insertion sort of eight keys
+        key = deg[i]
+        mv = word[i]
+        j = i - 1
+        while j >= 0 and deg[j] > key:
+            deg[j + 1] = deg[j]
+            word[j + 1] = word[j]
+            j -= 1
+        deg[j + 1] = key
+        word[j + 1] = mv
+
+
+@njit(cache=True)
+def _dfs(tpad, order, warnsdorff, want_closed, end, max_nodes, max_leaves, path, nxt, word, visited, state, counts,
+         out, first_only):
+    """Continue the search for up to ``max_nodes`` moves and ``max_leaves`` leaves.
 
     ``path[0..depth]`` is the current path (``state[0]`` = depth, -1 once
-    exhausted); ``nxt[d]`` the next position in ``order`` to try at depth
-    ``d``; ``visited`` (n + 1 entries, the sentinel ``n`` always set).
-    ``counts`` (int64) accumulates nodes, leaves (attempts), complete tours,
-    closed tours and matching tours.  Matching tours are copied into the
-    rows of ``out`` (the call returns when ``out`` is full, or at the first
-    with ``first_only``).  Returns 0 when the node budget ran out, 1 after a
-    matching tour (first_only) or a full ``out``, 2 when the search is exhausted.
+    exhausted); ``nxt[d]`` the next position in the move order to try at
+    depth ``d``: ``order`` itself, or with ``warnsdorff`` the order of
+    ``word[d]``, the moves sorted by :func:`_order_by_degree` when depth
+    ``d`` was entered.  ``visited`` has ``n + 1`` entries, the sentinel
+    ``n`` always set.  ``counts`` (int64) accumulates nodes, leaves
+    (attempts), complete tours, closed tours and matching tours.  Matching
+    tours are copied into the rows of ``out`` while there is room (the
+    call returns when ``out`` is full, or at the first with
+    ``first_only``).  Returns 0 when a budget ran out, 1 after a matching
+    tour (first_only) or a full ``out``, 2 when the search is exhausted.
     """
     n = tpad.shape[0]
     depth = state[0]
     nodes = 0
+    leaves0 = counts[1]
     n_out = state[1]
     cap = out.shape[0]
+    if warnsdorff and depth == 0 and nxt[0] == 0:
+        _order_by_degree(tpad, order, visited, path[0], word[0])
     while depth >= 0:
-        if nodes >= max_nodes:
+        if nodes >= max_nodes or counts[1] - leaves0 >= max_leaves:
             state[0] = depth
             state[1] = n_out
             return 0
@@ -77,7 +119,8 @@ def _dfs(tpad, order, want_closed, end, max_nodes, path, nxt, visited, state, co
         i = nxt[depth]
         moved = False
         while i < 8:
-            d = tpad[s, order[i]]
+            mv = word[depth, i] if warnsdorff else order[i]
+            d = tpad[s, mv]
             i += 1
             if visited[d] == 0:
                 nxt[depth] = i
@@ -100,8 +143,9 @@ def _dfs(tpad, order, want_closed, end, max_nodes, path, nxt, visited, state, co
                     hit = (closed or not want_closed) and (end < 0 or d == end)
                     if hit:
                         counts[4] += 1
-                        out[n_out, :] = path
-                        n_out += 1
+                        if n_out < cap:
+                            out[n_out, :] = path
+                            n_out += 1
                     visited[d] = 0
                     depth -= 1
                     if hit and (first_only or n_out == cap):
@@ -118,6 +162,8 @@ def _dfs(tpad, order, want_closed, end, max_nodes, path, nxt, visited, state, co
                         counts[1] += 1
                         visited[d] = 0
                         depth -= 1
+                    elif warnsdorff:
+                        _order_by_degree(tpad, order, visited, d, word[depth])
                 break
         if not moved:
             visited[s] = 0
@@ -130,8 +176,10 @@ def _dfs(tpad, order, want_closed, end, max_nodes, path, nxt, visited, state, co
 def move_order(order, seed) -> np.ndarray:
     """The search's move order as an int32 permutation of 0..7.
 
-    ``order`` is None (a permutation drawn from ``seed``) or a string of the
-    eight move types 1..8, such as ``"12345678"``.
+    ``order`` is None (a permutation drawn from ``seed``), a string of the
+    eight move types 1..8 such as ``"12345678"``, or ``"warnsdorff"`` (the
+    moves sorted at every square by Warnsdorff's rule, ties in move order:
+    the permutation returned is then the tie order, 0..7).
 
     Examples
     --------
@@ -142,8 +190,12 @@ def move_order(order, seed) -> np.ndarray:
         rng = np.random.default_rng(seed)
         return rng.permutation(8).astype(np.int32)
     text = str(order)
+    if text == "warnsdorff":
+        return np.arange(8, dtype=np.int32)
     if sorted(text) != list("12345678"):
-        raise UnsupportedError(f"method 'dfs': order {order!r} is not a permutation of the move types 12345678")
+        raise InvalidParameterError(
+            f"method 'dfs': order {order!r} is neither 'warnsdorff' nor a permutation of the move types 12345678"
+        )
     return np.array([int(c) - 1 for c in text], dtype=np.int32)
 
 
@@ -154,6 +206,7 @@ class _Search:
         n = tpad.shape[0]
         self.path = np.zeros(n, dtype=np.int32)
         self.nxt = np.zeros(n, dtype=np.int32)
+        self.word = np.zeros((n, 8), dtype=np.int32)
         self.visited = np.zeros(n + 1, dtype=np.uint8)
         self.visited[n] = 1
         self.path[0] = start
@@ -176,68 +229,129 @@ def _starts(graph: KnightGraph, spec: TourSpec) -> list[int]:
 
 
 def dfs_count(graph: KnightGraph, spec: TourSpec, *, nodes=NODES, order=None, seed=None, time_limit=None,
-              keep=0) -> dict:
-    """Run the search for ``nodes`` moves and count attempts (leaves) and tours.
+              keep=0, attempts_per_start=None, progress=None) -> dict:
+    """Run the search and count attempts (leaves) and tours.
 
-    Returns a dict with ``nodes``, ``attempts``, ``complete``, ``closed``,
-    ``tours`` (matching ``spec``), ``tours_per_attempt``, ``order`` (move
-    types), ``exhausted`` and, when ``keep > 0``, ``found``: up to ``keep``
-    tours (int32 rows).
+    Parameters
+    ----------
+    graph : KnightGraph
+    spec : TourSpec
+    nodes : int
+        Budget in moves made, over all start squares searched in turn (each
+        exhausted before the next).
+    order : str, optional
+        Move types such as ``"12345678"``, ``"warnsdorff"``, or None (drawn
+        from ``seed``).
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+    time_limit : float, optional
+    keep : int
+        Tours to keep (the first ones found); the others are only counted.
+    attempts_per_start : int, optional
+        Instead of one budget for all: every start square gets this many
+        attempts (Hingston & Kendall's protocol: 10^8 tries from each square).
+    progress : callable, optional
+
+    Returns
+    -------
+    dict
+        ``nodes``, ``attempts``, ``complete``, ``closed``, ``tours``
+        (matching ``spec``), ``tours_per_attempt``, ``order``, ``exhausted``,
+        ``stopped``, ``starts_searched``, ``seed``, ``seconds`` and ``found``:
+        up to ``keep`` tours (int32 rows).
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> st = dfs_count(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), order="12345678", nodes=10**8)
+    >>> st["exhausted"], st["tours"]
+    (True, 304)
     """
     return _run(graph, spec, nodes=nodes, order=order, seed=seed, time_limit=time_limit, keep=keep,
-                first_only=False)
+                first_only=False, attempts_per_start=attempts_per_start, progress=progress)
 
 
-def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progress=None):
+def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progress=None, attempts_per_start=None,
+         stop_at_keep=True):
     if not isinstance(graph, KnightGraph):
         raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
-    if isinstance(nodes, bool) or not isinstance(nodes, (int, np.integer)) or nodes < 0:
-        raise UnsupportedError(f"method 'dfs': nodes must be a whole number >= 0, not {nodes!r}")
+    nodes = check_int("nodes", nodes, 0, method="dfs")
+    keep = check_int("keep", keep, 0, KEEP_MAX, method="dfs")
+    per_start = None if attempts_per_start is None else check_int("attempts_per_start", attempts_per_start, 1,
+                                                                  method="dfs")
+    seed = resolve_seed(seed)
     t0 = time.perf_counter()
     perm = move_order(order, seed)
+    warnsdorff = str(order) == "warnsdorff"
     tpad = _tpad(graph)
     n = graph.n
     end = -1 if spec.end is None else graph.board.index(*spec.end)
     counts = np.zeros(5, dtype=np.int64)
-    out = np.zeros((max(1, keep if not first_only else 1), n), dtype=np.int32)
+    out = np.zeros((1 if first_only else max(1, min(OUT_ROWS, 2**22 // n)), n), dtype=np.int32)
     found: list[np.ndarray] = []
-    why = "nodes"
     starts = _starts(graph, spec)
-    exhausted = False
+    want = 1 if first_only else keep
+    st = {"k": 0, "search": None, "exhausted": False, "full": False, "leaves0": 0}
     if n == 1:
         counts[1] = counts[2] = counts[4] = 1
         found.append(np.zeros(1, dtype=np.int32))
         starts = []
+        st["full"] = True
+
+    def collect(search):
+        m = int(search.state[1])
+        if m:
+            room = want - len(found)
+            found.extend(out[i].copy() for i in range(min(m, max(room, 0))))
+            search.state[1] = 0
+        return bool(want) and len(found) >= want
+
+    def next_search():
+        if st["k"] >= len(starts):
+            st["exhausted"] = per_start is None or st["exhausted"]
+            return None
+        st["search"] = _Search(tpad, starts[st["k"]])
+        st["k"] += 1
+        st["leaves0"] = int(counts[1])
+        return st["search"]
+
+    def step(k_nodes):
+        before = int(counts[0])
+        while True:
+            search = st["search"] or next_search()
+            if search is None:
+                return int(counts[0]) - before, True
+            left = k_nodes - (int(counts[0]) - before)
+            leaves_left = (1 << 62) if per_start is None else per_start - (int(counts[1]) - st["leaves0"])
+            rc = _dfs(tpad, perm, warnsdorff, bool(spec.closed), end, max(left, 0), max(leaves_left, 0),
+                      search.path, search.nxt, search.word, search.visited, search.state, counts, out, first_only)
+            if collect(search) and stop_at_keep:
+                st["full"] = True
+                return int(counts[0]) - before, True
+            if rc == 2 or (per_start is not None and int(counts[1]) - st["leaves0"] >= per_start):
+                if rc != 2:
+                    st["cut"] = True
+                st["search"] = None
+                if st["k"] >= len(starts):
+                    st["exhausted"] = not st.get("cut", False)
+                    return int(counts[0]) - before, True
+                continue
+            ran = int(counts[0]) - before
+            if ran >= k_nodes or rc == 0:
+                return ran, False
+
+    units = nodes if per_start is None else None
+    outcome = drive(step, units=units, time_limit=time_limit, progress=progress, most=CHUNK_NODES)
+    if st["full"]:
         why = "found"
-    for k, start in enumerate(starts):
-        search = _Search(tpad, start)
-        done = False
-        while not done:
-            left = int(nodes - counts[0])
-            if left <= 0:
-                break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                why = "time limit"
-                break
-            rc = _dfs(tpad, perm, bool(spec.closed), end, min(left, CHUNK_NODES), search.path, search.nxt,
-                      search.visited, search.state, counts, out, first_only)
-            if progress is not None:
-                progress(int(counts[0]), int(nodes))
-            if rc == 1 or (rc == 2 and search.state[1]):
-                m = int(search.state[1])
-                room = (1 if first_only else keep) - len(found)
-                found.extend(out[i].copy() for i in range(min(m, max(room, 0))))
-                search.state[1] = 0
-                if first_only or (keep and len(found) >= keep):
-                    why = "found"
-                    break
-            if rc == 2:
-                done = True
-        if why in ("found", "time limit") or counts[0] >= nodes:
-            break
-        if done and k == len(starts) - 1:
-            exhausted = True
-            why = "exhausted"
+    elif st["exhausted"]:
+        why = "exhausted"
+    elif outcome.reason in ("budget", "finished"):
+        why = "nodes" if per_start is None else "attempts"
+    else:
+        why = outcome.reason
     nodes_run, leaves, complete, closed, tours = (int(v) for v in counts)
     return {
         "nodes": nodes_run,
@@ -246,9 +360,12 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
         "closed": closed,
         "tours": tours,
         "tours_per_attempt": tours / leaves if leaves else 0.0,
-        "order": "".join(str(int(j) + 1) for j in perm),
-        "exhausted": exhausted,
+        "order": "warnsdorff" if warnsdorff else "".join(str(int(j) + 1) for j in perm),
+        "exhausted": st["exhausted"],
         "stopped": why,
+        "starts_searched": st["k"],
+        "seed": seed,
+        "seconds": time.perf_counter() - t0,
         "found": found[:keep] if not first_only else found[:1],
     }
 
@@ -264,32 +381,121 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None,
         ``closed``, ``start`` and ``end`` are honoured (a tour that does not
         match is counted and the search goes on).
     seed : int, optional
-        Draws the move order when ``order`` is None.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds, checked every few million nodes.
+        Seconds for the whole call, checked between chunks of nodes (about
+        50 ms).
     progress : callable, optional
         ``progress(nodes_done, nodes)``.
     nodes : int
         Budget in moves made (default 10^8, about a second on 8x8).
     order : str, optional
-        Move types in the order they are tried, e.g. ``"12345678"``.
+        Move types in the order they are tried, e.g. ``"12345678"``, or
+        ``"warnsdorff"``; None draws the order from ``seed``.
 
     Returns
     -------
     SolveResult
         ``stats``: ``nodes``, ``attempts`` (leaves of the search tree),
         ``complete``, ``tours_per_attempt``, ``order``, ``exhausted``.
+        Ctrl-C ends the search with ``unknown`` and ``stats["interrupted"]``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_dfs(KnightGraph(Board(6, 6)), TourSpec(closed=True, start=(0, 0)), order="12345678", seed=1)
+    >>> res.status.value, res.stats["order"], res.seed
+    ('found', '12345678', 1)
     """
     st = _run(graph, spec, nodes=nodes, order=order, seed=seed, time_limit=time_limit, keep=1,
               first_only=True, progress=progress)
     found = st.pop("found")
+    seed = st.pop("seed")
+    st.pop("seconds")
     if found:
-        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=st)
+        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=st, seed=seed)
     if st["exhausted"]:
         st["reason"] = "the search from every start square is exhausted without a matching tour"
     elif st["stopped"] == "time limit":
         st["reason"] = f"time limit reached after {st['nodes']:,} nodes"
+    elif st["stopped"] == "interrupted":
+        st["reason"] = f"interrupted after {st['nodes']:,} nodes"
+        st["interrupted"] = True
     else:
         st["reason"] = f"no tour in {st['nodes']:,} nodes"
-    return SolveResult(Status.UNKNOWN, stats=st)
+    return SolveResult(Status.UNKNOWN, stats=st, seed=seed)
 
+
+def enumerate_dfs(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None, progress=None,
+                  nodes=NODES, attempts_per_start=None, order=None, keep=KEEP_DEFAULT) -> Enumeration:
+    """Every tour the search meets within its budget (all distinct), the first ``keep`` of them kept.
+
+    This is the enumeration Hingston & Kendall compare their colony with: a
+    depth-first search from every start square (or the fixed one), with a
+    fixed move order (``"12345678"``: 308.6 tours per start square in 10^8
+    tries in their paper) or Warnsdorff's order (``"warnsdorff"``: 7,894,584
+    tours, 1,188,384 of them closed).
+
+    Parameters
+    ----------
+    graph : KnightGraph
+    spec : TourSpec
+    cycles : None
+        The search has no cycles; its budget is ``nodes`` or
+        ``attempts_per_start``.
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
+    time_limit : float, optional
+    progress : callable, optional
+    nodes : int
+        Budget in moves made over all start squares, searched in turn.
+    attempts_per_start : int, optional
+        Instead: every start square gets this many attempts (leaves: dead
+        ends and complete tours).
+    order : str, optional
+        As in :func:`solve_dfs`.
+    keep : int
+        Tours kept in the result (default 100,000); ``stats["tours"]``
+        counts them all.
+
+    Returns
+    -------
+    Enumeration
+        ``stats``: ``nodes``, ``attempts``, ``complete``, ``closed``,
+        ``tours``, ``distinct`` (the same: a search never meets a tour twice),
+        ``tours_per_attempt``, ``tours_per_start``, ``starts_searched``,
+        ``order``, ``stopped`` and the bias measures of the kept tours
+        (:func:`~ktsolve.heuristics._colony.bias_stats`).
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = enumerate_dfs(KnightGraph(Board(5, 5)), TourSpec(), order="12345678", nodes=10**8)
+    >>> res.stats["tours"], res.stats["starts_searched"], res.stats["stopped"]
+    (1728, 25, 'exhausted')
+    """
+    from ._colony import bias_stats
+
+    if cycles is not None:
+        raise InvalidParameterError("method 'dfs' has no cycles: its budget is nodes or attempts_per_start")
+    t0 = time.perf_counter()
+    st = _run(graph, spec, nodes=nodes, order=order, seed=seed, time_limit=time_limit, keep=keep,
+              first_only=False, progress=progress, attempts_per_start=attempts_per_start, stop_at_keep=False)
+    found = st.pop("found")
+    seed = st.pop("seed")
+    st.pop("seconds")
+    tours = np.array(found, dtype=np.int32).reshape(-1, graph.n)
+    st["distinct"] = st["tours"]
+    st["distinct_rate"] = st["tours_per_attempt"]
+    st["walks"] = st["attempts"]
+    st["production_rate"] = st["complete"] / st["attempts"] if st["attempts"] else 0.0
+    st["tours_per_start"] = st["tours"] / st["starts_searched"] if st["starts_searched"] else 0.0
+    st.update(bias_stats(graph, tours))
+    if st["stopped"] == "interrupted":
+        st["interrupted"] = True
+    return Enumeration(tours=tours, stats=st, method="dfs", seed=seed, elapsed=time.perf_counter() - t0,
+                       board=graph.board, spec=spec, closed=bool(spec.closed))

@@ -24,11 +24,12 @@ generations without progress.  The chromosome, the fitness and the repair
 are Gordon & Slocum's; the rates are our choice (the papers' figures were
 not available to us), documented here and reported in ``stats``.
 
-Randomness: a SplitMix64 generator with explicit state (as in
-:mod:`ktsolve.heuristics.aco`), drawn in a fixed documented order so the
-tests replay generations exactly in plain Python: per child two draws per
-tournament (two contestants, ties to the first), one for the crossover
-decision, one for the cut when crossing, then one per bit for mutation.
+Randomness: the SplitMix64 generator of
+:mod:`ktsolve.heuristics._colony_kernels` (where the GA's kernels live),
+drawn in a fixed documented order so the tests replay generations exactly
+in plain Python: per child two draws per tournament (two contestants, ties
+to the first), one for the crossover decision, one for the cut when
+crossing, then one per bit for mutation.
 
 References
 ----------
@@ -41,14 +42,16 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
 from ..checks import check_int, check_real
+from ..driver import drive
+from ..errors import InvalidParameterError
 from ..graph import KnightGraph
-from ..seeds import derive_seed, resolve_seed
 from ..result import SolveResult, Status
+from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
-from ._colony import seed_state, spec_squares
+from . import _colony_kernels as K
+from ._colony import seed_state, spec_squares, walk_arrays
 
 __all__ = ["solve_ga", "ga_rate", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
 
@@ -60,161 +63,12 @@ POPULATION = 50
 CROSSOVER = 0.9
 #: Generations without a better best fitness before a restart (our choice).
 STALL = 200
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True)
-def _uniform(rng):
-    """Next double in [0, 1) of the SplitMix64 generator whose state is ``rng[0]`` (uint64)."""
-    x = rng[0] + _GOLDEN
-    rng[0] = x
-    x = (x ^ (x >> np.uint64(30))) * _MIX1
-    x = (x ^ (x >> np.uint64(27))) * _MIX2
-    x = x ^ (x >> np.uint64(31))
-    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def _decode(tpad, genes, start, visited, stamp, path):
-    """Walk ``genes`` from ``start`` with repair (written back); returns the fitness."""
-    n = tpad.shape[0]
-    visited[n] = stamp
-    s = start
-    visited[s] = stamp
-    path[0] = s
-    m = genes.shape[0]
-    for i in range(m):
-        g = genes[i]
-        d = n
-        mm = g
-        for t in range(8):
-            mm = (g + t) & 7
-            d = tpad[s, mm]
-            if visited[d] != stamp:
-                break
-        if visited[d] == stamp:
-            return i
-        genes[i] = mm
-        s = d
-        visited[s] = stamp
-        path[i + 1] = s
-    return m
-
-
-@njit(cache=True)
-def _init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts):
-    """Random chromosomes (one draw per gene) and a start (one draw unless fixed); decodes them all."""
-    n = tpad.shape[0]
-    p, m = pop.shape
-    if start_fixed < 0:
-        starts[0] = int(_uniform(rng) * n)
-    else:
-        starts[0] = start_fixed
-    for i in range(p):
-        for k in range(m):
-            pop[i, k] = int(_uniform(rng) * 8)
-    for i in range(p):
-        stamp[0] += 1
-        fit[i] = _decode(tpad, pop[i], starts[0], visited, stamp[0], path)
-        counts[0] += 1
-
-
-@njit(cache=True)
-def _tournament(fit, rng):
-    p = fit.shape[0]
-    a = int(_uniform(rng) * p)
-    b = int(_uniform(rng) * p)
-    return b if fit[b] > fit[a] else a
-
-
-@njit(cache=True)
-def _ga(tpad, pop, fit, new, start_fixed, starts, want_closed, end, crossover, mutation, stall,
-        n_gens, rng, visited, stamp, path, out, state, counts, first_only):
-    """Run up to ``n_gens`` generations.
-
-    ``state`` (int64): [generations without progress, best fitness of this
-    restart, initialised flag].  ``counts`` (int64): decodes (attempts),
-    complete tours, closed tours, matching tours, restarts, generations.
-    Matching complete tours are copied to ``out`` rows; returns (generations
-    run, rows used); with ``first_only`` it returns at the first.
-    """
-    n = tpad.shape[0]
-    p, m = pop.shape
-    n_out = 0
-    cap = out.shape[0]
-    if state[2] == 0:
-        _init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts)
-        state[0] = 0
-        state[1] = -1
-        state[2] = 1
-    for gen in range(n_gens):
-        best = 0
-        for i in range(1, p):
-            if fit[i] > fit[best]:
-                best = i
-        if fit[best] > state[1]:
-            state[1] = fit[best]
-            state[0] = 0
-        else:
-            state[0] += 1
-        if state[0] >= stall:
-            counts[4] += 1
-            counts[5] += 1
-            _init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts)
-            state[0] = 0
-            state[1] = -1
-            continue
-        new[0, :] = pop[best]
-        for i in range(1, p):
-            a = _tournament(fit, rng)
-            b = _tournament(fit, rng)
-            if _uniform(rng) < crossover:
-                cut = int(_uniform(rng) * (3 * m))
-                g = cut // 3
-                keep_bits = 3 - cut % 3  # low bits of gene g taken from b
-                for k in range(g):
-                    new[i, k] = pop[a, k]
-                low = (1 << keep_bits) - 1
-                new[i, g] = (pop[a, g] & (7 - low)) | (pop[b, g] & low)
-                for k in range(g + 1, m):
-                    new[i, k] = pop[b, k]
-            else:
-                new[i, :] = pop[a]
-            for k in range(m):
-                for bit in range(3):
-                    if _uniform(rng) < mutation:
-                        new[i, k] ^= 1 << bit
-        # The elite keeps its fitness; children are decoded.
-        fit0 = fit[best]
-        pop[:, :] = new
-        fit[0] = fit0
-        for i in range(1, p):
-            stamp[0] += 1
-            f = _decode(tpad, pop[i], starts[0], visited, stamp[0], path)
-            fit[i] = f
-            counts[0] += 1
-            if f == m:
-                counts[1] += 1
-                last = path[m]
-                closed = False
-                for j in range(8):
-                    if tpad[last, j] == path[0]:
-                        closed = n > 2
-                if closed:
-                    counts[2] += 1
-                if (closed or not want_closed) and (end < 0 or last == end) and n_out < cap:
-                    counts[3] += 1
-                    out[n_out, :] = path
-                    n_out += 1
-                    if first_only:
-                        counts[5] += 1
-                        return gen + 1, n_out
-        counts[5] += 1
-    return n_gens, n_out
-
+#: Largest population, and most genes a population may hold (two copies of
+#: ``population x (N - 1)`` int64 genes are kept).
+POPULATION_MAX = 100_000
+GENES_MAX = 50_000_000
+#: Most gene decodes per kernel call (the driver sizes calls by time, about 50 ms).
+DECODES_PER_CHUNK = 2_000_000
 
 class _GA:
     def __init__(self, graph, spec, *, generations, population, crossover, mutation, stall, seed):
@@ -223,7 +77,11 @@ class _GA:
             raise ValueError("a one-square board needs no search")
         self.graph = graph
         self.generations = check_int("generations", generations, 0, method="ga")
-        p = check_int("population", population, 2, method="ga")
+        p = check_int("population", population, 2, POPULATION_MAX, method="ga")
+        if p * (n - 1) > GENES_MAX:
+            raise InvalidParameterError(
+                f"method 'ga': population = {p} holds {p * (n - 1):,} genes on this board, more than {GENES_MAX:,}"
+            )
         self.crossover = check_real("crossover", crossover, 0.0, 1.0, method="ga")
         self.mutation = (1.0 / (3 * (n - 1)) if mutation is None
                          else check_real("mutation", mutation, 0.0, 1.0, method="ga"))
@@ -231,10 +89,7 @@ class _GA:
         start, self.end = spec_squares(graph, spec)
         self.start = start
         self.closed = bool(spec.closed)
-        table = np.asarray(graph.table, dtype=np.int32)
-        k = table.shape[1]
-        self.tpad = np.full((n, 8), n, dtype=np.int32)
-        self.tpad[:, :k] = np.where(table < 0, n, table)
+        self.tpad = walk_arrays(graph)[0]
         self.pop = np.zeros((p, n - 1), dtype=np.int64)
         self.new = np.zeros_like(self.pop)
         self.fit = np.zeros(p, dtype=np.int64)
@@ -246,10 +101,10 @@ class _GA:
         self.path = np.zeros(n, dtype=np.int32)
         self.state = np.zeros(3, dtype=np.int64)
         self.counts = np.zeros(6, dtype=np.int64)
-        self.chunk = max(1, 2_000_000 // (p * n))
+        self.most = max(1, DECODES_PER_CHUNK // (p * n))
 
     def run(self, n_gens, out, first_only):
-        return _ga(self.tpad, self.pop, self.fit, self.new, self.start, self.starts, self.closed, self.end,
+        return K.ga_generations(self.tpad, self.pop, self.fit, self.new, self.start, self.starts, self.closed, self.end,
                    self.crossover, self.mutation, self.stall, n_gens, self.rng, self.visited, self.stamp,
                    self.path, out, self.state, self.counts, first_only)
 
@@ -282,9 +137,12 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
         ``start`` fixes the chromosomes' start square (otherwise each restart
         draws one); ``closed`` and ``end`` filter the complete tours.
     seed : int, optional
-        Seed of every random choice (taken modulo 2**64).  None draws a fresh one.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds, checked between chunks of generations.
+        Seconds for the whole call, checked between chunks of generations
+        (about 50 ms).
     progress : callable, optional
         ``progress(generations_done, generations)``.
     generations : int
@@ -297,7 +155,15 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
     SolveResult
         ``stats``: ``generations``, ``attempts`` (decodes), ``complete``,
         ``restarts``, ``tours_per_attempt``, ``best_fitness``.  The GA
-        proves nothing: without a tour it answers ``unknown``.
+        proves nothing: without a tour it answers ``unknown``.  Ctrl-C ends
+        the run with ``unknown`` and ``stats["interrupted"]``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_ga(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=2, generations=20_000)
+    >>> res.status.value, res.seed, len(res.tour)
+    ('found', 2, 25)
     """
     if not isinstance(graph, KnightGraph):
         raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
@@ -307,33 +173,47 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
     ga = _GA(graph, spec, generations=generations, population=population, crossover=crossover,
              mutation=mutation, stall=stall, seed=seed)
     out = np.zeros((1, graph.n), dtype=np.int32)
-    t0 = time.perf_counter()
-    done = 0
-    why = "generations"
-    while done < ga.generations:
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            why = "time limit"
-            break
-        ran, n_out = ga.run(min(ga.chunk, ga.generations - done), out, True)
-        done += ran
-        if progress is not None:
-            progress(done, ga.generations)
+    found = []
+
+    def step(k):
+        ran, n_out = ga.run(k, out, True)
         if n_out:
-            st = ga.stats()
-            st["attempts_to_first"] = st["attempts"]
-            return SolveResult(Status.FOUND, tour=Tour(graph.board, out[0].copy(), closed=spec.closed), stats=st)
+            found.append(out[0].copy())
+            return ran, True
+        return ran, ran == 0
+
+    outcome = drive(step, units=ga.generations, time_limit=time_limit, progress=progress, most=ga.most)
     st = ga.stats()
-    st["reason"] = (f"time limit reached after {done:,} generations" if why == "time limit"
-                    else f"no tour in {done:,} generations ({st['attempts']:,} attempts)")
-    return SolveResult(Status.UNKNOWN, stats=st)
+    if found:
+        st["attempts_to_first"] = st["attempts"]
+        return SolveResult(Status.FOUND, tour=Tour(graph.board, found[0], closed=spec.closed), stats=st,
+                           seed=ga.seed)
+    done = outcome.done
+    if outcome.reason == "interrupted":
+        st["interrupted"] = True
+        st["reason"] = f"interrupted after {done:,} generations ({st['attempts']:,} attempts)"
+    elif outcome.reason == "time limit":
+        st["reason"] = f"time limit reached after {done:,} generations"
+    else:
+        st["reason"] = f"no tour in {done:,} generations ({st['attempts']:,} attempts)"
+    return SolveResult(Status.UNKNOWN, stats=st, seed=ga.seed)
 
 
 def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, time_limit=None, **params) -> dict:
     """Tours per attempt as the colony papers count it: restart after every tour.
 
     Runs the GA repeatedly (each run stops at its first tour, the next run
-    starts from a fresh random population) until ``attempts`` decodes are
-    spent; returns ``tours``, ``attempts``, ``tours_per_attempt``, ``runs``.
+    starts from a fresh random population, its seed derived from ``seed``
+    with :func:`ktsolve.seeds.derive_seed`) until ``attempts`` decodes are
+    spent; returns ``tours``, ``attempts``, ``tours_per_attempt``, ``runs``
+    and ``seed``.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     """
     t0 = time.perf_counter()
     tours = used = runs = 0
@@ -352,6 +232,6 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, tim
             tours += 1
         elif res.stats.get("generations", 0) >= gens:
             break
-    return {"tours": tours, "attempts": used, "runs": runs,
+    return {"tours": tours, "attempts": used, "runs": runs, "seed": seed,
             "tours_per_attempt": tours / used if used else 0.0, "seconds": time.perf_counter() - t0}
 

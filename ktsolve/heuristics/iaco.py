@@ -1,61 +1,114 @@
 """Improved multi-colony ant colony for knight's tours on holed boards (Jiang, Bai & Dong).
 
-Several colonies (3 by default) search side by side, each with its own
-pheromone on every ``(square, move)`` pair (the layout of the knight graph's
-``table``), all starting at 0.5.  An ant moves from ``s`` by move ``j`` to an
-unvisited square ``d`` with probability proportional to
+The algorithm
+-------------
+Several colonies (``k = 3``) search side by side, each with its own
+pheromone ``Ph`` on every ``(square, move)`` pair (the layout of the knight
+graph's ``table``), all starting at 0.5.  An ant moves from ``s`` by move
+``j`` to an unvisited square ``d`` with probability proportional to
 
-    tau[s, j] ** D_d
+    Ph[s, j] ** D
 
-where ``D_d`` is the degree of ``d`` on the board (its number of
-neighbours, holes removed).  Because trails stay inside (0, 1), the power
+where ``D`` is the degree of ``d``.  Trails stay inside (0, 1), so the power
 favours destinations of low degree, as Warnsdorff's rule does, and the trail
-tempers that preference.  Every move an ant used receives a constant
-deposit ``C``; trails evaporate by ``rho`` each cycle; and every ``w`` cycles
-the colonies share what they learnt: each trail of every colony is replaced
-by the F-mean over the colonies of that trail,
+tempers that preference.  After a cycle, every move an ant used receives the
+deposit ``C`` summed over the ants that used it (``Σ_a C``), and every trail
+evaporates by ``rho``; every ``w`` cycles the colonies share what they
+learnt: each trail of every colony becomes the F-mean over the colonies of
+that trail,
 
     M_F(x_1 .. x_k) = ((x_1 ** F + ... + x_k ** F) / k) ** (1 / F),
 
-with ``F = -inf`` the minimum, ``F = 0`` the geometric mean and
-``F = +inf`` the maximum.  Start square control puts every ant on one
-square; tour type control counts only closed tours when closed tours are
-asked for.
+with ``F = -inf`` the minimum (the limit of the formula), ``F = 0`` the
+geometric mean and ``F = +inf`` the maximum.  Start square control puts
+every ant on one square; tour type control keeps only closed tours when
+closed tours are asked for.
 
-Defaults, from the paper as the ktsolve issue describes it: 3 colonies,
-initial trail 0.5, ``C = 0.1``, ``rho = 0.45``, sharing every ``w = 10``
-cycles.  Choices where that description is silent, made here:
+The paper's stated values are the defaults: ``rho = 0.45``, ``C = 0.1``,
+``w = 10``, ``F = -inf``, ``k = 3``, initial trail 0.5 and ``P ∝ Ph ** D``.
 
-* "Constant deposit C per used edge" is read as: a move that at least one
-  ant of a colony used in a cycle receives ``C`` once in that cycle
-  (``deposit_on="edge"``).  A trail then never exceeds ``C / rho = 0.22``,
-  so it stays inside (0, 1) by itself, as the power rule needs.  The other
-  readings are available: ``"all"`` (``C`` for every use by every ant; with
-  one ant per square the trails of popular moves saturate and the degree
-  preference fades: on 8x8 about 0.0006 tours per walk) and ``"complete"``
-  (only complete tours deposit; the colony soon repeats a few tours: over
-  0.6 complete tours per walk but about 0.005 distinct ones).  With
-  ``"edge"`` an 8x8 run makes about 0.05 tours per walk, nearly all distinct.
-* ``F = +inf`` (sharing the maximum) by default: in a 3,000-cycle 8x8 test
-  it gave the highest tour rate of F in {-inf, 0, 1, +inf} (0.055 against
-  0.045 to 0.049 tours per walk).  Any real F may be given.
+Readings
+--------
+The text admits more than one reading of three things, and each reading is
+a named option, ``reading=...`` (``-p reading=...`` on the command line).
+Rates are distinct tours per ant walk on 8x8 without a fixed start, at
+equal walks with the plain colony of :mod:`.aco`, after 576,000 and 6.4
+million walks (seed 1 unless said; ``benchmarks/bench_iaco_readings.py`` and
+``benchmarks/bench_colonies.py``, recorded in ``benchmarks/results/``):
+
+``"ant"`` (the default)
+    One cycle is one ant of each colony; the ants of colony ``c`` start on
+    squares 0, 1, 2, ... in turn from cycle to cycle.  ``Σ_a C`` sums over
+    that one ant, so a move it used gains ``C``, and pheromone is updated
+    after every walk.  This is the reading closest to Table 1 and the one
+    that reproduces the figures: 0.068 distinct tours per walk after 576,000
+    walks and 0.065 after 6.4 million (seeds 1 to 3 within 0.001 of these),
+    against the paper's 0.0782.  The plain colony at the same walks makes
+    0.043, 0.101 and 0.086 (seeds 1 to 3), then 0.106, 0.054 and 0.060: the
+    improved colony is steadier but not better on average (0.065 against
+    0.073 after 6.4 million walks), where the paper has it slightly better
+    (0.0782 against 0.076).  The rate peaks at ``rho = 0.4`` (0.075) next to
+    the paper's 0.45 (0.068) and collapses at 0.3 and below (the colony
+    memorises a few walks), the shape of the paper's figure; it dips at
+    ``F = 0`` (0.042) between ``F = -inf`` (0.068) and ``F = +inf``
+    (0.069), the paper's dip near 0.
+``"square"``
+    One cycle is one ant from every square in every colony, and ``Σ_a C``
+    sums over all of them.  Popular moves gain up to ``64 C`` a cycle, every
+    trail sits at the clamp 0.999, ``Ph ** D`` is nearly 1 for every
+    destination and the ants walk at random: 0.0008 (576,000 and 6.4
+    million walks).
+``"edge"``
+    Cycles as in ``"square"``, but a move used by any ant of the colony
+    gains ``C`` once per cycle: 0.043, then 0.032 (with ``F = +inf``, the
+    default of earlier versions: 0.051, then 0.041; it learns fast, then
+    stalls).
+``"complete"``
+    Cycles as in ``"square"``; only complete tours deposit: 0.63 complete
+    tours per walk, but the colony repeats a few of them (0.0013, then
+    0.0001 distinct).
+
+An *attempt* is one ant walk in every reading; counting a cycle as an
+attempt would multiply every rate by the ants of a cycle.
+
+``degree`` is a fourth choice: ``"board"`` (the default) takes ``D`` as the
+destination's number of neighbours on the board (holes removed), fixed for
+the whole run; ``"free"`` counts only its unvisited neighbours at that
+moment, which makes the ants follow Warnsdorff's rule closely (0.37, then
+0.36 distinct tours per walk on 8x8, far above the paper's Table 1, and its
+rate rises with ``rho`` without an optimum and shows no dip at ``F = 0``:
+not the algorithm the paper measured, but the one that finds the tours of
+13x13 and 15x15 boards at once, see below).
+
+Choices where the paper is silent, made here:
+
 * Trails are clamped to ``[0.001, 0.999]`` after every update.  The lower
   bound keeps every move possible (``0.001 ** 8 = 1e-24`` is still a
-  positive weight); the upper bound keeps ``tau ** D`` decreasing in ``D``
-  under the ``"all"`` reading, where trails would otherwise pass 1.
+  positive weight); the upper bound keeps ``Ph ** D`` decreasing in ``D``.
 * Update is synchronous: in a cycle every colony's ants walk on the trails
-  of the previous cycle; deposits and evaporation are applied at the end of
-  the cycle, then (every ``w`` cycles) the sharing.
-* Powers are computed by repeated multiplication, once per colony and cycle.
+  of the previous cycle; deposits and evaporation come at the end of the
+  cycle, then (every ``w`` cycles) the sharing.
+* Powers are computed by repeated multiplication.
+* Tour type control: for a closed tour from a fixed start, each ant keeps
+  one neighbour of the start (in turn) for its last move, and a fixed end is
+  kept for the last move too (:func:`~._colony.reserved_squares`).
 
-Ant walks, the random generator (SplitMix64 with explicit state) and the
-move choice are those of :mod:`ktsolve.heuristics.aco`; see its notes.
+Holed boards of the paper (13x13 and 15x15 with the centre removed, from
+a1): with the default reading the colonies walk about 128 of 167 moves on
+13x13 after 20 s and find no tour; the board degree is a fixed preference
+that does not see which squares are already visited, and one walk per
+colony and cycle must learn a 167-move sequence from trails alone.  With
+``degree="free"`` open tours come within ten walks.  ``seed_with`` and
+``local_search`` (as in :mod:`.aco`) are the other ways to large boards.
+
+The kernels are those of :mod:`ktsolve.heuristics._colony_kernels`;
+``tests/naive_colonies.py`` replays runs exactly in plain Python.
 
 References
 ----------
 Jiang, Bai & Dong, an improved multi-colony ant colony algorithm for the
-knight's tour problem on boards with holes (the comparison of its Table 1:
-DFS 0.000003, GA 0.000642, ACO 0.076, IACO 0.0782 tours per attempt on 8x8).
+knight's tour problem on boards with holes (its Table 1: DFS 0.000003, GA
+0.000642, ACO 0.076, IACO 0.0782 tours per attempt on 8x8).
 """
 
 from __future__ import annotations
@@ -63,29 +116,22 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from ..errors import UnsupportedError
-from ..checks import check_int, check_real
+from ..checks import check_choice, check_int, check_real
+from ..driver import Deadline
 from ..graph import KnightGraph
-from ..seeds import resolve_seed
 from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
-from ._colony import (
-    chunk_cycles,
-    colony_enumerate,
-    colony_solve,
-    seed_moves,
-    seed_state,
-    spec_squares,
-    walk_arrays,
-)
+from . import _colony_kernels as K
+from ._colony import Colony, check_exponent, colony_enumerate, colony_solve, default_walks
 
 __all__ = [
     "solve_iaco",
     "enumerate_iaco",
     "f_mean",
     "default_cycles",
+    "READINGS",
+    "DEGREES",
     "COLONIES",
     "TAU0",
     "DEPOSIT",
@@ -100,30 +146,41 @@ __all__ = [
 COLONIES = 3
 #: Initial trail of every colony (Jiang, Bai & Dong).
 TAU0 = 0.5
-#: Constant deposit on every move an ant used (Jiang, Bai & Dong).
+#: Deposit ``C`` on a used move (Jiang, Bai & Dong).
 DEPOSIT = 0.1
 #: Evaporation per cycle (Jiang, Bai & Dong).
 RHO = 0.45
 #: Cycles between two pheromone sharings (Jiang, Bai & Dong).
 SHARE_EVERY = 10
-#: Exponent of the F-mean used for sharing (our default: the maximum, see the notes).
-F = float("inf")
+#: Exponent of the F-mean used for sharing (Jiang, Bai & Dong: the minimum).
+F = -math.inf
 #: Trails are kept inside [TAU_LO, TAU_HI] (our clamp of the paper's (0, 1)).
 TAU_LO = 0.001
 TAU_HI = 0.999
-#: Largest board: a cycle of k colonies of n ants costs about k * n * n steps.
-MAX_SQUARES = 10_000
+#: The readings: ants a colony sends per cycle (None: one per square) and the deposit rule.
+READINGS = {
+    "ant": (1, K.DEPOSIT_SUM),
+    "square": (None, K.DEPOSIT_SUM),
+    "edge": (None, K.DEPOSIT_EDGE),
+    "complete": (None, K.DEPOSIT_COMPLETE),
+}
+#: What ``D`` counts: the destination's neighbours on the board, or its unvisited ones.
+DEGREES = ("board", "free")
+#: Ranges of the parameters: every value inside keeps trails and weights finite.
+COLONIES_MAX = 64
+ANTS_MAX = 100_000
+F_MAX = 1000.0
 
 
-def default_cycles(n: int) -> int:
-    """The default budget: 1,000 cycles, fewer on big boards (about 10^9 ant steps at most).
+def default_cycles(n: int, ants: int | None = None, colonies: int = COLONIES) -> int:
+    """The default budget in cycles: as many walks as :mod:`.aco`'s default, ``ants`` per colony (default 1).
 
     Examples
     --------
-    >>> default_cycles(64), default_cycles(10_000)
-    (1000, 10)
+    >>> default_cycles(64)
+    2133333
     """
-    return int(max(10, min(1000, 10**9 // max(1, COLONIES * n * n))))
+    return max(1, default_walks(n) // ((1 if ants is None else ants) * colonies))
 
 
 def f_mean(values, f: float) -> float:
@@ -144,343 +201,148 @@ def f_mean(values, f: float) -> float:
     return (sum(v**f for v in x) / len(x)) ** (1.0 / f)
 
 
-# ---------------------------------------------------------------------- kernels
-# _uniform and _walk are copies of those in aco.py, kept identical (numba's cache
-# sees one file only); tests/naive_colonies.py replays both exactly.
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True)
-def _uniform(rng):
-    """Next double in [0, 1) of the SplitMix64 generator whose state is ``rng[0]`` (uint64)."""
-    x = rng[0] + _GOLDEN
-    rng[0] = x
-    x = (x ^ (x >> np.uint64(30))) * _MIX1
-    x = (x ^ (x >> np.uint64(27))) * _MIX2
-    x = x ^ (x >> np.uint64(31))
-    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True)
-def _walk(tpad, full, rev, weight, start, avail, path, moves, cum, rng):
-    """One ant from ``start``; fills ``path[0..L]`` and ``moves[0..L-1]``, returns ``L``.
-
-    ``tpad`` is the move table padded to 8 columns with ``n`` (a sentinel
-    square) wherever there is no move; ``avail[s]`` is the bit set of moves
-    from ``s`` to unvisited squares, reset from ``full`` and updated as
-    squares are entered (``rev[j]`` is the move that undoes move ``j``).
-    Every weight must be positive.  With two or more candidates one uniform
-    ``u`` is drawn and the first move (in move order) whose running weight
-    sum exceeds ``u * total`` is taken; a forced move draws nothing.
-    """
-    avail[:] = full
-    s = start
-    path[0] = s
-    length = 0
-    while True:
-        for j in range(8):
-            avail[tpad[s, j]] &= ~np.uint8(1 << rev[j])
-        av = avail[s]
-        if av == 0:
-            break
-        if av & (av - np.uint8(1)) == 0:
-            # one candidate: a forced move, no draw
-            c = 0
-            while (av >> c) & 1 == 0:
-                c += 1
-        else:
-            tot = 0.0
-            for j in range(8):
-                tot += weight[s, j] * ((av >> j) & 1)
-                cum[j] = tot
-            r = _uniform(rng) * tot
-            c = 0
-            for j in range(8):
-                c += cum[j] <= r
-            if c >= 8:  # cannot happen with positive weights (u < 1); kept as a guard
-                c = 7
-                while (av >> c) & 1 == 0:
-                    c -= 1
-        moves[length] = c
-        s = tpad[s, c]
-        length += 1
-        path[length] = s
-    return length
-
-
-@njit(cache=True)
-def _is_closed(tpad, first, last):
-    for j in range(8):
-        if tpad[last, j] == first:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _powers(tau_c, tpad, deg, weight):
-    """``weight[s, j] = tau_c[s, j] ** deg[tpad[s, j]]`` by repeated multiplication."""
-    n = tpad.shape[0]
-    for s in range(n):
-        for j in range(8):
-            t = tau_c[s, j]
-            p = 1.0
-            for _ in range(deg[tpad[s, j]]):
-                p *= t
-            weight[s, j] = p
-
-
-@njit(cache=True)
-def _share(tau, f, lo, hi):
-    """Replace every colony's trail by the F-mean over the colonies, in place."""
-    n_col, n, k = tau.shape
-    for s in range(n):
-        for j in range(k):
-            if f == -np.inf:
-                m = tau[0, s, j]
-                for c in range(1, n_col):
-                    if tau[c, s, j] < m:
-                        m = tau[c, s, j]
-            elif f == np.inf:
-                m = tau[0, s, j]
-                for c in range(1, n_col):
-                    if tau[c, s, j] > m:
-                        m = tau[c, s, j]
-            elif f == 0.0:
-                acc = 0.0
-                for c in range(n_col):
-                    acc += np.log(tau[c, s, j])
-                m = np.exp(acc / n_col)
-            else:
-                acc = 0.0
-                for c in range(n_col):
-                    acc += tau[c, s, j] ** f
-                m = (acc / n_col) ** (1.0 / f)
-            if m < lo:
-                m = lo
-            elif m > hi:
-                m = hi
-            for c in range(n_col):
-                tau[c, s, j] = m
-
-
-@njit(cache=True)
-def _iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every, cycle0,
-                 deposit_mode, starts, n_cycles, rng, want_closed, end, first_only, out, counts):
-    """Run up to ``n_cycles`` cycles of every colony; ``tau`` (colonies x n x 8) is updated in place.
-
-    ``cycle0`` is the number of cycles run before this call (sharing happens
-    after cycle ``w, 2w, ...`` of the run).  Other arguments and the return
-    value are those of :func:`ktsolve.heuristics.aco._aco_cycles`.
-    """
-    n = tpad.shape[0]
-    n_col = tau.shape[0]
-    avail = np.empty(n + 1, np.uint8)
-    path = np.empty(n, np.int32)
-    moves = np.empty(max(n - 1, 1), np.int32)
-    cum = np.empty(8, np.float64)
-    weight = np.empty((n, 8), np.float64)
-    delta = np.zeros(tau.shape, np.float64)
-    n_ants = starts.shape[0]
-    cap = out.shape[0]
-    keep = 1.0 - rho
-    n_out = 0
-    for c in range(n_cycles):
-        if not first_only and n_out + n_col * n_ants > cap:
-            return c, n_out
-        for col in range(n_col):
-            _powers(tau[col], tpad, deg, weight)
-            for a in range(n_ants):
-                length = _walk(tpad, full, rev, weight, starts[a], avail, path, moves, cum, rng)
-                counts[0] += 1
-                counts[4] += length
-                if length == n - 1:
-                    counts[1] += 1
-                    closed = n > 2 and _is_closed(tpad, path[0], path[length])
-                    if closed:
-                        counts[2] += 1
-                    if (closed or not want_closed) and (end < 0 or path[length] == end):
-                        counts[3] += 1
-                        out[n_out, :] = path
-                        n_out += 1
-                        if first_only:
-                            return c, n_out
-                if deposit_mode == 2:
-                    for i in range(length):
-                        delta[col, path[i], moves[i]] = deposit
-                elif deposit_mode == 0 or length == n - 1:
-                    for i in range(length):
-                        delta[col, path[i], moves[i]] += deposit
-        for col in range(n_col):
-            for s in range(n):
-                for j in range(8):
-                    v = keep * tau[col, s, j] + delta[col, s, j]
-                    if v < lo:
-                        v = lo
-                    elif v > hi:
-                        v = hi
-                    tau[col, s, j] = v
-                    delta[col, s, j] = 0.0
-        if share_every > 0 and n_col > 1 and (cycle0 + c + 1) % share_every == 0:
-            _share(tau, f, lo, hi)
-    return n_cycles, n_out
-
-
 # ---------------------------------------------------------------------- set-up
-_DEPOSIT_MODES = {"all": 0, "complete": 1, "edge": 2}
-
-
-class _Colonies:
+class _Colonies(Colony):
     """Checked parameters and the state of one run (trails of every colony, counts)."""
 
-    def __init__(self, graph: KnightGraph, spec: TourSpec, *, cycles, colonies, tau0, deposit, rho,
-                 share_every, f, tau_lo, tau_hi, deposit_on, ants, seed_tour, seed_amount, seed,
-                 method="iaco"):
-        if not isinstance(graph, KnightGraph):
-            raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
-        n = graph.n
-        self.graph = graph
-        self.n = n
-        self.n_col = check_int("colonies", colonies, 1, method=method)
-        self.cycles = default_cycles(n) if cycles is None else check_int("cycles", cycles, 0, method=method)
+    method = "iaco"
+
+    def __init__(self, graph: KnightGraph, spec: TourSpec, *, cycles, reading, degree, colonies, tau0, deposit,
+                 rho, share_every, f, tau_lo, tau_hi, ants, seed_tour, seed_amount, seed_with, local_search, seed,
+                 deadline):
+        method = self.method
+        self.reading = check_choice("reading", reading, tuple(READINGS), method=method)
+        self.degree = check_choice("degree", degree, DEGREES, method=method)
+        self.colonies = check_int("colonies", colonies, 1, COLONIES_MAX, method=method)
+        per_colony, self.deposit_mode = READINGS[self.reading]
+        super().__init__(graph, spec, ants=ants, default_ants=per_colony or graph.n, colonies=self.colonies,
+                         seed=seed, local_search=local_search, ants_max=ANTS_MAX)
+        n = self.n
+        self.cycles = (default_cycles(n, self.ants, self.colonies) if cycles is None
+                       else check_int("cycles", cycles, 0, method=method))
         self.tau_lo = check_real("tau_lo", tau_lo, 0.0, 1.0, lo_open=True, hi_open=True, method=method)
         self.tau_hi = check_real("tau_hi", tau_hi, self.tau_lo, 1.0, hi_open=True, method=method)
         self.tau0 = check_real("tau0", tau0, self.tau_lo, self.tau_hi, method=method)
-        self.deposit = check_real("deposit", deposit, 0.0, method=method)
+        self.deposit = check_real("deposit", deposit, 0.0, 1.0, method=method)
         self.rho = check_real("rho", rho, 0.0, 1.0, method=method)
         self.share_every = check_int("share_every", share_every, 0, method=method)
-        self.f = check_real("f", f, allow_inf=True, method=method)
-        if deposit_on not in _DEPOSIT_MODES:
-            raise UnsupportedError(f"method {method!r}: deposit_on must be 'edge', 'all' or 'complete', not {deposit_on!r}")
-        self.deposit_on = deposit_on
-        start, self.end = spec_squares(graph, spec)
-        n_ants = n if ants is None else check_int("ants", ants, 1, method=method)
-        self.starts = (np.full(n_ants, start, np.int32) if start >= 0
-                       else (np.arange(n_ants, dtype=np.int64) % n).astype(np.int32))
-        self.closed = bool(spec.closed)
-        self.tpad, self.full, self.rev = walk_arrays(graph)
+        self.f = check_exponent("f", f, F_MAX, method=method)
         self.deg = np.zeros(n + 1, dtype=np.int32)
         self.deg[:n] = graph.degree
-        self.tau = np.full((self.n_col, n, 8), self.tau0, dtype=np.float64)
-        self.seeded_moves = 0
-        if seed_tour is not None:
-            amount = (self.tau_hi if seed_amount is None
-                      else check_real("seed_amount", seed_amount, self.tau_lo, self.tau_hi, method=method))
-            src, mv = seed_moves(graph, seed_tour, method)
-            self.tau[:, src, mv] = amount
-            self.seeded_moves = int(src.size)
-        self.seed = resolve_seed(seed)
-        self.rng = seed_state(self.seed)
-        self.counts = np.zeros(5, dtype=np.int64)
-        self.chunk = chunk_cycles(n, n_ants, self.n_col)
-        self.done = 0
+        self.tau = np.full((self.colonies, n, 8), self.tau0, dtype=np.float64)
+        self.seed_trails(seed_tour, seed_amount, seed_with, default_amount=self.tau_hi,
+                         amount_range=(self.tau_lo, self.tau_hi), deadline=deadline)
 
-    @property
-    def n_ants(self) -> int:
-        return int(self.starts.size) * self.n_col
+    def _lay(self, squares, moves, amount) -> None:
+        self.tau[:, squares, moves] = amount
+
+    def _deposit(self, squares, moves, length) -> None:
+        self.tau[:, squares, moves] = np.minimum(self.tau[:, squares, moves] + self.deposit, self.tau_hi)
 
     def pheromone(self) -> np.ndarray:
         """The trails, ``(colonies, n, k)``."""
         return self.tau[:, :, : self.graph.table.shape[1]].copy()
 
-    def run(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        done, n_out = _iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, self.rho, self.deposit,
-                                   self.tau_lo, self.tau_hi, self.f, self.share_every, self.done,
-                                   _DEPOSIT_MODES[self.deposit_on], self.starts, n_cycles, self.rng, self.closed,
-                                   self.end, first_only, out, self.counts)
-        self.done += done
-        return done, n_out
+    def _cycles(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
+        return K.iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, self.rho, self.deposit,
+                             self.tau_lo, self.tau_hi, self.f, self.share_every, self.done, self.deposit_mode,
+                             self.degree == "free", self.starts, self.reserve, self.ants, n_cycles, self.rng,
+                             self.closed, self.end, first_only, out, self.counts, self.best, self.best_len)
 
     def stats(self, cycles_run: int) -> dict:
-        walks, complete, closed, matched, steps = (int(v) for v in self.counts)
-        out = {
-            "cycles": cycles_run,
-            "colonies": self.n_col,
-            "ants_per_cycle": self.n_ants,
-            "walks": walks,
-            "complete": complete,
-            "closed": closed,
-            "production_rate": complete / walks if walks else 0.0,
-            "mean_walk_moves": steps / walks if walks else 0.0,
-            "tau0": self.tau0,
-            "deposit": self.deposit,
-            "rho": self.rho,
-            "share_every": self.share_every,
-            "f": self.f,
-            "deposit_on": self.deposit_on,
-        }
-        if self.seeded_moves:
-            out["seeded_moves"] = self.seeded_moves
+        out = self.base_stats(cycles_run)
+        out.update({"reading": self.reading, "degree": self.degree, "colonies": self.colonies, "tau0": self.tau0,
+                    "deposit": self.deposit, "rho": self.rho, "share_every": self.share_every, "f": self.f})
         return out
 
 
-_PARAMS_DOC = """
+_PARAMS = """
     Parameters
     ----------
     graph : KnightGraph
     spec : TourSpec
-        ``closed`` counts only closed tours (tour type control); ``start``
+        ``closed`` keeps only closed tours (tour type control); ``start``
         puts every ant on that square (start square control); ``end`` keeps
-        only tours ending there.
+        only tours ending there.  A fixed end, and for a closed tour from a
+        fixed start a neighbour of the start, is kept for each ant's last
+        move (:func:`~._colony.reserved_squares`).
     seed : int, optional
-        Seed of every random choice (taken modulo 2**64).  None draws a fresh one.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     time_limit : float, optional
-        Seconds; the clock is read between chunks of cycles (tens of ms).
+        Seconds for the whole call; the clock is read between chunks of
+        cycles (about 50 ms).
     progress : callable, optional
         ``progress(cycles_done, cycles)``.
     cycles : int, optional
-        Budget in cycles (every colony walks once per cycle); default
-        :func:`default_cycles`.
+        Budget in cycles; default :func:`default_cycles` (as many walks as
+        the plain colony's default).
+    reading : {"ant", "square", "edge", "complete"}
+        What one cycle is and how ``Σ_a C`` is summed (see the module
+        notes); default "ant", the reading that reproduces the paper's
+        Table 1 and figures.
+    degree : {"board", "free"}
+        ``D`` counts the destination's neighbours on the board (default) or
+        its unvisited neighbours.
     colonies, tau0, deposit, rho, share_every : number
-        Number of colonies (3), initial trail (0.5), deposit per used move
-        (0.1), evaporation (0.45), cycles between sharings (10; 0 never shares).
+        Number of colonies (3, at most 64), initial trail (0.5), deposit
+        ``C`` (0.1, in [0, 1]), evaporation (0.45, in [0, 1]), cycles between
+        sharings (10; 0 never shares).
     f : float
-        Exponent of the F-mean used for sharing (default ``float("inf")``,
-        the maximum; ``float("-inf")`` the minimum, 0 the geometric mean, 1
-        the arithmetic mean).
+        Exponent of the F-mean used for sharing, in [-1000, 1000] or an
+        infinity: ``float("-inf")`` (default) the minimum, 0 the geometric
+        mean, 1 the arithmetic mean, ``float("inf")`` the maximum.
     tau_lo, tau_hi : float
-        The clamp of every trail (0.001, 0.999).
-    deposit_on : {"edge", "all", "complete"}
-        ``"edge"``: every move used in the cycle by an ant of the colony gets
-        ``deposit`` once; ``"all"``: once per use; ``"complete"``: once per
-        use by a complete tour.
+        The clamp of every trail (0.001, 0.999), inside (0, 1).
     ants : int, optional
-        Ants per colony and cycle; default one per square.
+        Ants per colony and cycle, 1 to 100,000; default that of the
+        reading (1, or one per square).  Without a fixed start, ant ``a`` of
+        cycle ``c`` starts on square ``(c * ants + a) mod N``.
     seed_tour : Tour or int array, optional
-        A tour (or several, as rows of a 2-D array) whose moves start with
-        trail ``seed_amount`` in every colony.
+        A path (or several) whose moves start with trail ``seed_amount`` in
+        every colony.
     seed_amount : float, optional
-        Initial trail on seed moves; default ``tau_hi``.
+        Initial trail on seed moves, inside the clamp; default ``tau_hi``.
+    seed_with : {"none", "warnsdorff", "exact"}
+        Lay the first trails along Warnsdorff walks or exact tours of other
+        boards (:mod:`ktsolve.heuristics._seeding`); never along a tour of
+        the question.  Default "none", the paper's algorithm.
+    local_search : {"none", "rotation"}
+        "rotation": after every cycle the longest walk of the cycle is
+        extended and repaired by Posa rotations (:func:`~._colony.posa_repair`)
+        and deposits ``C`` on its moves in every colony; a repaired tour of
+        the request is an answer.  Default "none", the paper's algorithm.
 """
 
 
 # ---------------------------------------------------------------------- public
 def solve_iaco(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-               cycles=None, colonies=COLONIES, tau0=TAU0, deposit=DEPOSIT, rho=RHO,
-               share_every=SHARE_EVERY, f=F, tau_lo=TAU_LO, tau_hi=TAU_HI, deposit_on="edge", ants=None,
-               seed_tour=None, seed_amount=None) -> SolveResult:
-    col = _Colonies(graph, spec, cycles=cycles, colonies=colonies, tau0=tau0, deposit=deposit, rho=rho,
-                    share_every=share_every, f=f, tau_lo=tau_lo, tau_hi=tau_hi, deposit_on=deposit_on,
-                    ants=ants, seed_tour=seed_tour, seed_amount=seed_amount, seed=seed)
-    return colony_solve(col, graph, spec, time_limit=time_limit, progress=progress)
+               cycles=None, reading="ant", degree="board", colonies=COLONIES, tau0=TAU0, deposit=DEPOSIT, rho=RHO,
+               share_every=SHARE_EVERY, f=F, tau_lo=TAU_LO, tau_hi=TAU_HI, ants=None, seed_tour=None,
+               seed_amount=None, seed_with="none", local_search="none") -> SolveResult:
+    deadline = Deadline(time_limit)
+    col = _Colonies(graph, spec, cycles=cycles, reading=reading, degree=degree, colonies=colonies, tau0=tau0,
+                    deposit=deposit, rho=rho, share_every=share_every, f=f, tau_lo=tau_lo, tau_hi=tau_hi, ants=ants,
+                    seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
+                    seed=seed, deadline=deadline)
+    return colony_solve(col, graph, spec, time_limit=deadline.remaining(), progress=progress)
 
 
 def enumerate_iaco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None,
-                   progress=None, colonies=COLONIES, tau0=TAU0, deposit=DEPOSIT, rho=RHO,
-                   share_every=SHARE_EVERY, f=F, tau_lo=TAU_LO, tau_hi=TAU_HI, deposit_on="edge",
-                   ants=None, seed_tour=None, seed_amount=None) -> Enumeration:
-    col = _Colonies(graph, spec, cycles=cycles, colonies=colonies, tau0=tau0, deposit=deposit, rho=rho,
-                    share_every=share_every, f=f, tau_lo=tau_lo, tau_hi=tau_hi, deposit_on=deposit_on,
-                    ants=ants, seed_tour=seed_tour, seed_amount=seed_amount, seed=seed)
-    return colony_enumerate(col, graph, spec, "iaco", time_limit=time_limit, progress=progress)
+                   progress=None, reading="ant", degree="board", colonies=COLONIES, tau0=TAU0, deposit=DEPOSIT,
+                   rho=RHO, share_every=SHARE_EVERY, f=F, tau_lo=TAU_LO, tau_hi=TAU_HI, ants=None, seed_tour=None,
+                   seed_amount=None, seed_with="none", local_search="none") -> Enumeration:
+    deadline = Deadline(time_limit)
+    col = _Colonies(graph, spec, cycles=cycles, reading=reading, degree=degree, colonies=colonies, tau0=tau0,
+                    deposit=deposit, rho=rho, share_every=share_every, f=f, tau_lo=tau_lo, tau_hi=tau_hi, ants=ants,
+                    seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
+                    seed=seed, deadline=deadline)
+    return colony_enumerate(col, graph, spec, "iaco", time_limit=deadline.remaining(), progress=progress)
 
 
-solve_iaco.__doc__ = (
-    """First tour found by the improved multi-colony ant colony, or ``unknown``.
-"""
-    + _PARAMS_DOC
-    + """
+solve_iaco.__doc__ = """First tour found by the improved multi-colony ant colony, or ``unknown``.
+""" + _PARAMS + """
     Returns
     -------
     SolveResult
@@ -488,18 +350,30 @@ solve_iaco.__doc__ = (
         ``stats`` has ``cycles``, ``walks``, ``complete``, ``closed``,
         ``production_rate`` and ``walks_to_first``.  The colonies prove
         nothing: on a board without a tour the answer is ``unknown``.
+        Ctrl-C ends the run with ``unknown`` and ``stats["interrupted"]``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_iaco(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=1, degree="free")
+    >>> res.status.value, res.seed, len(res.tour)
+    ('found', 1, 25)
 """
-)
-enumerate_iaco.__doc__ = (
-    """Run the colonies for ``cycles`` cycles and keep every distinct complete tour.
-"""
-    + _PARAMS_DOC
-    + """
+
+enumerate_iaco.__doc__ = """Run the colonies for ``cycles`` cycles and keep every distinct complete tour.
+""" + _PARAMS + """
     Returns
     -------
     Enumeration
         ``stats``: ``walks``, ``complete``, ``closed``, ``distinct``,
-        ``production_rate`` (complete tours per walk), ``distinct_rate``.
-"""
-)
+        ``production_rate`` (complete tours per walk), ``distinct_rate``,
+        ``stopped`` and the bias measures of
+        :func:`~ktsolve.heuristics._colony.bias_stats`.
 
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = enumerate_iaco(KnightGraph(Board(5, 5)), TourSpec(), cycles=3000, seed=2)
+    >>> res.stats["distinct"] == len(res.tours) > 0, res.stats["walks"]
+    (True, 9000)
+"""
