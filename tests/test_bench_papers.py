@@ -26,8 +26,6 @@ def test_one_section_per_seed_paper():
 @pytest.mark.parametrize("path", sorted(BENCH.glob("*.py")), ids=lambda p: p.name)
 def test_sections_use_the_public_api_only(path):
     """No bench module imports a method module (ktsolve.heuristics, ktsolve.models)."""
-    if path.name == "colonies.py":
-        pytest.xfail("the colony sections move to the public API in the colony work of issue 10")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
