@@ -101,8 +101,6 @@ def check_params(info: MethodInfo, params: dict, func: Callable | None = None) -
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return
     known = [p for p in sig.parameters if p not in RESERVED]
-    if "seed_tour" in known:
-        known.append("seed_with")
     for key in params:
         if key not in known:
             takes = ", ".join(known) or "no parameters"

@@ -10,7 +10,6 @@ every tour through the one validator.  ``closed``, ``start``, ``end``,
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 
 from .checks import check_flag, check_seed, check_time_limit
@@ -32,7 +31,7 @@ from .registry import MethodInfo, enumerating_methods, method_info, methods
 from .request import as_board, check_params, check_supported, make_spec
 from .result import Enumeration, SolveResult, Status
 from .seeds import resolve_seed
-from .tour import TourSpec, validate, validate_many
+from .tour import validate, validate_many
 
 __all__ = ["solve", "prove", "longest", "enumerate_tours", "methods", "enumerating_methods"]
 
@@ -91,13 +90,10 @@ def solve(
         Run the linear-time necessary conditions (and the matching proof on
         boards up to 20,000 squares) before the method (default).
     **params
-        Method parameters (see each method's documentation).  The ant
-        colonies take ``seed_with`` and ``local_search`` themselves.  A
-        method that takes a ``seed_tour`` but no ``seed_with`` (the bee
-        colony) also accepts ``seed_with="warnsdorff"`` or
-        ``seed_with="exact"``: that method runs first and its tour seeds the
-        method (an exact proof that no tour exists is returned as the
-        answer).
+        Method parameters (see each method's documentation).  The colonies
+        (``aco``, ``iaco``, ``abc``) take ``seed_with`` (first trails or
+        food sources from Warnsdorff walks or exact tours of other boards,
+        never a tour of the question) and ``local_search`` (Posa rotations).
 
     Returns
     -------
@@ -141,9 +137,6 @@ def solve(
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
     check_params(info, params)
-    if "seed_with" in params and not _takes_seed_with(info):
-        return _solve_seeded(info, board, spec, seed=seed, deadline=deadline, progress=progress,
-                             presolve_proofs=presolve_proofs, params=params)
     plan = []
     if presolve_proofs and board.n_squares <= PRESOLVE_MAX and wants_presolve(info):
         plan = [Step(s.name, s.share, s.cap) for s in auto_plan(board, spec) if s.name in PROOFS]
@@ -186,62 +179,6 @@ def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) ->
 
 
 # ---------------------------------------------------------------------- seeding by another method
-# The ant colonies lay their own first trails (seed_with in ktsolve.heuristics._seeding, never a tour of
-# the question); this path remains for methods that take a seed_tour but no seed_with of their own.
-def _takes_seed_with(info: MethodInfo) -> bool:
-    func = info.load() if info.enumerate is None else info.load_enumerate()
-    return "seed_with" in inspect.signature(func).parameters
-
-
-#: Methods that ``seed_with=`` runs to get a seed tour for a stochastic method, tried in turn.
-SEED_SOURCES = {"warnsdorff": ("warnsdorff",), "exact": ("cpsat", "backtrack")}
-
-
-def _solve_seeded(info, board, spec, *, seed, deadline, progress, presolve_proofs, params) -> SolveResult:
-    graph = KnightGraph.of(board)
-    if presolve_proofs and board.n_squares <= PRESOLVE_MAX and wants_presolve(info):
-        res = presolve(graph, spec, deadline=deadline)
-        if res is not None:
-            return res.replace(stats={"requested": info.name}, elapsed=deadline.elapsed())
-    params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
-    if seeded.status is Status.INFEASIBLE:
-        return seeded.replace(stats={**seeded.stats, "requested": info.name}, elapsed=deadline.elapsed())
-    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.budget(), progress=progress, **params)
-    return res.replace(stats={**res.stats, **_seed_stats(seeded)}, elapsed=deadline.elapsed())
-
-
-def _seed_tour_from(info: MethodInfo, graph: KnightGraph, spec: TourSpec, params: dict, *, seed, time_limit):
-    """Turn ``params["seed_with"]`` into ``params["seed_tour"]`` by running Warnsdorff or the exact side.
-
-    Returns the new parameters and the seeding method's result.  A tour found
-    becomes ``seed_tour``; an ``unknown`` answer leaves the method unseeded
-    (the stats say so); an ``infeasible`` one is returned by the caller as
-    the answer.
-    """
-    params = dict(params)
-    source = params.pop("seed_with")
-    if source not in SEED_SOURCES:
-        raise UnsupportedError(f"seed_with must be one of {', '.join(SEED_SOURCES)}, not {source!r}")
-    func = info.load() if info.enumerate is None else info.load_enumerate()
-    if "seed_tour" not in inspect.signature(func).parameters:
-        raise UnsupportedError(f"method {info.name!r} cannot start from a seed tour")
-    if params.get("seed_tour") is not None:
-        raise UnsupportedError("give seed_with or seed_tour, not both")
-    reg = methods()
-    names = [m for m in SEED_SOURCES[source] if m in reg]
-    if not names:
-        raise UnsupportedError(
-            f"seed_with={source!r} needs method {' or '.join(map(repr, SEED_SOURCES[source]))}, which is not installed"
-        )
-    res = run_method(reg[names[0]], graph, spec, seed=seed, time_limit=time_limit)
-    if res.status is Status.FOUND:
-        params["seed_tour"] = res.tour
-    return params, res
-
-
-def _seed_stats(seeded: SolveResult) -> dict:
-    return {"seeded_with": seeded.method, "seed_status": seeded.status.value,
-            "seed_elapsed_s": round(float(seeded.elapsed), 6)}
 
 
 # ---------------------------------------------------------------------- prove and longest
@@ -477,14 +414,9 @@ def enumerate_tours(
             return Enumeration(tours=np.zeros((0, board.n_squares), dtype=np.int32), stats=stats,
                                method=method, seed=seed, elapsed=deadline.elapsed(), board=board,
                                spec=spec, closed=spec.closed)
-    seeded = None
-    if "seed_with" in params and not _takes_seed_with(info):
-        params, seeded = _seed_tour_from(info, graph, spec, params, seed=seed, time_limit=deadline.budget())
     out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.budget(), progress=progress,
                **params)
     if not isinstance(out, Enumeration):
         raise RuntimeError(f"method {method!r} returned {type(out).__name__}, not an Enumeration")
-    if seeded is not None:
-        out = out.replace(stats={**out.stats, **_seed_stats(seeded)})
     validate_many(board, out.tours, closed=spec.closed, start=spec.start, end=spec.end, moves=graph.moves)
     return out.replace(method=info.name, seed=seed, elapsed=deadline.elapsed(), board=board, spec=spec)

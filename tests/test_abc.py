@@ -9,7 +9,7 @@ import pytest
 from numba import njit
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
-from ktsolve.errors import InvalidTourError, UnsupportedError
+from ktsolve.errors import InvalidTourError, KtsolveError, UnsupportedError
 from ktsolve.heuristics import abc
 from ktsolve.seeds import derive_seeds as unit_seeds
 from ktsolve.heuristics.abc import codes_to_path, path_fitness, path_to_codes, run_abc, solve_abc
@@ -383,28 +383,32 @@ def test_cli_abc_reports_the_path():
     invoke(["solve", "8x8", "--method", "abc", "--closed"], 2)
 
 
-def test_seed_with_runs_the_seeding_method_first():
-    """solve(..., seed_with=...) hands the seeding method's tour to the colony as a food source."""
-    from ktsolve import MethodInfo, SolveResult
-    from ktsolve.registry import register_method, reset_methods
+def test_seed_with_lays_paths_that_never_answer_the_question():
+    """seed_with gives the bees Warnsdorff walks or exact tours of other boards, never a tour of the question.
 
-    board = Board(5, 5)
-    tour = solve(board, method="abc", start="a1", seed=0, runs=40).tour
+    The rule of issue 10: the colony must still find the tour itself (a
+    finished tour of the same question handed over as a food source, as an
+    earlier version did, made the colony's answer the seeding method's).
+    """
+    from ktsolve.heuristics._seeding import answers
 
-    def fake(graph, spec, *, seed=None, time_limit=None, progress=None):
-        return SolveResult(Status.FOUND, tour=tour)
-
-    register_method(MethodInfo(name="warnsdorff", family="heuristic", summary="test double", func=fake),
-                    replace=True)
-    try:
-        res = solve(board, method="abc", start="a1", seed=5, seed_with="warnsdorff")
-    finally:
-        reset_methods()
-    assert res.found and res.tour == tour
-    assert res.stats["iterations"] == 0 and res.stats["seeded"] == 1
-    assert res.stats["seeded_with"] == "warnsdorff"
-    # Several seed rows at once, as a 2-D array.
-    res = solve_abc(KnightGraph(board), TourSpec(start=(4, 0)), seed=1,
+    board = Board(8, 8)
+    graph = KnightGraph(board)
+    spec = TourSpec(start=(7, 0))
+    for source in ("warnsdorff", "exact"):
+        res = solve(board, method="abc", start="a1", seed=5, seed_with=source, iterations=0)
+        assert res.stats["seeded"] >= 1 and res.stats["seed_source"]
+        assert res.stats["iterations"] == 0 and not res.found  # the seeds alone are no tour of the question
+        # what the seeding produced, recomputed: none of it answers the question
+        paths, _ = abc.seed_paths(graph, spec, source, seed=1)
+        assert paths and not any(answers(graph, spec, p) for p in paths)
+    res = solve(board, method="abc", start="a1", seed=5, seed_with="warnsdorff", local_search="rotation")
+    assert res.found and res.stats["rotation_repairs"] >= 1
+    with pytest.raises(KtsolveError, match="seed_with must be one of"):
+        solve(board, method="abc", start="a1", seed_with="magic")
+    # A caller's own tours remain usable as food sources: several seed rows at once, as a 2-D array.
+    tour = solve(Board(5, 5), method="abc", start="a1", seed=0, runs=40).tour
+    res = solve_abc(KnightGraph(Board(5, 5)), TourSpec(start=(4, 0)), seed=1,
                     seed_tour=np.stack([tour.squares, tour.squares]))
     assert res.found and res.stats["seeded"] == 2
 

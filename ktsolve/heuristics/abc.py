@@ -76,13 +76,15 @@ import time
 import numpy as np
 from numba import njit
 
-from ..checks import check_flag, check_int, check_time_limit
+from ..checks import check_choice, check_flag, check_int, check_time_limit
 from ..driver import drive
 from ..errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
 from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
+from ._colony import LOCAL_SEARCHES
+from ._seeding import SOURCES, seed_paths
 
 __all__ = [
     "BLOCK",
@@ -426,8 +428,10 @@ class _Colony:
     """The state of a colony run by :func:`run_abc`: the food sources of the current run and the best so far."""
 
     def __init__(self, graph: KnightGraph, sources: int, iterations: int, runs: int, fixed: int, seed_rows,
-                 seed: int, extend_best: bool):
+                 seed: int, extend_best: bool, local_search: str = "none"):
         self.graph = graph
+        self.local_search = local_search
+        self.rotation_repairs = 0  # blocks whose best path the local search made longer
         self.table = np.ascontiguousarray(graph.table, dtype=np.int32)
         self.SN, self.L = sources, max(graph.n - 1, 0)
         self.iterations, self.runs, self.fixed = iterations, runs, fixed
@@ -490,7 +494,32 @@ class _Colony:
             if did < k:  # a full tour: the run stopped early
                 self.done = self.iterations
             self.keep_best()
+            if self.local_search != "none" and not self.complete:
+                self.repair_best()
         return ran, self.complete or (self.done >= self.iterations and self.run + 1 >= self.runs)
+
+    def repair_best(self) -> None:
+        """Extend the run's best path by Posa rotations; a longer path replaces the run's weakest source."""
+        from ._colony import REPAIR_ROTATIONS_PER_SQUARE, posa_repair, seed_state, walk_arrays
+
+        graph = self.graph
+        i = int(np.argmax(self.fit))
+        path = codes_to_path(graph, int(self.starts[i]), self.codes[i].astype(np.int64) + 1)
+        if not hasattr(self, "_tpad"):
+            self._tpad = walk_arrays(graph)[0]
+            self._rng = seed_state(derive_seed(self.seed, "local_search"))
+        fixed_start = TourSpec(start=None if self.fixed < 0 else tuple(int(v) for v in graph.coords[self.fixed]))
+        repaired, m, _ = posa_repair(graph, self._tpad, path, path.size - 1, fixed_start, self._rng,
+                                     REPAIR_ROTATIONS_PER_SQUARE * graph.n)
+        if m - 1 <= int(self.fit[i]):
+            return
+        weakest = int(np.argmin(self.fit))
+        codes = path_to_codes(graph, repaired[:m]).astype(np.int8) - 1
+        self.codes[weakest, : codes.size] = codes
+        self.starts[weakest] = repaired[0]
+        self.fit[weakest] = m - 1
+        self.rotation_repairs += 1
+        self.keep_best()
 
     def blocks_per_run(self) -> int:
         return -(-self.iterations // BLOCK)
@@ -505,6 +534,7 @@ def run_abc(
     runs: int = 1,
     extend_best: bool = True,
     initial_paths=None,
+    local_search: str = "none",
     seed: int | None = None,
     time_limit: float | None = None,
     progress=None,
@@ -530,6 +560,11 @@ def run_abc(
     initial_paths : sequence of paths, optional
         Walks (square numbers or :class:`Tour`) that become the first food
         sources of every run; their codes are followed by random ones.
+    local_search : {"none", "rotation"}
+        ``"rotation"``: after every block of iterations the run's best path
+        is extended greedily and repaired by Posa rotations
+        (:func:`ktsolve.heuristics._colony.posa_repair`); a longer path
+        replaces the run's weakest food source.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
@@ -565,9 +600,10 @@ def run_abc(
     seed = resolve_seed(seed)
     time_limit = check_time_limit(time_limit)
     fixed = -1 if start is None else check_int("start", start, 0, n - 1, method="abc")
+    local_search = check_choice("local_search", local_search, LOCAL_SEARCHES, method="abc")
     t0 = time.perf_counter()
     colony = _Colony(graph, sources, iterations, runs, fixed, _seed_rows(graph, initial_paths, sources, fixed),
-                     seed, extend_best)
+                     seed, extend_best, local_search)
     per_run = colony.blocks_per_run()
     total = iterations * runs
 
@@ -599,7 +635,26 @@ def run_abc(
         reason=reason,
         seed=seed,
     )
+    if local_search != "none":
+        out.update(local_search=local_search, rotation_repairs=colony.rotation_repairs)
     return out
+
+
+def _from_start(path: np.ndarray, start: int | None) -> np.ndarray | None:
+    """The part of a seed path a food source can use: all of it, or (fixed start) the part from the start on.
+
+    A path through the start is cut there and its longer side kept, turned
+    to begin at the start; a path that misses the start is no source.
+    """
+    path = np.asarray(path, dtype=np.int32)
+    if start is None:
+        return path
+    at = np.flatnonzero(path == start)
+    if at.size == 0:
+        return None
+    k = int(at[0])
+    after, before = path[k:], path[: k + 1][::-1]
+    return after if after.size >= before.size else before
 
 
 def _path_list(initial_paths) -> list:
@@ -640,6 +695,8 @@ def solve_abc(
     extend_best: bool = True,
     initial_paths=None,
     seed_tour=None,
+    seed_with: str = "none",
+    local_search: str = "none",
 ) -> SolveResult:
     """Open knight's tour, or the longest path found, by the artificial bee colony.
 
@@ -671,8 +728,18 @@ def solve_abc(
         complete or not.
     seed_tour : Tour or int array, optional
         A tour or path (or several, as rows of a 2-D array or a list) put
-        before ``initial_paths``; ``seed_with`` fills it in.  A complete
-        tour is a food source of full fitness, returned at once.
+        before ``initial_paths``.  A complete tour is a food source of full
+        fitness, returned at once.
+    seed_with : {"none", "warnsdorff", "exact"}
+        First food sources from greedy Warnsdorff walks, or from exact tours
+        of other boards (the board without its holes, or its halves), cut
+        into paths from the start; never a finished tour of the question
+        (:mod:`ktsolve.heuristics._seeding`).  Default ``"none"``: the
+        paper's random sources.
+    local_search : {"none", "rotation"}
+        ``"rotation"``: after every block of iterations the best path is
+        extended and repaired by Posa rotations, and a longer path becomes
+        a food source.  Default ``"none"``, the paper's algorithm.
 
     Returns
     -------
@@ -704,14 +771,26 @@ def solve_abc(
         raise UnsupportedError("method 'abc' cannot fix the end square")
     start = None if spec.start is None else graph.board.index(*spec.start)
     seed = resolve_seed(seed)
+    t0 = time.perf_counter()
+    paths = _seed_paths(seed_tour, initial_paths)
+    source = check_choice("seed_with", seed_with, SOURCES, method="abc")
+    seed_info = {}
+    if source != "none":
+        if seed_tour is not None:
+            raise InvalidParameterError("method 'abc': give seed_with or seed_tour, not both")
+        laid, seed_info = seed_paths(graph, spec, source, seed=derive_seed(seed, "seed_with"),
+                                     time_limit=None if time_limit is None else time_limit / 2)
+        paths = [p for p in (_from_start(q, start) for q in laid) if p is not None and p.size > 1] + paths
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - t0), 1e-9)
     st = run_abc(graph, start=start, sources=sources, iterations=iterations, runs=runs, extend_best=extend_best,
-                 initial_paths=_seed_paths(seed_tour, initial_paths), seed=seed, time_limit=time_limit,
+                 initial_paths=paths, local_search=local_search, seed=seed, time_limit=time_limit,
                  progress=progress)
     squares = st["squares"]
     why = st["reason"]
     stats = {k: v for k, v in st.items() if k not in ("squares", "codes", "elapsed", "complete", "reason", "seed")}
     stats.update(length=int(squares.size), sources=int(sources), extend_best=bool(extend_best),
-                 candidates_per_s=(st["candidates"] / st["elapsed"]) if st["elapsed"] > 0 else 0.0)
+                 candidates_per_s=(st["candidates"] / st["elapsed"]) if st["elapsed"] > 0 else 0.0, **seed_info)
     path = Tour(graph.board, squares, closed=False)
     if st["complete"]:
         return SolveResult(Status.FOUND, tour=path, path=path, stats=stats, seed=seed)
