@@ -93,6 +93,12 @@ class MethodInfo:
         False when the method uses only ``graph.board`` (no graph arrays):
         when such a method also ``proves``, the graph-based presolve is
         skipped for it.
+
+    Examples
+    --------
+    >>> info = MethodInfo("greedy", "heuristic", "my greedy walk", "mypackage.walks:greedy", closed=False)
+    >>> info.capabilities()["closed"], info.can_enumerate
+    (False, False)
     """
 
     name: str
@@ -213,7 +219,14 @@ _USER: dict[str, MethodInfo | None] = {}
 
 
 def methods() -> dict[str, MethodInfo]:
-    """Every method by name, built-in and registered, in name order (``auto`` is a choice among them)."""
+    """Every method by name, built-in and registered, in name order (``auto`` is a choice among them).
+
+    Examples
+    --------
+    >>> m = methods()
+    >>> m["divide"].family, m["divide"].holes, m["neural"].open
+    ('exact', False, False)
+    """
     if not _USER:
         return dict(BUILTIN)
     merged = {**BUILTIN, **_USER}
@@ -250,6 +263,18 @@ def register_method(info: MethodInfo, *, replace: bool = False) -> MethodInfo:
     ------
     UnsupportedError
         When the name is ``auto`` or is taken and ``replace`` is False.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def row_by_row(graph, spec, *, seed=None, time_limit=None, progress=None):
+    ...     return np.arange(graph.n)          # not knight's moves: the validator says so
+    >>> _ = register_method(MethodInfo("row_by_row", "heuristic", "a wrong method", row_by_row))
+    >>> from ktsolve import solve
+    >>> res = solve("5x5", method="row_by_row", seed=1)
+    >>> res.status.value, res.stats["invalid_tour"][:23]
+    ('unknown', 'illegal move at step 2:')
+    >>> unregister_method("row_by_row")
     """
     if not isinstance(info, MethodInfo):
         raise UnsupportedError(f"register_method takes a MethodInfo, not {type(info).__name__}")
@@ -267,6 +292,15 @@ def unregister_method(name: str) -> None:
     A hidden built-in method is left out of :func:`methods`, the ``auto``
     and ``prove`` plans and the command line's choices, until
     :func:`reset_methods` or a new :func:`register_method`.
+
+    Examples
+    --------
+    >>> unregister_method("cpsat")
+    >>> "cpsat" in methods()
+    False
+    >>> reset_methods()
+    >>> "cpsat" in methods()
+    True
     """
     if name in _USER and _USER[name] is not None:
         del _USER[name]

@@ -23,7 +23,13 @@ __all__ = ["Status", "Proof", "SolveResult", "Enumeration"]
 
 
 class Status(str, enum.Enum):
-    """Answer of a solve: a tour was found, none exists, or the budget ran out."""
+    """Answer of a solve: a tour was found, none exists, or the budget ran out.
+
+    Examples
+    --------
+    >>> Status("infeasible").exit_code, str(Status.FOUND)
+    (1, 'found')
+    """
 
     FOUND = "found"
     INFEASIBLE = "infeasible"
@@ -90,6 +96,15 @@ class SolveResult:
     board, spec : the question that was asked (filled in by :func:`ktsolve.solve`).
     path : Tour or None
         Best partial path, for methods that report one (longest paths).
+
+    Examples
+    --------
+    >>> from ktsolve import solve
+    >>> res = solve("6x6", method="warnsdorff", start="a1", seed=3)
+    >>> res.found, res.exit_code, res.seed, len(res.tour)
+    (True, 0, 3, 36)
+    >>> res.to_dict()["tour"][:2]
+    [[5, 0], [4, 2]]
     """
 
     status: Status
@@ -193,6 +208,13 @@ class Enumeration:
         The pheromone at the end of the run (methods that have one).
     history : tuple of tuples
         ``(cycles, walks, complete, distinct)`` after each chunk of cycles.
+
+    Examples
+    --------
+    >>> from ktsolve import enumerate_tours
+    >>> res = enumerate_tours("5x5", "aco", cycles=30, start="a1", seed=2)
+    >>> res.tours.shape[1], res.stats["distinct"] == len(res.tours)
+    (25, True)
     """
 
     tours: Any

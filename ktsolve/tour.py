@@ -63,6 +63,12 @@ class TourSpec:
     ``start`` and ``end`` are ``(row, col)`` pairs.  For a closed tour a
     ``start`` only fixes where the listing begins; with an ``end`` too, the
     tour must close through the move from ``end`` back to ``start``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> TourSpec(closed=True, start=(7, 0)).describe(Board(8, 8))
+    'closed tour from a1'
     """
 
     closed: bool = False

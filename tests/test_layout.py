@@ -65,3 +65,30 @@ def test_the_program_ends_with_the_commands_code_and_flushed_output(argv, code, 
     assert out in res.stdout and res.stderr.startswith("ktsolve:") and err in res.stderr
     if code == 2:
         assert res.stdout == "" and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_public_functions_and_classes_carry_examples():
+    """Every public function and class of ktsolve (the exceptions aside) shows a doctest example."""
+    import inspect
+
+    import ktsolve
+
+    missing = []
+    for name in ktsolve.__all__:
+        obj = getattr(ktsolve, name)
+        if name.startswith("__") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+            continue
+        if inspect.isclass(obj) and issubclass(obj, Exception):
+            continue  # the error table of ktsolve.errors documents them together
+        if ">>>" not in (inspect.getdoc(obj) or ""):
+            missing.append(name)
+    assert not missing, f"no Examples in: {missing}"
+
+
+def test_every_method_shows_an_example():
+    import inspect
+
+    from ktsolve.registry import BUILTIN
+
+    missing = [name for name, info in BUILTIN.items() if ">>>" not in (inspect.getdoc(info.load()) or "")]
+    assert not missing
