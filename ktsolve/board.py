@@ -399,6 +399,45 @@ class Board:
         even_holes = self.n_holes - odd_holes
         return even - even_holes, self.size - even - odd_holes
 
+    # ------------------------------------------------------------------ symmetries
+    def symmetries(self, *, squares: bool = False) -> list[np.ndarray]:
+        """The board's symmetries: the rotations and reflections of the rectangle that map holes onto holes.
+
+        Each is a permutation, the identity first: of the flat positions
+        ``row * cols + col``, or with ``squares=True`` of the square numbers
+        (holes left out).  A symmetry maps the knight graph onto itself, so a
+        tour from ``s`` exists exactly when one from its image does.
+
+        Examples
+        --------
+        >>> len(Board(8, 8).symmetries()), len(Board(3, 7).symmetries())
+        (8, 4)
+        >>> len(Board(8, 8, holes=[(0, 0)]).symmetries())  # a8 stays on its diagonal
+        2
+        >>> Board(3, 4, holes=[(0, 0), (2, 3)]).symmetries(squares=True)[1].tolist()
+        [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+        """
+        R, C = self.rows, self.cols
+        r, c = np.divmod(np.arange(R * C, dtype=np.int64), C)
+        maps = [(r, c), (R - 1 - r, c), (r, C - 1 - c), (R - 1 - r, C - 1 - c)]
+        if R == C:
+            maps += [(c, r), (C - 1 - c, R - 1 - r), (c, R - 1 - r), (C - 1 - c, r)]
+        mask = self.mask.ravel()
+        index = None
+        out = []
+        for rr, cc in maps:
+            image = rr * C + cc
+            if not np.array_equal(mask[image], mask):
+                continue
+            if squares:
+                if index is None:
+                    index = np.full(R * C, -1, dtype=np.int64)
+                    index[mask] = np.arange(self.n_squares)
+                out.append(index[image[mask]].astype(np.int32))
+            else:
+                out.append(image)
+        return out
+
     # ------------------------------------------------------------------ names
     def name(self, row: int, col: int) -> str:
         """Algebraic name: ``name(rows - 1, 0) == "a1"``."""

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from conftest import load_oracle, random_board
+from naive_tours import exhaustive_tour
 
 from ktsolve import Board, KnightGraph, Status, UnsupportedError, solve, validate
 from ktsolve.models.backtrack import CHUNK_NODES, Search, solve_backtrack
@@ -348,3 +349,18 @@ def test_closed_6x6_from_c6_is_quick_in_nodes():
     # The benchmark's case: a greedy-ordered search needs few nodes.
     res = solve("6x6", method="backtrack", closed=True, start=(0, 2))
     assert res.found and res.stats["nodes"] < 1000
+
+
+@pytest.mark.parametrize("board", [
+    Board(3, 4), Board(4, 4), Board(3, 5), Board(3, 6), Board(4, 5),
+    Board(5, 5, holes=[(2, 2)]), Board(5, 5, holes=[(0, 0), (4, 4)]), Board(4, 6, holes=[(0, 0), (3, 5)]),
+    Board(6, 6, holes=[(2, 2), (2, 3), (3, 2), (3, 3)]),
+], ids=repr)
+def test_one_start_per_symmetry_orbit_gives_the_exhaustive_answer(board):
+    """A free-start open search tries one square of each orbit of the board's symmetries."""
+    g = KnightGraph(board)
+    res = solve(board, method="backtrack", presolve_proofs=False)
+    ref = exhaustive_tour(g, TourSpec())
+    assert res.found == (ref is not None)
+    if not res.found:
+        assert "symmetric image" in res.proof or len(board.symmetries()) == 1

@@ -117,47 +117,15 @@ def question_seeds(census_seed: int, count: int) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- symmetries
-def _maps(rows: int, cols: int) -> list[tuple[str, object]]:
-    """The symmetries of the rectangle as named functions of coordinate arrays."""
-    R, C = rows - 1, cols - 1
-    out = [
-        ("identity", lambda r, c: (r, c)),
-        ("mirror rows", lambda r, c: (R - r, c)),
-        ("mirror columns", lambda r, c: (r, C - c)),
-        ("half turn", lambda r, c: (R - r, C - c)),
-    ]
-    if rows == cols:
-        out += [
-            ("diagonal", lambda r, c: (c, r)),
-            ("antidiagonal", lambda r, c: (C - c, R - r)),
-            ("quarter turn", lambda r, c: (c, R - r)),
-            ("three-quarter turn", lambda r, c: (C - c, r)),
-        ]
-    return out
-
-
 def symmetries(board: Board) -> list[np.ndarray]:
-    """The symmetries of ``board`` as permutations of flat positions ``row * cols + col``.
-
-    The identity comes first.  Only symmetries that map the holes onto the
-    holes are kept.
+    """The symmetries of ``board`` as permutations of flat positions ``row * cols + col`` (:meth:`Board.symmetries`).
 
     Examples
     --------
     >>> len(symmetries(Board(8, 8))), len(symmetries(Board(3, 7))), len(symmetries(Board(8, 8, holes=[(0, 0)])))
     (8, 4, 2)
     """
-    rows, cols = board.rows, board.cols
-    r, c = np.divmod(np.arange(rows * cols, dtype=np.int64), cols)
-    holes = board.hole_flat
-    perms = []
-    for _, fn in _maps(rows, cols):
-        r2, c2 = fn(r, c)
-        perm = (r2 * cols + c2).astype(np.int64)
-        if holes.size and not np.array_equal(np.sort(perm[holes]), holes):
-            continue
-        perms.append(perm)
-    return perms
+    return board.symmetries()
 
 
 def _eligible(board: Board) -> np.ndarray:

@@ -418,6 +418,13 @@ def _open_starts(graph: KnightGraph) -> tuple[np.ndarray, str]:
         major = 0 if even > odd else 1
         cand = cand[graph.colour == major]
         why = "every square of the majority colour (where both ends of an open tour lie) was tried as the start"
+    # A symmetry of the board maps the tours from a square onto the tours from its
+    # image: one start per orbit is enough.
+    perms = graph.board.symmetries(squares=True) if graph.is_knight else []
+    if len(perms) > 1:
+        orbit = np.min(np.stack(perms), axis=0)
+        cand = cand[orbit[cand] == cand]
+        why = why.replace("was tried", "or a symmetric image of it was tried")
     # Low degree first: the searches from there are the shortest, and each exhausted
     # start strengthens the pruning of the later ones.
     return cand[np.argsort(deg[cand], kind="stable")], why

@@ -97,10 +97,7 @@ class TourCount:
 
 
 def board_symmetries(board: Board) -> list[np.ndarray]:
-    """Permutations of the square numbers under the board's symmetries (identity first).
-
-    Only the reflections and rotations of the rectangle that map the holes
-    onto holes are kept; each maps the knight graph onto itself.
+    """Permutations of the square numbers under the board's symmetries (:meth:`Board.symmetries`).
 
     Examples
     --------
@@ -109,20 +106,7 @@ def board_symmetries(board: Board) -> list[np.ndarray]:
     >>> len(board_symmetries(Board(3, 4, holes=[(0, 0)])))
     1
     """
-    R, C = board.rows, board.cols
-    r, c = np.divmod(np.arange(R * C, dtype=np.int64), C)
-    maps = [(r, c), (R - 1 - r, c), (r, C - 1 - c), (R - 1 - r, C - 1 - c)]
-    if R == C:
-        maps += [(c, r), (C - 1 - c, r), (c, R - 1 - r), (C - 1 - c, R - 1 - r)]
-    mask = board.mask.ravel()
-    index = np.full(R * C, -1, dtype=np.int64)
-    index[mask] = np.arange(board.n_squares)
-    out = []
-    for rr, cc in maps:
-        image = rr * C + cc
-        if np.array_equal(mask[image], mask):
-            out.append(index[image[mask]].astype(np.int32))
-    return out
+    return board.symmetries(squares=True)
 
 
 def _orbit_representatives(board: Board, squares: np.ndarray, symmetric: bool) -> np.ndarray:
