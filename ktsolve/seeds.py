@@ -14,7 +14,9 @@
   a run does not depend on how its work was cut into chunks.
 
 Every function that takes a seed documents it with the paragraph
-:data:`SEED_DOC`, word for word.
+:data:`SEED_DOC`, word for word; a method that draws no random number
+(backtrack, csp, divide) takes ``seed`` only so that every method has the
+same signature, and documents it with :data:`UNSEEDED_SEED_DOC` instead.
 
 Examples
 --------
@@ -38,13 +40,19 @@ import numpy as np
 
 from .checks import SEED_MAX, check_seed
 
-__all__ = ["SEED_DOC", "resolve_seed", "derive_seed", "derive_seeds", "stream_key"]
+__all__ = ["SEED_DOC", "UNSEEDED_SEED_DOC", "resolve_seed", "derive_seed", "derive_seeds", "stream_key"]
 
 #: The seed paragraph of every docstring (numpydoc ``Parameters`` entry).
 SEED_DOC = """seed : int, optional
     Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
     draws a fresh seed; the seed used is recorded in ``result.seed``, and
     passing it again repeats the run exactly."""
+
+#: The seed paragraph of a method that draws no random number.
+UNSEEDED_SEED_DOC = """seed : int, optional
+    Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+    ignored: this method draws no random number, so every seed gives the
+    same answer and ``result.seed`` is None."""
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -270,9 +270,9 @@ def test_bad_solver_or_variant_is_one_line(params):
 def test_seed_doc_and_recorded_seed():
     import inspect
 
-    from ktsolve.seeds import SEED_DOC
+    from ktsolve.seeds import UNSEEDED_SEED_DOC
 
-    assert SEED_DOC in inspect.getdoc(solve_csp)
+    assert UNSEEDED_SEED_DOC in inspect.getdoc(solve_csp)
     # the search draws no random number: like backtrack and divide it records no seed
     res = solve_csp(KnightGraph(Board(3, 4)), TourSpec(start=(0, 0)))
     assert res.found and res.seed is None

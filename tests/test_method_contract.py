@@ -8,7 +8,8 @@
 * ``seed=None`` draws a fresh seed that the result records, and passing
   that seed again repeats the run, through :func:`ktsolve.solve` and when the
   method is called directly.
-* Every method's docstring carries :data:`ktsolve.seeds.SEED_DOC` word for word.
+* Every method's docstring carries :data:`ktsolve.seeds.SEED_DOC` word for word
+  (:data:`~ktsolve.seeds.UNSEEDED_SEED_DOC` for a method that draws no random number).
 
 The cases run over :func:`ktsolve.registry.methods`, so a method registered
 later is checked too.
@@ -23,7 +24,7 @@ import pytest
 
 from ktsolve import Board, KnightGraph, solve
 from ktsolve.registry import method_info, methods
-from ktsolve.seeds import SEED_DOC
+from ktsolve.seeds import SEED_DOC, UNSEEDED_SEED_DOC
 from ktsolve.tour import TourSpec
 
 #: Methods not yet moved to the seed rule, by their owner: their failing cases are
@@ -102,7 +103,10 @@ def test_seed_none_records_a_seed_that_repeats_the_run(name):
 @pytest.mark.parametrize("name", _cases("docstring"))
 def test_the_docstring_carries_the_seed_paragraph(name):
     doc = inspect.getdoc(method_info(name).load()) or ""
-    assert SEED_DOC in doc
+    if method_info(name).seeded:
+        assert SEED_DOC in doc and UNSEEDED_SEED_DOC not in doc
+    else:
+        assert UNSEEDED_SEED_DOC in doc and SEED_DOC not in doc
 
 
 @pytest.mark.parametrize("name", _cases("ctrl-c"))

@@ -622,11 +622,9 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         an end that is a knight's move from it.  Open tours may fix the start
         or the end; both only when the construction happens to join them.
     seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
-        The construction draws no random number: every seed gives the same
-        tour, and the result records no seed (``result.seed`` is None).
+        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+        ignored: this method draws no random number, so every seed gives the
+        same answer and ``result.seed`` is None.
     time_limit : float, optional
         Seconds for the whole call: the blocks are laid and the tour walked
         a part at a time, with a look at the clock between parts; past it

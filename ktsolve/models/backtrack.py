@@ -439,11 +439,9 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
     graph : KnightGraph
     spec : TourSpec
     seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
-        The search draws no random number: every seed gives the same
-        answer, and the result records no seed (``result.seed`` is None).
+        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+        ignored: this method draws no random number, so every seed gives the
+        same answer and ``result.seed`` is None.
     time_limit : float, optional
         Seconds for the whole call; the driver looks at the clock every few
         milliseconds of search.
