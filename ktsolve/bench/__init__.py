@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UnsupportedError
 
-__all__ = ["Table", "Section", "sections", "format_table", "require_plots", "NOT_GIVEN"]
+__all__ = ["Table", "Section", "Stages", "sections", "format_table", "require_plots", "NOT_GIVEN"]
 
 #: The cell of a published column where the seed gives no figure (the notes say why).
 NOT_GIVEN = "not given"
@@ -72,6 +72,27 @@ class Section:
     name: str
     title: str
     run: Callable[..., list[Table]]
+
+
+class Stages:
+    """Counts a section's finished stages for its ``progress(done, total)`` callback (None: silent).
+
+    Examples
+    --------
+    >>> seen = []
+    >>> stages = Stages(2, lambda done, total: seen.append((done, total)))
+    >>> stages.tick(); stages.tick()
+    >>> seen
+    [(1, 2), (2, 2)]
+    """
+
+    def __init__(self, total: int, progress=None):
+        self.done, self.total, self.progress = 0, total, progress
+
+    def tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
 
 
 def require_plots(folder: str | None) -> str | None:

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..board import Board
 from ..graph import KnightGraph
-from . import NOT_GIVEN, Section, Table
+from . import NOT_GIVEN, Section, Stages, Table
 
 __all__ = ["SECTION", "run", "warnsdorff_walks", "random_starts", "PAPER_BOARDS"]
 
@@ -287,14 +287,7 @@ def _plot(folder: str, per_board: dict) -> None:
 
 def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Table]:
     """The three tables of the section; see the module notes for budgets."""
-    stages = len(PAPER_BOARDS) + len(PAPER_BOARDS) + 2 + len(_declarative_cases(quick))
-    done = 0
-
-    def tick():
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, stages)
+    tick = Stages(len(PAPER_BOARDS) + len(PAPER_BOARDS) + 2 + len(_declarative_cases(quick)), progress).tick
 
     _warm_up()
     return [_paper_table(quick, seed, tick, plots), _seeding_table(quick, seed, tick),

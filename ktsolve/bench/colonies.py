@@ -69,7 +69,7 @@ import math
 import os
 import time
 
-from . import Section, Table
+from . import Section, Stages, Table
 
 __all__ = ["SECTION", "run", "PUBLISHED"]
 
@@ -111,22 +111,12 @@ def _holed_boards():
     ]
 
 
-class _Stages:
-    def __init__(self, total: int, progress):
-        self.done, self.total, self.progress = 0, total, progress
-
-    def tick(self) -> None:
-        self.done += 1
-        if self.progress is not None:
-            self.progress(self.done, self.total)
-
-
 def run(quick: bool = True, seed: int = 1, progress=None, plots: str | None = None) -> list[Table]:
     """Every table of the section; see the module notes for budgets, definitions and differences."""
     if plots:
         _pyplot()  # fail before the work when matplotlib is missing
     b = _budgets(quick)
-    stages = _Stages(b["hk_runs"] + 7, progress)
+    stages = Stages(b["hk_runs"] + 7, progress)
     hk_runs = [_hk_run(b, seed + r) for r in range(b["hk_runs"])]
     for _ in hk_runs:
         stages.tick()

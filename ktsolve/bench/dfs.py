@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 
-from . import Section, Table
+from . import Section, Stages, Table
 
 __all__ = ["SECTION", "run", "java_greedy", "REPORT", "JAVA_MOVES"]
 
@@ -120,15 +120,7 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
     """One table: the report's figures beside ktsolve's and the rebuilt greedy search's."""
     from ..solve import solve
 
-    stages = 4
-    done = 0
-
-    def tick():
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, stages)
-
+    tick = Stages(4, progress).tick
     solve("5x5", "dfs", start="a1", order="12345678", presolve_proofs=False)  # compile before timing
     plain = solve("6x6", "dfs", closed=True, start=(0, 2), order="12345678", nodes=10**10,
                   presolve_proofs=False)

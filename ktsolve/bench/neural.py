@@ -27,7 +27,7 @@ import time
 
 from ..board import Board
 from ..graph import KnightGraph
-from . import NOT_GIVEN, Section, Table
+from . import NOT_GIVEN, Section, Stages, Table
 
 __all__ = ["SECTION", "run", "sample", "BLOG_NEURONS_8X8"]
 
@@ -78,8 +78,7 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
     else:
         plan = [(6, 10_000), (8, 10_000), (10, 3_000), (12, 1_000), (14, 300), (20, 100)]
     rows = []
-    total = len(plan) * len(RULES)
-    done = 0
+    stages = Stages(len(plan) * len(RULES), progress)
     sample(Board(6, 6), 2, rule="seed", seed=0)  # compile before timing
     sample(Board(6, 6), 2, rule="sequential", seed=0)
     t0 = time.perf_counter()
@@ -93,9 +92,7 @@ def run(quick: bool = True, seed: int = 1, progress=None, plots=None) -> list[Ta
                 st["multi_cycle"], st["other_fixed"], st["non_converged"],
                 f"{100 * st['repaired'] / n:.2f}%", f"{st['sweeps'] / n:.0f}", NOT_GIVEN,
             ])
-            done += 1
-            if progress is not None:
-                progress(done, total)
+            stages.tick()
     elapsed = time.perf_counter() - t0
     neurons = int(len(KnightGraph.of(Board(8, 8)).edges()))
     notes = [
