@@ -7,8 +7,8 @@ good values (boards of at most 6x6, time limits of at most 0.5 s) and bad ones
 values drawn per case.  Each call must return a result whose tours and paths
 pass :func:`ktsolve.validate` again, or raise a
 :class:`~ktsolve.errors.KtsolveError`; any other exception breaks the
-contract.  Values known to break a method module are not drawn (see
-``fuzz_cli.KNOWN_ISSUES``).
+contract.  Values known to break a method module would not be drawn
+(``fuzz_cli.KNOWN_ISSUES``, empty today).
 """
 
 from __future__ import annotations

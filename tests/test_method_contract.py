@@ -27,10 +27,6 @@ from ktsolve.registry import method_info, methods
 from ktsolve.seeds import SEED_DOC, UNSEEDED_SEED_DOC
 from ktsolve.tour import TourSpec
 
-#: Methods not yet moved to the seed rule, by their owner: their failing cases are
-#: expected to fail (strictly: once a method passes, its mark must go).
-NOT_YET_MIGRATED: dict[tuple[str, str], str] = {}
-
 #: Parameters that make a seeded method's answer depend on its seed on a small board.
 SEED_SENSITIVE = {"warnsdorff": {"rule": "random"}}
 
@@ -58,16 +54,7 @@ def _direct(name: str, seed):
     return method_info(name).load()(KnightGraph(board), spec, seed=seed, **SEED_SENSITIVE.get(name, {}))
 
 
-def _cases(check: str):
-    out = []
-    for name in methods():
-        reason = NOT_YET_MIGRATED.get((name, check))
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
-@pytest.mark.parametrize("name", _cases("same seed"))
+@pytest.mark.parametrize("name", methods())
 def test_same_seed_same_answer(name):
     for run in (_via_solve, _direct):
         a, b = run(name, 12345), run(name, 12345)
@@ -76,7 +63,7 @@ def test_same_seed_same_answer(name):
             assert a.seed == b.seed == 12345
 
 
-@pytest.mark.parametrize("name", _cases("seeds differ"))
+@pytest.mark.parametrize("name", methods())
 def test_different_seeds_differ_for_seeded_methods(name):
     answers = {repr(_answer(_via_solve(name, seed))) for seed in range(1, 7)}
     if method_info(name).seeded:
@@ -85,7 +72,7 @@ def test_different_seeds_differ_for_seeded_methods(name):
         assert len(answers) == 1, "a method that draws no random number depends on its seed"
 
 
-@pytest.mark.parametrize("name", _cases("seed none"))
+@pytest.mark.parametrize("name", methods())
 def test_seed_none_records_a_seed_that_repeats_the_run(name):
     seeded = method_info(name).seeded
     for run in (_via_solve, _direct):
@@ -100,7 +87,7 @@ def test_seed_none_records_a_seed_that_repeats_the_run(name):
         assert _answer(again) == _answer(first)
 
 
-@pytest.mark.parametrize("name", _cases("docstring"))
+@pytest.mark.parametrize("name", methods())
 def test_the_docstring_carries_the_seed_paragraph(name):
     doc = inspect.getdoc(method_info(name).load()) or ""
     if method_info(name).seeded:
@@ -109,7 +96,7 @@ def test_the_docstring_carries_the_seed_paragraph(name):
         assert UNSEEDED_SEED_DOC in doc and SEED_DOC not in doc
 
 
-@pytest.mark.parametrize("name", _cases("ctrl-c"))
+@pytest.mark.parametrize("name", methods())
 def test_an_interrupted_run_is_an_honest_unknown(name, monkeypatch):
     """Ctrl-C at the first look the method takes at its clock: ``unknown``, ``stats["interrupted"]``."""
     import ktsolve.driver as driver

@@ -1,9 +1,8 @@
 """Issue 14 faults whose fix belongs inside a method module: each test states the contract.
 
-They are strict xfails until the owner named in the reason fixes the module;
-a fix makes the test pass, and ``strict=True`` then asks for the marker to
-go.  The crashing cases run in a child process, since a segmentation fault
-would take the test session down with it.
+Most were found by the fuzzer's long profile (``pytest -m fuzz``).  The cases
+that once crashed the interpreter run in a child process, since a
+segmentation fault would take the test session down with it.
 """
 
 import subprocess
@@ -30,15 +29,15 @@ def child(args, timeout=120):
 
 
 @pytest.mark.parametrize("param", ["num_workers=100000", "parameters=garbage", "num_workers=none"])
-def test_cpsat_parameters_are_checked(param):  # fixed in ktsolve/models/cpsat.py by its owner
+def test_cpsat_parameters_are_checked(param):
     one_line_exit_2(["solve", "6x6", "-m", "cpsat", "-p", param])
 
 
-def test_csp_solver_is_a_choice():  # fixed in ktsolve/models/csp.py by its owner
+def test_csp_solver_is_a_choice():
     one_line_exit_2(["solve", "5x5", "-m", "csp", "-p", "solver=bogus"])
 
 
-def test_neural_max_sweeps_is_bounded():  # fixed in ktsolve/heuristics/neural.py by its owner
+def test_neural_max_sweeps_is_bounded():
     one_line_exit_2(["solve", "6x6", "-m", "neural", "--closed", "-p", "max_sweeps=1e99"])
 
 
@@ -59,18 +58,16 @@ def test_colony_ants_are_bounded(method):
 
 
 @pytest.mark.parametrize(
-    "method, param, value, owner",
+    "method, param, value",
     [
-        ("dfs", "nodes", 2**63, None),  # was an OverflowError (long profile, seed 10); fixed by its owner
-        ("rotation", "restarts", 2**63, None),  # was an OverflowError; fixed by its owner
-        ("ga", "population", 2**31, None),  # was a MemoryError, 560 GiB; fixed by its owner
-        ("abc", "sources", 2**31, None),  # was a MemoryError of 70 GiB; fixed by its owner
+        ("dfs", "nodes", 2**63),  # an OverflowError in the kernel's int64
+        ("rotation", "restarts", 2**63),  # an OverflowError
+        ("ga", "population", 2**31),  # a MemoryError: 560 GiB asked of numpy
+        ("abc", "sources", 2**31),  # a MemoryError: 70 GiB
     ],
     ids=lambda v: v if isinstance(v, str) and not v.startswith("ktsolve") else None,
 )
-def test_counts_are_bounded_by_their_method(request, method, param, value, owner):
-    if owner is not None:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=f"count bounds: {method} owner ({owner})"))
+def test_counts_are_bounded_by_their_method(method, param, value):
     with pytest.raises(KtsolveError):
         solve("6x6", method, time_limit=0.2, seed=1, **{param: value})
     one_line_exit_2(["solve", "6x6", "-m", method, "-p", f"{param}={value}", "--time-limit", "0.2"])
