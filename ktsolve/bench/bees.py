@@ -151,7 +151,7 @@ def _paper_table(quick: bool, seed: int, tick, plots) -> Table:
         f"{PAPER_STARTS} random starts per board (drawn with seed {seed}); ABC seeds {seed * 1000}.."
         f"{seed * 1000 + PAPER_STARTS - 1}; the paper's colony: 32 food sources, 200 iterations, one run.",
         "ABC: mean, min-max and mean ms of the longest path found (squares); 'former scouts': the same runs "
-        "with extend_best=False (the best source never extended), ktsolve's reading before issue 10.",
+        "with extend_best=False (the best source never extended), the reading ktsolve used to default to.",
         "Warnsdorff: ONE walk from the same start (rule 'first', restarts=1): squares and ms.",
         f"exact: ktsolve.longest (CP-SAT, one worker, {exact_limit:g} s each), mean squares and seconds.",
         f"published: {NOT_GIVEN}: {_WHY}.",
