@@ -72,6 +72,20 @@ def test_stopped_early_reports_path_and_bound():
     validate(b, res.path, complete=False, start=(0, 0))
 
 
+def test_an_early_stop_reports_the_time_it_took_not_the_limit(monkeypatch):
+    """CP-SAT may stop after its presolve, well before the limit: the reason says when it stopped."""
+    import ktsolve.models.cpsat as cpsat
+
+    def stop_after_presolve(solver, model, deadline, what=""):
+        solver.parameters.stop_after_presolve = True
+        return solver.solve(model), False
+
+    monkeypatch.setattr(cpsat, "run_solver", stop_after_presolve)
+    res = longest_path(KnightGraph(Board(8, 8)), 0, time_limit=30)
+    assert res.status is Status.UNKNOWN
+    assert "stopped after 30 s" not in res.stats["reason"] and "of a 30 s limit" in res.stats["reason"]
+
+
 def test_greedy_hint_is_a_path():
     rng = np.random.default_rng(9)
     for _ in range(10):
