@@ -83,10 +83,6 @@ SKIP: set[tuple[str, ...]] = {("census",),
 KNOWN_ISSUES: dict[tuple[str, str], tuple] = {}
 
 
-def _huge(value, bound) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > bound
-
-
 def known_issue(method: str, key: str, value) -> bool:
     hit = KNOWN_ISSUES.get((method, key))
     return hit is not None and hit[0](value)
