@@ -199,7 +199,7 @@ def longest_path(
                      reason=f"interrupted (Ctrl-C) with a path of {len(order)} squares")
     elif not optimal:
         stats["reason"] = (
-            f"CP-SAT stopped after {deadline.elapsed():.3g} s of a {deadline.time_limit:.3g} s limit "
+            f"CP-SAT stopped at {deadline.elapsed():.3g} s of a {deadline.time_limit:.3g} s limit "
             f"with a path of {len(order)} squares; "
             f"no path is longer than {stats['bound']}"
         )
