@@ -54,11 +54,6 @@ UNSEEDED_SEED_DOC = """seed : int, optional
     ignored: this method draws no random number, so every seed gives the
     same answer and ``result.seed`` is None."""
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-
-
 def resolve_seed(seed) -> int:
     """The seed to use: ``seed`` itself when given (checked), a fresh draw when None.
 
@@ -84,13 +79,6 @@ def stream_key(stream) -> int:
     if isinstance(stream, str):
         return zlib.crc32(stream.encode("utf-8"))
     return int(stream) % 2**64
-
-
-def _splitmix(z: np.ndarray) -> np.ndarray:
-    z = z + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
 
 
 def derive_seeds(seed: int, stream, first: int, count: int) -> np.ndarray:
@@ -120,11 +108,15 @@ def derive_seeds(seed: int, stream, first: int, count: int) -> np.ndarray:
     >>> bool((a == derive_seeds(7, 1, 0, 5)).any())
     False
     """
+    # Imported here: the generator's module loads numba, which listing
+    # methods or reading a census summary does not need.
+    from ._splitmix import GOLDEN, mix_array
+
+    base = mix_array(np.array([int(seed) % 2**64], dtype=np.uint64))
+    base = mix_array(base ^ np.uint64(stream_key(stream)))
+    units = np.arange(int(first), int(first) + int(count), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        base = _splitmix(np.array([int(seed) % 2**64], dtype=np.uint64))
-        base = _splitmix(base ^ np.uint64(stream_key(stream)))
-        units = np.arange(int(first), int(first) + int(count), dtype=np.uint64)
-        out = _splitmix(base ^ (units * _GOLDEN))
+        out = mix_array(base ^ (units * GOLDEN))
     return (out >> np.uint64(32)).astype(np.int64)
 
 
