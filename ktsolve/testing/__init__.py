@@ -123,6 +123,11 @@ def _tour_words(tour: Tour) -> str:
     return " ".join(names) + (f" ... ({len(tour)} squares)" if len(tour) > _SHOWN else "")
 
 
+def _clip(text: str, limit: int = 500) -> str:
+    """``text`` cut to ``limit`` characters: a message never grows with what a method returned."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _call_words(board: Board, spec: TourSpec) -> str:
     """How to ask the same question again, for the failure message."""
     holes = ",".join(board.name(r, c) for r, c in board.holes)
@@ -258,7 +263,9 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
     Raises
     ------
     AssertionError
-        * a claimed tour is invalid (the validator's message);
+        * a claimed tour is invalid (the validator's message), also when
+          :func:`ktsolve.solve` already turned it into ``unknown`` with
+          ``stats["invalid_tour"]``, whatever ``unknown`` says;
         * the claim is ``infeasible`` or None and prove found a tour (shown
           in the message, with the call that finds it again);
         * the claim is ``unknown`` and prove found a tour, as ``unknown`` says;
@@ -308,6 +315,14 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
         if claim.status is Status.FOUND:
             assert_tour(board, claim, closed=spec.closed, start=spec.start, end=spec.end)
             return
+        invalid = claim.stats.get("invalid_tour") if isinstance(claim.stats, dict) else None
+        if invalid is not None:
+            # solve() turned the method's invalid tour into "unknown": the method is wrong, whatever
+            # ``unknown`` allows, and the validator has already named the first fault
+            raise AssertionError(
+                f"method {claim.method or '?'!r} returned an invalid tour, not a valid "
+                f"{question} of {_board_words(board)}: {_clip(str(invalid))}"
+            )
         says = claim.status
     elif claim is None:
         says = Status.INFEASIBLE
