@@ -25,6 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ._reading import shown as _shown
 from .errors import InvalidBoardError, InvalidSquareError
 
 __all__ = [
@@ -41,6 +42,9 @@ MAX_SQUARES = 2**28
 _SIZE_RE = re.compile(r"^\s*([+-]?\d+)\s*[xX\u00d7*]\s*([+-]?\d+)\s*$")
 _ALG_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 _RC_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?$")
+#: Longest square name or row,col pair read (``zzzzzz999999999``, ``999999999,999999999``);
+#: anything longer is no square of any board, and int() of it could take thousands of digits.
+_NAME_CHARS = 24
 _SQUARE_CHARS = frozenset(".oO")
 _HOLE_CHARS = frozenset("#xX")
 
@@ -456,25 +460,28 @@ class Board:
             try:
                 row, col = (int(v) for v in text)
             except (TypeError, ValueError):
-                raise InvalidSquareError(f"{what} {text!r} is not a (row, col) pair") from None
+                raise InvalidSquareError(f"{what} {_shown(repr(text))[1:-1]} is not a (row, col) pair") from None
+            if not (-(2**62) < row < 2**62 and -(2**62) < col < 2**62):  # no board; str() of it may not even work
+                raise InvalidSquareError(f"{what} is outside the {self.rows}x{self.cols} board")
             shown = f"({row},{col})"
         elif isinstance(text, str):
             s = text.strip()
             m = _ALG_RE.match(s)
-            if m:
+            if m and len(s) <= _NAME_CHARS:
                 col = file_index(m.group(1))
                 row = self.rows - int(m.group(2))
                 shown = s
             else:
                 m = _RC_RE.match(s)
-                if not m:
+                if not m or len(s) > _NAME_CHARS:
+                    # a name from a file may be a megabyte long: the message quotes its start only
                     raise InvalidSquareError(
-                        f"{what} {s!r} is not a square name like a1 or a row,col pair like 7,0"
+                        f"{what} {_shown(s)} is not a square name like a1 or a row,col pair like 7,0"
                     )
                 row, col = int(m.group(1)), int(m.group(2))
                 shown = f"{row},{col}"
         else:
-            raise InvalidSquareError(f"{what} {text!r} is not a square name like a1 or 7,0")
+            raise InvalidSquareError(f"{what} {_shown(repr(text))[1:-1]} is not a square name like a1 or 7,0")
         if not self.contains(row, col):
             raise InvalidSquareError(f"{what} {shown} is outside the {self.rows}x{self.cols} board")
         if not allow_hole and self.is_hole(row, col):
