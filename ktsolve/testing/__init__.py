@@ -100,6 +100,11 @@ class UnsettledWarning(UserWarning):
     """:func:`assert_agrees` could not check a claim: prove found no answer within its time limit."""
 
 
+def __dir__():
+    # the strategies are imported on first use, but they are part of the module: dir() shows them
+    return sorted(set(globals()) | set(_STRATEGIES))
+
+
 def __getattr__(name):
     if name in _STRATEGIES:
         from . import strategies
