@@ -315,7 +315,11 @@ def parse_tours_text(board: Board, text: str) -> tuple[list[Tour], bool | None]:
     if all(_MATRIX_TOKEN.match(tok) for t in tokens for tok in t) and (len(lines) > 1 or board.rows == 1):
         return [_from_matrix(board, tokens)], None
     if all(_PAIR_LINE.match(ln) for ln in lines):
-        pairs = [tuple(_small_int(v) for v in re.findall(r"\d+", ln)) for ln in lines]
+        for k, ln in enumerate(lines):
+            if any(len(v) > 18 for v in re.findall(r"\d+", ln)):  # no board has such a row; int64 would overflow
+                raise InvalidTourError(f"step {k + 1}: square {shown(ln.strip())} is outside the "
+                                       f"{board.rows}x{board.cols} board")
+        pairs = [tuple(int(v) for v in re.findall(r"\d+", ln)) for ln in lines]
         return [_unchecked(board, _coords_to_squares(board, np.array(pairs, dtype=np.int64)))], None
     several = _several_tours(board, lines)
     if several is not None:
@@ -459,19 +463,15 @@ def _stream_several(board: Board, taken: list[bytes], blocks, src: Source):
     """``(k, N)`` int32 blocks of the tours of a file written one per line, parsed as it is read."""
     n = board.n_squares
     names = board.names(board.coords_of(np.arange(n)))
-    index = {nm.encode("ascii"): i for i, nm in enumerate(names)}
-    get = index.__getitem__
+    keys = _name_keys(names)
+    order = np.argsort(keys).astype(np.int32)
+    keys = keys[order]
     taken[0] = taken[0].removeprefix(b"\xef\xbb\xbf")
     done = 0
     for block in itertools.chain([taken], blocks):
         k = len(block)
-        # one split for the whole block; the lines are split one by one only to name a faulty one
-        tokens = _split_line(b" ".join(block))
-        try:
-            if len(tokens) != k * n:
-                raise KeyError
-            arr = np.fromiter(map(get, tokens), dtype=np.int32, count=k * n)
-        except KeyError:  # a line of another length, or names written otherwise (A1, 7,0)
+        arr = _parse_block(block, keys, order, n)
+        if arr is None:  # a line of another length, or names written otherwise (A1, 7,0)
             rows = [_split_line(ln) for ln in block]
             for j, row in enumerate(rows):
                 if len(row) != n:
@@ -482,6 +482,88 @@ def _stream_several(board: Board, taken: list[bytes], blocks, src: Source):
             arr = np.stack([_slow_line(board, row, done + j + 1, src) for j, row in enumerate(rows)])
         yield arr.reshape(k, n)
         done += k
+
+
+#: Longest square name the vectorised parser reads (``zzz99999`` fits; longer ones take the general parser).
+_KEY_BYTES = 8
+
+
+def _name_keys(names) -> np.ndarray:
+    """Each name's bytes packed little-endian into a uint64 (names of at most :data:`_KEY_BYTES` bytes)."""
+    out = np.zeros(len(names), dtype=np.uint64)
+    for i, nm in enumerate(names):
+        b = nm.encode("ascii")
+        out[i] = int.from_bytes(b, "little") if len(b) <= _KEY_BYTES else 0
+    return out
+
+
+def _parse_block(block: list[bytes], keys: np.ndarray, order: np.ndarray, n: int) -> np.ndarray | None:
+    """``(k, n)`` square numbers of ``k`` lines of ``n`` square names each, vectorised; None if any line differs.
+
+    Tokens are found from the separator bytes, each packed into a uint64
+    key and looked up in the board's sorted keys: no Python object per
+    square, so half a million tours parse in seconds.  Anything unusual
+    (a line of another length, a name not written as ktsolve writes it)
+    returns None and is read by the general parser, which names the fault.
+    """
+    data = b"\n".join(block) + b"\n"
+    a = np.frombuffer(data, dtype=np.uint8)
+    sep = _SEPARATOR[a]
+    word = ~sep
+    starts = np.flatnonzero(word[1:] & sep[:-1]) + 1
+    if word[0]:
+        starts = np.concatenate(([0], starts))
+    if starts.size != len(block) * n:
+        return None
+    ends = np.flatnonzero(word[:-1] & sep[1:]) + 1  # the data ends with a newline: every token ends
+    lengths = ends - starts
+    longest = int(lengths.max()) if lengths.size else 0
+    if longest == 0 or longest > _KEY_BYTES:
+        return None
+    key = a[starts].astype(np.uint64)
+    for pos in range(1, longest):  # byte pos of every token at once; past a token's end, nothing
+        byte = a[np.minimum(starts + pos, a.size - 1)].astype(np.uint64)
+        byte[lengths <= pos] = 0
+        key |= byte << np.uint64(8 * pos)
+    if keys.size and int(keys[-1]) < _DENSE_KEYS:  # short names (up to z99 is 3 bytes): one table lookup
+        table = _dense_table(keys, order)
+        squares = table[np.minimum(key, np.uint64(table.size - 1)).astype(np.intp)]
+        if (squares < 0).any():
+            return None
+    else:
+        at = np.minimum(np.searchsorted(keys, key), keys.size - 1)
+        if not (keys[at] == key).all():
+            return None
+        squares = order[at]
+    # tokens on each line: where each newline falls among the token starts
+    before = np.searchsorted(starts, np.flatnonzero(a == 10))
+    per_line = np.diff(before, prepend=0)
+    if per_line.size != len(block) or (per_line != n).any():
+        return None
+    return squares.astype(np.int32, copy=False).reshape(len(block), n)
+
+
+#: Bytes that separate square names: whitespace, commas and semicolons.
+_SEPARATOR = np.zeros(256, dtype=bool)
+_SEPARATOR[[9, 10, 11, 12, 13, 32, 44, 59]] = True
+
+
+#: Largest packed name for which the parser builds a dense lookup table (4 MiB of int32).
+_DENSE_KEYS = 1 << 20
+
+
+def _dense_table(keys: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``table[key]`` = square number of that name, -1 elsewhere (keys sorted, all below :data:`_DENSE_KEYS`)."""
+    cached = _DENSE_CACHE.get(keys.tobytes())
+    if cached is None:
+        cached = np.full(int(keys[-1]) + 2, -1, dtype=np.int32)  # the last entry: every key beyond
+        cached[keys.astype(np.int64)] = order
+        _DENSE_CACHE.clear()  # one board at a time
+        _DENSE_CACHE[keys.tobytes()] = cached
+    return cached
+
+
+_DENSE_CACHE: dict = {}
 
 
 def _slow_line(board: Board, row: list[bytes], lineno: int, src: Source) -> np.ndarray:

@@ -34,7 +34,9 @@ def run_capped(code: str, *, timeout: float = 60, cap: int = MEMORY_CAP) -> subp
 
 
 def gzip_bomb(path, inflated: int = 400 << 20, byte: bytes = b" ") -> str:
-    """A gzip file of ``inflated`` copies of ``byte`` (a few hundred kilobytes on disk)."""
+    """A gzip file of ``inflated`` copies of ``byte`` (a few hundred kilobytes on disk; made once per path)."""
+    if os.path.exists(path):
+        return str(path)
     comp = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: a gzip header and trailer
     block = byte * (1 << 20)
     with open(path, "wb") as fh:
@@ -90,6 +92,7 @@ def hostile_tour_files(folder) -> dict[str, str]:
         "random device": "/dev/urandom",
         "npy 10^11": npy_claiming(j(folder, "huge.npy")),
         "deep json": deep_json(j(folder, "deep.json")),
+        "deep json within budget": deep_json(j(folder, "deep20k.json"), 20_000),
         "60 digits": json_tour_with(j(folder, "big.json"), "9" * 60),
         "5000 digits": json_tour_with(j(folder, "long.json"), "9" * 5000),
         "5000-digit pair": _write(j(folder, "pairs.txt"), "0,0\n" + "9" * 5000 + ",1\n"),

@@ -37,7 +37,8 @@ def hostile(tmp_path_factory):
     return hostile_tour_files(tmp_path_factory.mktemp("hostile"))
 
 
-@pytest.mark.parametrize("name", ["bomb", "zero device", "random device", "npy 10^11", "deep json", "60 digits",
+@pytest.mark.parametrize("name", ["bomb", "zero device", "random device", "npy 10^11", "deep json",
+                                  "deep json within budget", "60 digits",
                                   "5000 digits", "5000-digit pair", "5000-digit name", "60-digit matrix",
                                   "long line", "json bomb"])
 def test_a_hostile_tour_file_is_refused_in_one_short_line(hostile, name):
@@ -118,3 +119,18 @@ def test_a_line_of_another_length_is_named(tmp_path):
 
     with pytest.raises(TourFileError, match="line 4 has 2 squares"):
         check_tours(board, str(f))
+
+
+@pytest.mark.parametrize("sep", [" ", ", ", "\t", " ;  "])
+def test_every_spelling_of_a_file_of_tours_reads_the_same(tmp_path, sep):
+    # the vectorised parser and the general one (upper case names, 7,0 pairs) must agree
+    from ktsolve import solve
+
+    board = Board(5, 6, holes="a1")
+    t = solve(board, method="backtrack", seed=1).tour
+    names = t.names()
+    lines = [sep.join(names), sep.join(reversed(names)), sep.join(n.upper() for n in names)]
+    f = tmp_path / "t.txt"
+    f.write_text("\n".join(lines * 2) + "\n")
+    tours, _ = read_tours(board, str(f))
+    assert [x.names() for x in tours] == [names, names[::-1], names] * 2
