@@ -131,17 +131,21 @@ def file_index(letters: str) -> int:
 
 
 def _check_size(rows, cols, text: str | None = None) -> tuple[int, int]:
-    shown = text if text is not None else f"{rows}x{cols}"
     for value in (rows, cols):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise InvalidBoardError(
-                f"board size {shown} must be whole numbers of rows and columns"
-            )
+            given = _shown(text)[1:-1] if text is not None else _shown(f"{rows!r}x{cols!r}")[1:-1]
+            raise InvalidBoardError(f"board size {given} must be whole numbers of rows and columns")
     rows, cols = int(rows), int(cols)
+    big = max(abs(rows), abs(cols)) > MAX_SQUARES  # str() of a number of thousands of digits fails
+    # a size may hide a megabyte of spaces: the message quotes its start
+    shown = _shown(text)[1:-1] if text is not None else ("given" if big else f"{rows}x{cols}")
     if rows < 1 or cols < 1:
         raise InvalidBoardError(
             f"board size {shown} must have at least one row and one column"
         )
+    if max(rows, cols) > MAX_SQUARES:  # str() of a number of thousands of digits fails: not written out
+        raise InvalidBoardError(f"board size {shown} has more than "
+                                f"{MAX_SQUARES:,} rows or columns; ktsolve allows at most {MAX_SQUARES:,} squares")
     if rows * cols > MAX_SQUARES:
         raise InvalidBoardError(
             f"board {rows}x{cols} has {rows * cols:,} squares; "

@@ -91,3 +91,17 @@ def test_a_board_file_is_read_once_from_a_pipe():
     finally:
         os.close(r)
     assert f.start == (0, 0) and f.board.n_holes == 1
+
+
+@pytest.mark.parametrize("rows, cols", [(10**5000, 8), (8, -(10**5000)), (10**20, 10**20)])
+def test_a_size_of_thousands_of_digits_is_refused_without_writing_it_out(rows, cols):
+    # str() of such a number raises ValueError: the message must not try
+    with pytest.raises(InvalidBoardError) as err:
+        Board(rows, cols)
+    assert len(str(err.value)) < 200
+
+
+def test_a_size_with_a_megabyte_of_spaces_is_quoted_short():
+    with pytest.raises(InvalidBoardError) as err:
+        Board.from_spec("8" + " " * 1_000_000 + "x999999999999")
+    assert len(str(err.value)) < 200

@@ -57,6 +57,7 @@ from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, validate
 from .oracle import (
     CONSTRUCTIONS,
+    CacheWarning,
     DEFAULT_TIME_LIMIT,
     ExactAnswer,
     cache_info,
@@ -71,6 +72,7 @@ __all__ = [
     "exact_answer",
     "ExactAnswer",
     "UnsettledWarning",
+    "CacheWarning",
     "clear_cache",
     "cache_info",
     "use_disk_cache",
