@@ -93,7 +93,8 @@ def test_a_board_file_is_read_once_from_a_pipe():
     assert f.start == (0, 0) and f.board.n_holes == 1
 
 
-@pytest.mark.parametrize("rows, cols", [(10**5000, 8), (8, -(10**5000)), (10**20, 10**20)])
+@pytest.mark.parametrize("rows, cols", [(10**5000, 8), (8, -(10**5000)), (10**20, 10**20)], 
+                         ids=["rows", "cols", "both"])
 def test_a_size_of_thousands_of_digits_is_refused_without_writing_it_out(rows, cols):
     # str() of such a number raises ValueError: the message must not try
     with pytest.raises(InvalidBoardError) as err:
