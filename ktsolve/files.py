@@ -18,6 +18,18 @@ Tour files come in these forms, recognised by content:
 Any of them may be gzip-compressed (recognised by its first bytes, whatever
 the file's name) and may start with a UTF-8 byte-order mark; ``-`` reads
 standard input.  Output is written by :mod:`ktsolve.output`.
+
+Budgets: a file is opened once and read front to back (a pipe works), and
+never more of it is read than a tour of the board can need, counted after
+gzip inflation (:class:`ktsolve._reading.Source`): a text tour 64 KiB plus
+64 bytes per cell of the board, at most 1 GiB
+(:func:`ktsolve._reading.tour_text_budget`); a ``.npy`` tour 64 KiB plus 16
+bytes per cell, its header checked against its length before any array is
+allocated.  A file of several tours one per line is streamed instead
+(:func:`check_tours`, :func:`iter_tours`): each line within the text
+budget, any number of lines, in constant memory.  A file past its budget,
+a bomb or a device is refused with one line (:class:`TourFileError`), and
+messages quote a bounded prefix of what the file held.
 """
 
 from __future__ import annotations
@@ -31,7 +43,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._reading import MAX_TEXT_BYTES, Source, shown, tour_text_budget
+from ._reading import Source, shown, tour_text_budget
+from ._tourlines import name_keys, parse_block, split_line
 from .board import Board
 from .errors import InvalidSquareError, InvalidTourError
 from .output import open_output
@@ -439,19 +452,13 @@ def _open_tours(board: Board, path: str, src: Source):
     return closed, iter([tours])
 
 
-def _split_line(line: bytes) -> list[bytes]:
-    if b"," in line or b";" in line:
-        return [t for t in re.split(rb"[\s,;]+", line) if t]
-    return line.split()
-
-
 def _starts_several(board: Board, first: bytes, second: bytes) -> bool:
     """True when the first two lines are full lists of squares: a file of tours one per line, streamed."""
     n = board.n_squares
     if n < 2 or first.lstrip(b"\xef\xbb\xbf \t").startswith((b"[", b"{")):
         return False
     try:
-        one, two = _split_line(first.removeprefix(b"\xef\xbb\xbf")), _split_line(second)
+        one, two = split_line(first.removeprefix(b"\xef\xbb\xbf")), split_line(second)
         if len(one) != n or len(two) != n or _PAIR_LINE.match(first.decode("utf-8")):
             return False
         return not any(_MATRIX_TOKEN.match(t.decode("utf-8")) for t in one)
@@ -463,16 +470,16 @@ def _stream_several(board: Board, taken: list[bytes], blocks, src: Source):
     """``(k, N)`` int32 blocks of the tours of a file written one per line, parsed as it is read."""
     n = board.n_squares
     names = board.names(board.coords_of(np.arange(n)))
-    keys = _name_keys(names)
+    keys = name_keys(names)
     order = np.argsort(keys).astype(np.int32)
     keys = keys[order]
     taken[0] = taken[0].removeprefix(b"\xef\xbb\xbf")
     done = 0
     for block in itertools.chain([taken], blocks):
         k = len(block)
-        arr = _parse_block(block, keys, order, n)
+        arr = parse_block(block, keys, order, n)
         if arr is None:  # a line of another length, or names written otherwise (A1, 7,0)
-            rows = [_split_line(ln) for ln in block]
+            rows = [split_line(ln) for ln in block]
             for j, row in enumerate(rows):
                 if len(row) != n:
                     raise TourFileError(
@@ -482,88 +489,6 @@ def _stream_several(board: Board, taken: list[bytes], blocks, src: Source):
             arr = np.stack([_slow_line(board, row, done + j + 1, src) for j, row in enumerate(rows)])
         yield arr.reshape(k, n)
         done += k
-
-
-#: Longest square name the vectorised parser reads (``zzz99999`` fits; longer ones take the general parser).
-_KEY_BYTES = 8
-
-
-def _name_keys(names) -> np.ndarray:
-    """Each name's bytes packed little-endian into a uint64 (names of at most :data:`_KEY_BYTES` bytes)."""
-    out = np.zeros(len(names), dtype=np.uint64)
-    for i, nm in enumerate(names):
-        b = nm.encode("ascii")
-        out[i] = int.from_bytes(b, "little") if len(b) <= _KEY_BYTES else 0
-    return out
-
-
-def _parse_block(block: list[bytes], keys: np.ndarray, order: np.ndarray, n: int) -> np.ndarray | None:
-    """``(k, n)`` square numbers of ``k`` lines of ``n`` square names each, vectorised; None if any line differs.
-
-    Tokens are found from the separator bytes, each packed into a uint64
-    key and looked up in the board's sorted keys: no Python object per
-    square, so half a million tours parse in seconds.  Anything unusual
-    (a line of another length, a name not written as ktsolve writes it)
-    returns None and is read by the general parser, which names the fault.
-    """
-    data = b"\n".join(block) + b"\n"
-    a = np.frombuffer(data, dtype=np.uint8)
-    sep = _SEPARATOR[a]
-    word = ~sep
-    starts = np.flatnonzero(word[1:] & sep[:-1]) + 1
-    if word[0]:
-        starts = np.concatenate(([0], starts))
-    if starts.size != len(block) * n:
-        return None
-    ends = np.flatnonzero(word[:-1] & sep[1:]) + 1  # the data ends with a newline: every token ends
-    lengths = ends - starts
-    longest = int(lengths.max()) if lengths.size else 0
-    if longest == 0 or longest > _KEY_BYTES:
-        return None
-    key = a[starts].astype(np.uint64)
-    for pos in range(1, longest):  # byte pos of every token at once; past a token's end, nothing
-        byte = a[np.minimum(starts + pos, a.size - 1)].astype(np.uint64)
-        byte[lengths <= pos] = 0
-        key |= byte << np.uint64(8 * pos)
-    if keys.size and int(keys[-1]) < _DENSE_KEYS:  # short names (up to z99 is 3 bytes): one table lookup
-        table = _dense_table(keys, order)
-        squares = table[np.minimum(key, np.uint64(table.size - 1)).astype(np.intp)]
-        if (squares < 0).any():
-            return None
-    else:
-        at = np.minimum(np.searchsorted(keys, key), keys.size - 1)
-        if not (keys[at] == key).all():
-            return None
-        squares = order[at]
-    # tokens on each line: where each newline falls among the token starts
-    before = np.searchsorted(starts, np.flatnonzero(a == 10))
-    per_line = np.diff(before, prepend=0)
-    if per_line.size != len(block) or (per_line != n).any():
-        return None
-    return squares.astype(np.int32, copy=False).reshape(len(block), n)
-
-
-#: Bytes that separate square names: whitespace, commas and semicolons.
-_SEPARATOR = np.zeros(256, dtype=bool)
-_SEPARATOR[[9, 10, 11, 12, 13, 32, 44, 59]] = True
-
-
-#: Largest packed name for which the parser builds a dense lookup table (4 MiB of int32).
-_DENSE_KEYS = 1 << 20
-
-
-def _dense_table(keys: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``table[key]`` = square number of that name, -1 elsewhere (keys sorted, all below :data:`_DENSE_KEYS`)."""
-    cached = _DENSE_CACHE.get(keys.tobytes())
-    if cached is None:
-        cached = np.full(int(keys[-1]) + 2, -1, dtype=np.int32)  # the last entry: every key beyond
-        cached[keys.astype(np.int64)] = order
-        _DENSE_CACHE.clear()  # one board at a time
-        _DENSE_CACHE[keys.tobytes()] = cached
-    return cached
-
-
-_DENSE_CACHE: dict = {}
 
 
 def _slow_line(board: Board, row: list[bytes], lineno: int, src: Source) -> np.ndarray:
