@@ -88,6 +88,7 @@ def hostile_tour_files(folder) -> dict[str, str]:
     j = os.path.join
     return {
         "bomb": gzip_bomb(j(folder, "bomb.gz")),
+        "newline bomb": gzip_bomb(j(folder, "newlines.gz"), inflated=200 << 20, byte=b"\n"),
         "zero device": "/dev/zero",
         "random device": "/dev/urandom",
         "npy 10^11": npy_claiming(j(folder, "huge.npy")),

@@ -37,7 +37,7 @@ def hostile(tmp_path_factory):
     return hostile_tour_files(tmp_path_factory.mktemp("hostile"))
 
 
-@pytest.mark.parametrize("name", ["bomb", "zero device", "random device", "npy 10^11", "deep json",
+@pytest.mark.parametrize("name", ["bomb", "newline bomb", "zero device", "random device", "npy 10^11", "deep json",
                                   "deep json within budget", "60 digits",
                                   "5000 digits", "5000-digit pair", "5000-digit name", "60-digit matrix",
                                   "long line", "json bomb"])
