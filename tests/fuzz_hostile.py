@@ -44,9 +44,9 @@ MAX_MESSAGE = 500
 #: Seconds one case may take (a reader that reads /dev/zero to its end never returns).
 CASE_SECONDS = 30
 
-TOUR_KINDS = ["bomb", "newline bomb", "zero device", "random device", "npy 10^11", "deep json", "deep json within budget",
-              "60 digits", "5000 digits", "5000-digit pair", "5000-digit name", "60-digit matrix", "long line",
-              "json bomb", "pipe"]
+TOUR_KINDS = ["bomb", "newline bomb", "zero device", "random device", "npy 10^11", "deep json",
+              "deep json within budget", "60 digits", "5000 digits", "5000-digit pair", "5000-digit name",
+              "60-digit matrix", "long line", "json bomb", "pipe"]
 BOARD_KINDS = ["board bomb", "board zero", "board random", "board long line", "board digits", "board rosetta",
                "size 5000 digits", "size fullwidth"]
 CACHE_KINDS = ["not sqlite", "folder", "foreign table", "forged row", "forged quick proof", "bad evidence",
