@@ -29,7 +29,8 @@ def test_the_docs_careless_walk_fails_assert_agrees_whatever_unknown_says(unknow
     for board in (ktsolve.Board(5, 5), ktsolve.Board(6, 7, holes="a1,b3,c5")):
         res = ktsolve.solve(board, method=careless, seed=4)
         assert res.status.value == "unknown" and "invalid_tour" in res.stats
-        with pytest.raises(AssertionError, match="returned an invalid tour, not a valid open tour .*: .*is never visited"):
+        with pytest.raises(AssertionError,
+                           match="returned an invalid tour, not a valid open tour .*: .*is never visited"):
             assert_agrees(board, res, unknown=unknown)
 
 
