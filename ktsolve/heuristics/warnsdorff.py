@@ -108,9 +108,7 @@ _AUTO_CYCLE = ("roth", "pohl", "first", "random")
 # ---------------------------------------------------------------------- kernel
 from ._warnsdorff_kernels import (  # noqa: E402 - the kernels live in a file of their own
     _DONE,
-    _GOLDEN,
     _LEN,
-    _MASK64,
     _NSTATE,
     _walk_start,
     _walk_steps,
@@ -147,99 +145,37 @@ class _Walker:
         return int(self.st[_LEN])
 
 
-def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out):
-    """One whole kernel walk; fills ``out`` and returns its length (``n`` for a complete tour)."""
+def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out, python=False):
+    """One whole walk; fills ``out`` and returns its length (``n`` for a complete tour).
+
+    ``python=True`` runs the kernels' plain-Python twins (:func:`ktsolve.jit.python_twin`):
+    the same squares for the same arguments.  Calling a numba function the
+    first time in a process costs about 0.3 s of CPU even when it is cached,
+    more than a whole walk of a small board takes in Python, so
+    :func:`solve_warnsdorff` runs its first few walks of small boards that
+    way (``ktsolve solve 8x8`` never starts numba's machinery) and hands
+    later restarts to the kernels.
+    """
     n = table.shape[0]
     deg = np.empty(n, dtype=np.int32)
     visited = np.empty(n, dtype=np.uint8)
     st = np.zeros(_NSTATE, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
-    _walk_start(table, degree, int(start), int(end), int(seed), deg, visited, out, st, rng)
-    _walk_steps(table, int(rule), rank, switch, dist, deg, visited, out, st, rng, n + 1)
+    arrays = [table, degree, rank, switch, dist, deg, visited, out, st]
+    begin, steps = _walk_start, _walk_steps
+    if python:
+        begin, steps = jit.python_twin(_walk_start), jit.python_twin(_walk_steps)
+        # memoryviews read and write the same arrays, a few times faster than numpy's indexing
+        # from Python; rng stays an array, its uint64 arithmetic is numpy's
+        arrays = [memoryview(a) for a in arrays]
+    table, degree, rank, switch, dist, deg, visited, out, st = arrays
+    with np.errstate(over="ignore"):  # the twins' SplitMix64 wraps around on numpy scalars
+        begin(table, degree, int(start), int(end), int(seed), deg, visited, out, st, rng)
+        steps(table, int(rule), rank, switch, dist, deg, visited, out, st, rng, n + 1)
     return int(st[_LEN])
 
 
-def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
-    """:func:`_walk` line for line in plain Python: the same squares for the same arguments.
-
-    Calling a numba function the first time in a process costs about 0.3 s
-    of CPU even when it is cached, more than a whole walk of a small board
-    takes in Python, so :func:`solve_warnsdorff` runs its first few walks
-    of small boards here (``ktsolve solve 8x8`` never starts numba's
-    machinery) and hands later restarts to the kernel.
-    """
-    table = table.tolist()
-    n = len(table)
-    k = len(table[0]) if n else 0
-    rank = rank.tolist()
-    switch = switch.tolist()
-    dist = dist.tolist()
-    state = [int(seed) & _MASK64]
-
-    def next_double():
-        z = (state[0] + _GOLDEN) & _MASK64
-        state[0] = z
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-        return (z >> 11) * (1.0 / 9007199254740992.0)
-
-    deg = degree.tolist()
-    visited = [0] * n
-    target = n
-    if end >= 0:
-        visited[end] = 1
-        target = n - 1
-    cur = start
-    visited[cur] = 1
-    for w in table[cur]:
-        if w >= 0:
-            deg[w] -= 1
-    out[0] = cur
-    length = 1
-    order = 0
-    while length < target:
-        best, best_deg, best_key, ties = -1, 1 << 30, 0, 0
-        for j in range(k):
-            w = table[cur][j]
-            if w < 0 or visited[w]:
-                continue
-            d = deg[w]
-            if d > best_deg:
-                continue
-            key = 0
-            if rule == _FIRST or rule == _SQUIRREL:
-                key = rank[order][j]
-            elif rule == _POHL:
-                key = sum(deg[u] for u in table[w] if u >= 0 and not visited[u])
-            elif rule == _ROTH:
-                key = -dist[w]
-            if d < best_deg:
-                best, best_deg, best_key, ties = w, d, key, 1
-            elif rule == _RANDOM:
-                ties += 1
-                if next_double() * ties < 1.0:
-                    best = w
-            elif key < best_key:
-                best, best_key = w, key
-        if best < 0:
-            break
-        cur = best
-        visited[cur] = 1
-        for w in table[cur]:
-            if w >= 0:
-                deg[w] -= 1
-        out[length] = cur
-        length += 1
-        if order < len(switch) and cur == switch[order]:
-            order += 1
-    if end >= 0 and length == target and end in table[cur]:
-        out[length] = end
-        length += 1
-    return length
-
-
-#: Boards up to this many squares run their first walks in Python (see :func:`_walk_py`).
+#: Boards up to this many squares run their first walks in Python (see :func:`_walk`).
 _PY_MAX_SQUARES = 1024
 #: How many walks of a small board run in Python before the kernel takes over.
 _PY_MAX_WALKS = 8
@@ -792,7 +728,8 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
                 wseed = seeds(i)[0]
                 if n <= _PY_MAX_SQUARES and stats["walks"] < _PY_MAX_WALKS:
                     # the first walks of a small board in Python: no numba start-up for `ktsolve solve 8x8`
-                    length = _walk_py(table, degree, s, e, _RULE_CODE[name], wseed, rank, switch, dist, out)
+                    length = _walk(table, degree, s, e, _RULE_CODE[name], wseed, rank, switch, dist, out,
+                                   python=True)
                     ran += length
                     if ended(length, out, rev, fin, name):
                         return ran, True
