@@ -9,6 +9,7 @@ import pytest
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, UnsupportedError, solve, validate
 from ktsolve.generate import random_holed_board
+from ktsolve.heuristics import _rotation_kernels as K
 from ktsolve.heuristics import rotation as R
 from ktsolve.solve import methods
 
@@ -165,9 +166,9 @@ def test_implicit_maps_match_rotating():
         for i in piv:
             rotated = ref_rotate(rotated, int(i))
         for k in range(length):
-            assert R._elem(path, k, piv, d, length) == rotated[k]
+            assert K._elem(path, k, piv, d, length) == rotated[k]
         for v in range(length):
-            assert R._fmap(pos[v], piv, d, length) == rotated.index(v)
+            assert K._fmap(pos[v], piv, d, length) == rotated.index(v)
 
 
 def test_search_matches_trying_every_sequence():
@@ -184,8 +185,8 @@ def test_search_matches_trying_every_sequence():
         for goal in (-1, path[0]):
             for depth in (1, 2, 3):
                 want_len, want_cost = ref_search(graph, path, free, depth, goal)
-                piv = np.empty(R._MAXD, dtype=np.int64)
-                got = R._search(graph.indptr, graph.indices, arr, pos, len(path), depth, goal, piv)
+                piv = np.empty(K._MAXD, dtype=np.int64)
+                got = K._search(graph.indptr, graph.indices, arr, pos, len(path), depth, goal, piv)
                 assert got == want_len
                 checked += 1
                 if got:
@@ -210,7 +211,7 @@ def test_knight_distance_matches_breadth_first_search():
     dist = bfs_knight_distance(size, centre)
     for r in range(10, 51):
         for c in range(10, 51):
-            assert R._knight_dist(r, c, centre, centre) == dist[r, c]
+            assert K._knight_dist(r, c, centre, centre) == dist[r, c]
 
 
 def test_nearest_free_square_the_end_can_reach():
@@ -230,10 +231,10 @@ def test_nearest_free_square_the_end_can_reach():
                 continue
             if not any(int(x) in on_path for x in graph.neighbours(w)):
                 continue
-            d = R._knight_dist(*coords[u], *coords[w])
+            d = K._knight_dist(*coords[u], *coords[w])
             if bd is None or d < bd:
                 best, bd = w, d
-        got = R._nearest_free(graph.indptr, graph.indices, coords, pos, u, colour)
+        got = K._nearest_free(graph.indptr, graph.indices, coords, pos, u, colour)
         assert got == best
 
 
