@@ -32,7 +32,8 @@ from .board import Board
 from .checks import COUNT_MAX, check_seed, check_time_limit
 from .cli_run import interruptible, say_interrupted, warm
 from .errors import InvalidBoardError, KtsolveError
-from .files import TourFileError, read_tours, write_tours
+from .errors import TourFileError
+from .files import read_tours, write_tours
 from .output import check_output_path, is_stdout, open_output, write_output
 from .progress import terminal_progress
 from .render import (

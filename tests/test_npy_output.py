@@ -9,7 +9,8 @@ import pytest
 
 from conftest import invoke
 from ktsolve import Board, InvalidTourError, SolveResult, Status, Tour, UnsupportedError, solve, validate
-from ktsolve.files import TourFileError, open_atomic, read_tour
+from ktsolve.errors import TourFileError
+from ktsolve.files import open_atomic, read_tour
 from ktsolve.render import JSON_MAX_SQUARES, result_json, tour_matrix_text, write_tour_matrix, write_tour_npy
 
 
