@@ -50,6 +50,10 @@ and catches them, and none is a ``KtsolveError``:
 ``ktsolve.models.csp._OutOfTime``,           unwinds python-constraint's
 ``ktsolve.models.csp._Interrupted``          search at the deadline or Ctrl-C
 ===========================================  ===================================
+
+A warning, not an error: ``ktsolve.testing.UnsettledWarning`` (a
+``UserWarning``) says that :func:`~ktsolve.testing.assert_agrees` could
+not check a claim because ``prove`` found no answer within its time limit.
 """
 
 __all__ = [

@@ -47,7 +47,7 @@ def test_npy_to_a_pipe_and_refused_on_a_terminal(monkeypatch):
     res = invoke(["solve", "6x6", "--closed", "--method", "divide", "--format", "npy"])
     arr = np.load(io.BytesIO(res.stdout_bytes))
     validate(Board(6, 6), arr, closed=True)
-    import ktsolve.cli as cli
+    import ktsolve.cli.answers as cli
 
     class Tty(io.StringIO):
         def isatty(self):
