@@ -186,7 +186,7 @@ class SolveResult:
 
     def _repr_html_(self) -> str:
         """Summary, picture and proof (its squares highlighted) for notebooks (see :func:`ktsolve.render.result_html`)."""
-        from .render import result_html
+        from .render import result_html  # render imports this module; it loads with the first picture
 
         return result_html(self)
 

@@ -33,11 +33,24 @@ def _module_names(root: Path, package: str) -> dict[str, Path]:
     return out
 
 
-def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The package's modules that ``name``'s source imports, at the top or inside a function."""
+def _runtime_nodes(tree, skip=lambda func: False):
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:`` (they never run) and in skipped functions."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and skip(node.name):
+            continue
+        test = node.test if isinstance(node, ast.If) else None
+        if test is not None and (getattr(test, "id", None) or getattr(test, "attr", None)) == "TYPE_CHECKING":
+            yield from (n for child in node.orelse for n in [child, *_runtime_nodes(child, skip)])
+            continue
+        yield node
+        yield from _runtime_nodes(node, skip)
+
+
+def _imported(name: str, path: Path, modules: dict[str, Path], skip=lambda func: False) -> set[str]:
+    """The package's modules that ``name``'s source imports, at the top or inside a function (but ``skip``'s)."""
     is_package = path.name == "__init__.py"
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8")), skip):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names if a.name in modules}
         elif isinstance(node, ast.ImportFrom):
@@ -54,13 +67,16 @@ def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return out
 
 
-def import_cycles_through(root: Path, package: str, prefix: str) -> list[list[str]]:
-    """The import cycles among ``package``'s modules that pass through a module named ``prefix...``."""
+def import_cycles_through(root: Path, package: str, prefix: str, skip=lambda func: False) -> list[list[str]]:
+    """The import cycles among ``package``'s modules that pass through a module named ``prefix...``.
+
+    Imports inside a function whose name ``skip`` accepts are left out.
+    """
     modules = _module_names(root, package)
     graph = nx.DiGraph()
     graph.add_nodes_from(modules)
     for name, path in modules.items():
-        graph.add_edges_from((name, other) for other in _imported(name, path, modules))
+        graph.add_edges_from((name, other) for other in _imported(name, path, modules, skip))
     cycles = []
     for part in nx.strongly_connected_components(graph):
         looped = len(part) > 1 or any(graph.has_edge(n, n) for n in part)
@@ -76,9 +92,9 @@ def test_the_cycle_finder_sees_a_cycle_through_a_function_level_import(tmp_path)
     (pkg / "cli" / "__init__.py").write_text("from .app import main\n")
     (pkg / "cli" / "app.py").write_text("from ..run import go\n")
     (pkg / "run.py").write_text("def go():\n    from .cli import app\n")
-    (pkg / "other.py").write_text("from . import run\n")
     assert import_cycles_through(pkg, "pkg", "pkg.cli") == [["pkg.cli", "pkg.cli.app", "pkg.run"]]
-    (pkg / "run.py").write_text("def go():\n    pass\n")
+    # an import for type checkers only never runs
+    (pkg / "run.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .cli import app\n")
     assert import_cycles_through(pkg, "pkg", "pkg.cli") == []
 
 
@@ -285,3 +301,40 @@ def test_the_moved_errors_keep_their_family():
     import ktsolve.files
 
     assert "TourFileError" not in ktsolve.files.__all__ and "CensusFileError" not in ktsolve.census.store.__all__
+
+
+# ---------------------------------------------------------------------- the pictures
+def _is_notebook_hook(name: str) -> bool:
+    return name.startswith("_repr_") and name.endswith("_")
+
+
+def test_render_is_reached_from_the_data_classes_only_through_their_notebook_hooks():
+    # render draws boards, tours and results and asks the graph for its parts: it stands above them, and
+    # their pictures for notebooks (_repr_svg_, _repr_html_) are the one door back, opened on the first picture
+    assert import_cycles_through(PACKAGE, "ktsolve", "ktsolve.render")  # the door exists ...
+    assert import_cycles_through(PACKAGE, "ktsolve", "ktsolve.render", skip=_is_notebook_hook) == []  # ... alone
+    modules = _module_names(PACKAGE, "ktsolve")
+    for name in ("ktsolve.board", "ktsolve.tour", "ktsolve.result"):
+        everywhere = _imported(name, modules[name], modules)
+        outside_hooks = _imported(name, modules[name], modules, skip=_is_notebook_hook)
+        assert "ktsolve.render" in everywhere and "ktsolve.render" not in outside_hooks, name
+
+
+def test_the_data_classes_load_without_render():
+    import subprocess
+    import sys
+
+    code = ("import sys; from ktsolve import Board, Tour, SolveResult, solve; solve('5x5', method='warnsdorff'); "
+            "print('ktsolve.render' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_pictures_of_board_tour_and_result():
+    from ktsolve import Board, solve
+
+    res = solve("5x5", method="warnsdorff", start="a1", seed=1)
+    assert Board(3, 3)._repr_svg_().startswith("<svg") and res.tour._repr_svg_().startswith("<svg")
+    assert "<svg" in res._repr_html_()
+    unknown = solve("8x8", method="backtrack", max_nodes=10)
+    assert unknown.status.value == "unknown" and unknown.stats["reason"] in unknown._repr_html_()

@@ -15,7 +15,16 @@ from ..progress import terminal_progress
 from ..registry import enumerating_methods
 from ..solve import enumerate_tours
 from .answers import nothing_written, say_interrupted
-from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, board_options, load_board, output_option, parse_params
+from .args import (
+    BOARD_CONTEXT,
+    SEED,
+    TIME_LIMIT,
+    BoardCommand,
+    board_options,
+    load_board,
+    output_option,
+    parse_params,
+)
 
 __all__ = ["enumerate_command"]
 

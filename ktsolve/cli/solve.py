@@ -7,7 +7,17 @@ import click
 from ..progress import terminal_progress
 from ..solve import solve as solve_board
 from .answers import check_output, deliver, interruptible, nothing_written, report, say_interrupted
-from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, MethodChoice, board_options, load_board, output_option, parse_params
+from .args import (
+    BOARD_CONTEXT,
+    SEED,
+    TIME_LIMIT,
+    BoardCommand,
+    MethodChoice,
+    board_options,
+    load_board,
+    output_option,
+    parse_params,
+)
 
 __all__ = ["solve_command"]
 
