@@ -331,7 +331,7 @@ def _npy_tour(board: Board, source, shown: str) -> Tour:
 def read_tours(board: Board, path) -> tuple[list[Tour], bool | None]:
     """Read a tour file (see the module docstring); returns its tours and their stated ``closed`` flag.
 
-    ``path`` ``"-"`` reads standard input.  Raises :class:`TourFileError`
+    ``path`` ``"-"`` reads standard input.  Raises :class:`~ktsolve.errors.TourFileError`
     for a file that cannot be read as tours, and
     :class:`~ktsolve.errors.InvalidTourError` for squares that are not on
     the board; the tours themselves are not validated.

@@ -338,3 +338,24 @@ def test_the_pictures_of_board_tour_and_result():
     assert "<svg" in res._repr_html_()
     unknown = solve("8x8", method="backtrack", max_nodes=10)
     assert unknown.status.value == "unknown" and unknown.stats["reason"] in unknown._repr_html_()
+
+
+# ---------------------------------------------------------------------- the program's end
+_ENDING = """
+import sys
+import ktsolve.cli.app as app
+def ending():
+    print("answer")
+    raise SystemExit({code!r})
+app.main = ending
+app.console_main()
+"""
+
+
+@pytest.mark.parametrize("code, status, err", [(None, 0, ""), (3, 3, ""), (141, 141, ""), ("a message", 1, "a message")])
+def test_the_program_ends_with_the_code_it_was_given(code, status, err):
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", _ENDING.format(code=code)], capture_output=True, text=True)
+    assert (res.returncode, res.stdout, res.stderr.strip()) == (status, "answer\n", err)

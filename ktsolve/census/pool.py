@@ -16,7 +16,7 @@ every worker:
   is hung: its worker is killed and replaced, and the question recorded
   ``unknown`` with the reason;
 * a worker that cannot even start three times in a row ends the census
-  with :class:`CensusError` (something is wrong with the installation).
+  with :class:`~ktsolve.errors.CensusError` (something is wrong with the installation).
 
 :class:`BatchPolicy` sizes batches: from the mean cost of the questions
 answered so far, a batch aims at ``target`` seconds of work (so that the
