@@ -50,7 +50,7 @@ def test_ortools_is_imported_only_when_cpsat_runs():
     assert out.stdout.strip() == "False"
 
 
-PROGRAM = "import sys; from ktsolve.cli_run import console_main; sys.argv = ['ktsolve', *{argv!r}]; console_main()"
+PROGRAM = "import sys; from ktsolve.cli import console_main; sys.argv = ['ktsolve', *{argv!r}]; console_main()"
 
 
 @pytest.mark.parametrize("argv, code, out, err", [
