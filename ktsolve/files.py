@@ -46,7 +46,7 @@ import numpy as np
 from ._reading import Source, shown, tour_text_budget
 from ._tourlines import name_keys, parse_block, split_line
 from .board import Board
-from .errors import InvalidSquareError, InvalidTourError
+from .errors import InvalidSquareError, InvalidTourError, TourFileError
 from .output import open_output
 from .tour import Tour, _coords_to_squares, _names_to_coords, validate, validate_many
 
@@ -61,12 +61,7 @@ __all__ = [
     "write_atomic",
     "open_atomic",
     "write_tours",
-    "TourFileError",
 ]
-
-
-class TourFileError(InvalidTourError):
-    """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
 
 
 _CHUNK = 1 << 22
@@ -593,7 +588,7 @@ def read_tours(board: Board, path) -> tuple[list[Tour], bool | None]:
     ``path`` ``"-"`` reads standard input.  The file is read once, front to
     back, within a byte budget (see :data:`ktsolve._reading.MAX_TEXT_BYTES`
     and the module docstring), so pipes work and a bomb or a device fails
-    fast.  Raises :class:`TourFileError` for a file that cannot be read as
+    fast.  Raises :class:`~ktsolve.errors.TourFileError` for a file that cannot be read as
     tours, and :class:`~ktsolve.errors.InvalidTourError` for squares that
     are not on the board; the tours themselves are not validated.  A file
     of many tours is better checked by :func:`check_tours`, which streams.

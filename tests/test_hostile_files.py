@@ -115,7 +115,7 @@ def test_a_line_of_another_length_is_named(tmp_path):
     f = tmp_path / "t.txt"
     line = "a3 c2 a1 b3 d2 b1 c3 d1 b2 d3 c1 a2\n"
     f.write_text(line * 3 + "a3 c2\n")
-    from ktsolve.files import TourFileError
+    from ktsolve.errors import TourFileError
 
     with pytest.raises(TourFileError, match="line 4 has 2 squares"):
         check_tours(board, str(f))

@@ -16,7 +16,7 @@ every worker:
   is hung: its worker is killed and replaced, and the question recorded
   ``unknown`` with the reason;
 * a worker that cannot even start three times in a row ends the census
-  with :class:`CensusError` (something is wrong with the installation).
+  with :class:`~ktsolve.errors.CensusError` (something is wrong with the installation).
 
 :class:`BatchPolicy` sizes batches: from the mean cost of the questions
 answered so far, a batch aims at ``target`` seconds of work (so that the
@@ -39,12 +39,11 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 
-from ..errors import KtsolveError
+from ..errors import CensusError
 from .family import Task
 from .worker import Answer, make_answer, send, split_frames
 
 __all__ = [
-    "CensusError",
     "BatchPolicy",
     "TaskQueue",
     "LocalPool",
@@ -66,10 +65,6 @@ STARTUP_TIMEOUT_S = 900.0
 MAX_START_FAILURES = 3
 
 _CHILD = "from ktsolve.census.worker import main; main()"
-
-
-class CensusError(KtsolveError):
-    """A census that cannot run: workers that do not start, a scheduler that cannot be reached."""
 
 
 def hang_after(time_limit: float | None) -> float:

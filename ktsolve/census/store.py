@@ -45,20 +45,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import KtsolveError
+from ..errors import CensusFileError
 from ..files import open_atomic
 from .worker import Answer
 
-__all__ = ["CensusFileError", "Existing", "ResultStore", "read_results", "HEADER_KEY", "FORMAT"]
+__all__ = ["Existing", "ResultStore", "read_results", "HEADER_KEY", "FORMAT"]
 
 HEADER_KEY = "ktsolve_census"
 FORMAT = 1
 #: Seconds between syncs of the results file to disk.
 SYNC_EVERY_S = 5.0
-
-
-class CensusFileError(KtsolveError):
-    """A results file that cannot be used: not a census file, another census's, in use, damaged."""
 
 
 @dataclass
