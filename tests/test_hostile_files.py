@@ -134,3 +134,31 @@ def test_every_spelling_of_a_file_of_tours_reads_the_same(tmp_path, sep):
     f.write_text("\n".join(lines * 2) + "\n")
     tours, _ = read_tours(board, str(f))
     assert [x.names() for x in tours] == [names, names[::-1], names] * 2
+
+
+def test_verify_stops_at_the_first_fault_of_a_stream(tmp_path):
+    # the command line through check_tours: a fault at line 2 is reported while the writer still writes
+    from click.testing import CliRunner
+
+    from ktsolve.cli import cli
+
+    good = "a3 c2 a1 b3 d2 b1 c3 d1 b2 d3 c1 a2\n"
+    bad = "a3 c2 a1 b3 d2 b1 c3 d1 d3 b2 c1 a2\n"
+    fifo = tmp_path / "tours"
+    os.mkfifo(fifo)
+    done = threading.Event()
+
+    def writer():
+        with open(fifo, "w") as fh:
+            fh.write(good + bad)
+            fh.flush()
+            done.wait(20)
+
+    threading.Thread(target=writer, daemon=True).start()
+    t0 = time.perf_counter()
+    try:
+        res = CliRunner().invoke(cli, ["verify", "3x4", str(fifo)])
+    finally:
+        done.set()
+    assert res.exit_code == 1 and res.output.startswith("invalid: tour 2: illegal move at step 9"), res.output
+    assert time.perf_counter() - t0 < 10
