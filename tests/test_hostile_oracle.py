@@ -138,3 +138,15 @@ def test_workers_sharing_a_cache_agree(tmp_path):
     for t in threads:
         t.join()
     assert len(out) == 9
+
+
+def test_a_row_larger_than_any_answer_is_not_read(tmp_path):
+    # a row with a right digest and valid JSON, but 40 MB of evidence: no answer needs that much
+    path = tmp_path / "huge.sqlite"
+    board, spec = Board(5, 5), TourSpec()
+    key = oracle._disk_key(board, spec)
+    evidence = '{"pad": "' + "x" * (40 << 20) + '"}'
+    row = (key, oracle._version(), "infeasible", None, "p", "cpsat", evidence, "cpsat")
+    _forge(path, board, spec, evidence=evidence, digest=oracle._digest(*row))
+    ans, said = _answer_with_warning(path, board)
+    assert ans.status is Status.FOUND and not ans.cached and any("more than any answer needs" in m for m in said)

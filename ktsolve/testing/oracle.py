@@ -29,7 +29,9 @@ The cache
   table is not ktsolve's, or a damaged row is ignored with a
   :class:`CacheWarning` (once per file and kind) and the answer computed;
   a file another process has locked is skipped after :data:`LOCK_WAIT`
-  seconds.  The file itself is never altered except by adding answers.
+  seconds; a row larger than any answer of its board needs (4 bytes a
+  square plus 16 MiB) is not even read.  The file itself is never altered
+  except by adding answers.
 
 Examples
 --------
@@ -308,8 +310,21 @@ def _execute(sql: str, args: tuple, *, write: bool = False):
         return None
 
 
+def _row_budget(board: Board) -> int:
+    """Bytes a row of ``board`` can need: its tour (4 per square) and a proof's evidence, generously."""
+    return 4 * board.n_squares + (16 << 20)
+
+
 def _disk_get(board: Board, spec: TourSpec) -> ExactAnswer | None:
     key = _disk_key(board, spec)
+    # the row's size first: a forged row of a gigabyte is refused before it is read
+    size = _execute(f"SELECT {' + '.join(f'coalesce(length({c}), 0)' for c in _COLUMNS[1:])} FROM {_TABLE} "
+                    "WHERE key = ?", (key,))
+    if size is None:
+        return None
+    if size[0] > _row_budget(board):
+        _warn_once("row", f"an answer of {size[0]:,} bytes, more than any answer needs, is ignored and recomputed")
+        return None
     row = _execute(f"SELECT {', '.join(_COLUMNS[1:])} FROM {_TABLE} WHERE key = ?", (key,))
     if row is None:
         return None
