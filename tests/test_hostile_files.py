@@ -94,20 +94,21 @@ def test_check_tours_stops_at_the_first_fault_while_the_writer_still_writes(tmp_
 
 
 def test_check_tours_streams_many_tours_and_numbers_the_faulty_line(tmp_path):
-    # 20,000 tours fill several blocks: the faulty one is named by its line in the file, not in its block
+    # 35,000 tours of 36 bytes fill two blocks of a megabyte: the faulty tour is named by its line in the
+    # file, not in its block
     from ktsolve import solve
 
     board = Board(3, 4)
     t = solve(board, method="backtrack").tour.squares
     f = tmp_path / "t.txt.gz"
-    write_tours(f, board, [t] * 30_000)
+    write_tours(f, board, [t] * 40_000)
     res = check_tours(board, str(f))
-    assert (res.count, res.closed, res.tour) == (30_000, False, None)
-    bad = [t] * 20_000 + [t[::-1]] * 1 + [t] * 5
+    assert (res.count, res.closed, res.tour) == (40_000, False, None)
+    bad = [t] * 35_000 + [t[::-1]] + [t] * 5
     write_tours(f, board, bad)
-    with pytest.raises(InvalidTourError, match=r"^tour 20001: "):
+    with pytest.raises(InvalidTourError, match=r"^tour 35001: "):
         check_tours(board, str(f), start=board.name(*board.coords_of([t[0]])[0]))
-    assert len(read_tours(board, str(f))[0]) == 20_006
+    assert len(read_tours(board, str(f))[0]) == 35_006
 
 
 def test_a_line_of_another_length_is_named(tmp_path):
