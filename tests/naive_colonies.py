@@ -1,7 +1,7 @@
 """Slow, readable references of the ant colonies (plain Python, no numpy in the loops).
 
 They follow the papers' descriptions step by step, with the kernels'
-documented conventions (SplitMix64 stream, one draw per step with two or
+documented conventions (the SplitMix64 stream of ``naive_splitmix``, one draw per step with two or
 more candidates, first candidate in move order whose running weight sum
 exceeds ``u * total``), so a kernel run and a reference run from the same
 seed must agree exactly: same walks, same tours, same pheromone.
@@ -11,22 +11,7 @@ from __future__ import annotations
 
 import math
 
-MASK = (1 << 64) - 1
-
-
-class SplitMix64:
-    """The generator of the kernels, one uint64 of state."""
-
-    def __init__(self, seed: int):
-        self.state = seed & MASK
-
-    def uniform(self) -> float:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        x = self.state
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
-        x ^= x >> 31
-        return (x >> 11) * (1.0 / 9007199254740992.0)
+from naive_splitmix import SplitMix64
 
 
 def walk(table, weight, start, rng, reserved=-1, tau=None):

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from conftest import load_oracle
-from naive_colonies import SplitMix64
+from naive_splitmix import SplitMix64
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
 from ktsolve.heuristics.ga import _GA, ga_rate, solve_ga
-from ktsolve.heuristics._colony_kernels import decode as _decode
+from ktsolve.heuristics._ga_kernels import decode as _decode
 
 
 def decode(table, genes, start):

@@ -34,10 +34,12 @@ def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_
     ants = len(starts) if ants is None else ants
     out = np.empty((ants * cycles * tau.shape[0], graph.n), dtype=np.int32)
     counts = np.zeros(6, dtype=np.int64)
-    done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
-                                MODES[deposit_on], free, np.asarray(starts, dtype=np.int32),
-                                np.asarray(reserve, dtype=np.int32), ants, cycles, seed_state(seed), closed, -1,
-                                False, out, counts, np.zeros(graph.n, np.int32), np.array([-2]))
+    reals, ints = K.bundle(K.IACO_REALS, rho=0.45, deposit=0.1, tau_lo=0.001, tau_hi=0.999, f=f, ants=ants, cycle0=0,
+                           cycles=cycles, closed=closed, end=-1, first_only=False, share_every=share_every,
+                           deposit_mode=MODES[deposit_on], dynamic=free)
+    done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, reals, ints, np.asarray(starts, dtype=np.int32),
+                                np.asarray(reserve, dtype=np.int32), seed_state(seed), out, counts,
+                                np.zeros(graph.n, np.int32), np.array([-2]))
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 

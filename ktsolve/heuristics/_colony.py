@@ -1,7 +1,7 @@
 """Plain-Python helpers shared by the ant colonies (:mod:`.aco`, :mod:`.iaco`) and the GA.
 
 Nothing here is compiled: the numba kernels live in
-:mod:`._colony_kernels`.  This module holds what the methods need around
+:mod:`._colony_kernels`, :mod:`._posa_kernels` and :mod:`._ga_kernels`.  This module holds what the methods need around
 them: turning a :class:`~ktsolve.tour.TourSpec` into square numbers, the
 moves of seed paths (to lay pheromone along them), the set of distinct
 tours found so far and its bias measures, and the glue between a colony and
@@ -28,7 +28,7 @@ from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
 from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
-from . import _colony_kernels as K
+from . import _posa_kernels as P
 
 __all__ = [
     "Colony",
@@ -356,11 +356,11 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
     """Extend a walk greedily and repair it with Posa rotations; ``(path, squares on it, rotations)``.
 
     The walk ``walk[:length + 1]`` keeps its first square.  Warnsdorff's rule
-    (:func:`~._colony_kernels.posa_extend`) extends it from its end; when the
+    (:func:`~._posa_kernels.posa_extend`) extends it from its end; when the
     end is stuck, a Posa rotation (the reversal of the part after a
     neighbour of the end, :func:`ktsolve.heuristics.rotation.rotate`, the
     rotation method's own primitive, called here from Python) gives the path
-    a new end, chosen by :func:`~._colony_kernels.posa_pivot` among those
+    a new end, chosen by :func:`~._posa_kernels.posa_pivot` among those
     that can extend, or that close the tour when every square is on it.  A
     rotation keeps the end's colour, so after :data:`GIVE_BACK_AFTER`
     rotations without growth the end square is given back (the path gets
@@ -392,7 +392,7 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
     since = 0  # rotations since the path last grew
     longest = m
     while True:
-        m = int(K.posa_extend(tpad, path, pos, m, rng))
+        m = int(P.posa_extend(tpad, path, pos, m, rng))
         if m > longest:
             longest, since = m, 0
         goal = -1
@@ -415,7 +415,7 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
             pos[path[m]] = -1
             since = 0
             continue
-        i = int(K.posa_pivot(tpad, path, pos, m, goal, rng))
+        i = int(P.posa_pivot(tpad, path, pos, m, goal, rng))
         if i < 0:
             return path, m, rotations
         rotate(path, pos, m, i)

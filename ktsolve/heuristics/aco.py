@@ -182,9 +182,11 @@ class _Colony(Colony):
         return self.tau[:, : self.graph.table.shape[1]].copy()
 
     def _cycles(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        return K.aco_cycles(self.tpad, self.full, self.rev, self.tau, self.weight, self.alpha, self.rho, self.q,
-                            TAU_MIN, self.starts, self.reserve, self.ants, self.done, n_cycles, self.rng, self.closed,
-                            self.end, first_only, out, self.counts, self.best, self.best_len)
+        reals, ints = K.bundle(K.ACO_REALS, alpha=self.alpha, rho=self.rho, q=self.q, tau_min=TAU_MIN, ants=self.ants,
+                               cycle0=self.done, cycles=n_cycles, closed=self.closed, end=self.end,
+                               first_only=first_only)
+        return K.aco_cycles(self.tpad, self.full, self.rev, self.tau, self.weight, reals, ints, self.starts,
+                            self.reserve, self.rng, out, self.counts, self.best, self.best_len)
 
     def stats(self, cycles_run: int) -> dict:
         out = self.base_stats(cycles_run)

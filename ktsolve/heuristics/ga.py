@@ -24,9 +24,9 @@ generations without progress.  The chromosome, the fitness and the repair
 are Gordon & Slocum's; the rates are our choice (the papers' figures were
 not available to us), documented here and reported in ``stats``.
 
-Randomness: the SplitMix64 generator of
-:mod:`ktsolve.heuristics._colony_kernels` (where the GA's kernels live),
-drawn in a fixed documented order so the tests replay generations exactly
+Randomness: the shared SplitMix64 generator (:mod:`ktsolve._splitmix`),
+drawn by the GA's kernels (:mod:`ktsolve.heuristics._ga_kernels`) in a
+fixed documented order so the tests replay generations exactly
 in plain Python: per child two draws per tournament (two contestants, ties
 to the first), one for the crossover decision, one for the cut when
 crossing, then one per bit for mutation.
@@ -50,7 +50,7 @@ from ..graph import KnightGraph
 from ..result import SolveResult, Status
 from ..seeds import derive_seed, resolve_seed
 from ..tour import Tour, TourSpec
-from . import _colony_kernels as K
+from . import _ga_kernels as K
 from ._colony import seed_state, spec_squares, walk_arrays
 
 __all__ = ["solve_ga", "ga_rate", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
@@ -104,9 +104,11 @@ class _GA:
         self.most = max(1, DECODES_PER_CHUNK // (p * n))
 
     def run(self, n_gens, out, first_only):
-        return K.ga_generations(self.tpad, self.pop, self.fit, self.new, self.start, self.starts, self.closed, self.end,
-                   self.crossover, self.mutation, self.stall, n_gens, self.rng, self.visited, self.stamp,
-                   self.path, out, self.state, self.counts, first_only)
+        reals, ints = K.ga_bundle(crossover=self.crossover, mutation=self.mutation, start=self.start,
+                                  closed=self.closed, end=self.end, stall=self.stall, generations=n_gens,
+                                  first_only=first_only)
+        return K.ga_generations(self.tpad, self.pop, self.fit, self.new, self.starts, reals, ints, self.rng,
+                                self.visited, self.stamp, self.path, out, self.state, self.counts)
 
     def stats(self):
         ev, complete, closed, matched, restarts, gens = (int(v) for v in self.counts)

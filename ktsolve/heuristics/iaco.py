@@ -244,10 +244,12 @@ class _Colonies(Colony):
         return self.tau[:, :, : self.graph.table.shape[1]].copy()
 
     def _cycles(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        return K.iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, self.rho, self.deposit,
-                             self.tau_lo, self.tau_hi, self.f, self.share_every, self.done, self.deposit_mode,
-                             self.degree == "free", self.starts, self.reserve, self.ants, n_cycles, self.rng,
-                             self.closed, self.end, first_only, out, self.counts, self.best, self.best_len)
+        reals, ints = K.bundle(K.IACO_REALS, rho=self.rho, deposit=self.deposit, tau_lo=self.tau_lo, tau_hi=self.tau_hi,
+                               f=self.f, ants=self.ants, cycle0=self.done, cycles=n_cycles, closed=self.closed,
+                               end=self.end, first_only=first_only, share_every=self.share_every,
+                               deposit_mode=self.deposit_mode, dynamic=self.degree == "free")
+        return K.iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, reals, ints, self.starts,
+                             self.reserve, self.rng, out, self.counts, self.best, self.best_len)
 
     def stats(self, cycles_run: int) -> dict:
         out = self.base_stats(cycles_run)
