@@ -13,6 +13,15 @@ import math
 
 from naive_splitmix import SplitMix64
 
+from ktsolve.heuristics.aco import PARAMS as ACO_PARAMS, TAU_MIN
+from ktsolve.heuristics.iaco import PARAMS as IACO_PARAMS
+
+#: The methods' declared defaults: the references run what the product runs unless told otherwise.
+ACO = ACO_PARAMS.defaults
+IACO = IACO_PARAMS.defaults
+#: Ants per colony and cycle (None: one per start) and deposit rule of each reading of the improved colony.
+READINGS = {"ant": (1, "all"), "square": (None, "all"), "edge": (None, "edge"), "complete": (None, "complete")}
+
 
 def walk(table, weight, start, rng, reserved=-1, tau=None):
     """One ant: returns (path, moves).  ``table[s][j]`` is a square or -1.
@@ -70,8 +79,8 @@ def is_closed(table, path):
     return len(path) > 2 and path[0] in table[path[-1]]
 
 
-def aco(table, tau, starts, cycles, seed, *, rho=0.25, q=1.0, alpha=1.0, tau_min=1e-300, closed=False, ants=None,
-        reserve=()):
+def aco(table, tau, starts, cycles, seed, *, rho=ACO["rho"], q=ACO["q"], alpha=ACO["alpha"], tau_min=TAU_MIN,
+        closed=False, ants=None, reserve=()):
     """Hingston & Kendall: returns (tau, tours kept, counts [walks, complete, closed])."""
     n = len(table)
     ants = len(starts) if ants is None else ants
@@ -120,17 +129,21 @@ def f_mean(values, f):
     return (acc / k) ** (1.0 / f)
 
 
-def iaco(table, degree, tau, starts, cycles, seed, *, rho=0.45, deposit=0.1, lo=0.001, hi=0.999, f=math.inf,
-         share_every=10, deposit_on="edge", closed=False, ants=None, free=False, reserve=()):
+def iaco(table, degree, tau, starts, cycles, seed, *, rho=IACO["rho"], deposit=IACO["deposit"], lo=IACO["tau_lo"],
+         hi=IACO["tau_hi"], f=IACO["f"], share_every=IACO["share_every"], reading=IACO["reading"], closed=False,
+         ants=None, free=IACO["degree"] == "free", reserve=()):
     """Jiang, Bai & Dong: ``tau[c][s][j]`` per colony; returns (tau, tours, counts).
 
-    ``deposit_on``: "edge" (C once per used move and colony), "all" (C per
-    use: the sum over ants), "complete" (per use by a complete walk).
+    ``reading`` (:data:`READINGS`) sets the ants of a colony per cycle when
+    ``ants`` is None (1 for "ant", else one per start) and the deposit:
+    "ant" and "square" lay C per use (the sum over ants), "edge" C once per
+    used move and colony, "complete" C per use by a complete walk.
     ``free``: ``D`` counts unvisited neighbours (else the board degree).
     """
     n = len(table)
     k_col = len(tau)
-    ants = len(starts) if ants is None else ants
+    per_colony, deposit_on = READINGS[reading]
+    ants = (per_colony or len(starts)) if ants is None else ants
     tau = [[list(row) for row in col] for col in tau]
     rng = SplitMix64(seed)
     tours, counts = [], [0, 0, 0]
