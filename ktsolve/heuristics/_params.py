@@ -47,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from ..checks import check_choice, check_int, check_real
+from ..checks import COUNT_MAX, check_choice, check_int, check_real
 from ..errors import InvalidParameterError
 from ..seeds import SEED_DOC
 
@@ -87,8 +87,8 @@ def real(lo, hi, *, lo_open: bool = False, hi_open: bool = False) -> Callable:
     return check
 
 
-def whole(lo: int, hi: int | None = None) -> Callable:
-    """A whole number in ``[lo, hi]`` (no upper bound when ``hi`` is None)."""
+def whole(lo: int, hi: int | None = COUNT_MAX) -> Callable:
+    """A whole number in ``[lo, hi]``; the upper bound of every count by default (:data:`~ktsolve.checks.COUNT_MAX`)."""
     def check(value, name, get, ctx):
         return check_int(name, value, lo, hi, method=ctx.method)
     return check
