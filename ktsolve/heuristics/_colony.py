@@ -1,11 +1,14 @@
 """Plain-Python helpers shared by the ant colonies (:mod:`.aco`, :mod:`.iaco`) and the GA.
 
 Nothing here is compiled: the numba kernels live in
-:mod:`._colony_kernels`, :mod:`._posa_kernels` and :mod:`._ga_kernels`.  This module holds what the methods need around
-them: turning a :class:`~ktsolve.tour.TourSpec` into square numbers, the
-moves of seed paths (to lay pheromone along them), the set of distinct
-tours found so far and its bias measures, and the glue between a colony and
-:func:`ktsolve.driver.drive` (budget, time limit, progress, Ctrl-C).
+:mod:`._colony_kernels`, :mod:`._posa_kernels` and :mod:`._ga_kernels`.
+This module holds what the methods need around them: turning a
+:class:`~ktsolve.tour.TourSpec` into square numbers, the moves of seed
+paths (to lay pheromone along them), the base class :class:`Colony` (the
+state every colony shares, its seeding and its local search), the set of
+distinct tours found so far and its bias measures, and the glue between a
+colony and :func:`ktsolve.driver.drive` (budget, the call's Deadline,
+progress, Ctrl-C).
 
 Distinct tours are kept as the raw bytes of their square sequence in a
 ``dict`` (insertion-ordered, so tours come back in the order they were first

@@ -82,10 +82,11 @@ with 1 % holes the repair ends 2 to 20 squares short and the answer is
 ``unknown`` where ``rotation`` needs well under a second
 (``benchmarks/results/colony_boards.md``).
 
-The kernels (the walk, the deposit, evaporation, the cycle loop and the
-SplitMix64 generator seeded with the run's seed) are those of
-:mod:`ktsolve.heuristics._colony_kernels`; ``tests/naive_colonies.py``
-replays runs exactly in plain Python.
+The kernels (the walk, the deposit, evaporation, the cycle loop) are those
+of :mod:`ktsolve.heuristics._colony_kernels`, drawing from the shared
+SplitMix64 (:mod:`ktsolve._splitmix`) seeded with the run's seed; the
+parameters are declared once in :data:`PARAMS`; ``tests/naive_colonies.py``
+replays runs exactly in plain Python, with the same declared defaults.
 
 References
 ----------

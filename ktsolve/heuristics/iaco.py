@@ -101,8 +101,10 @@ colony and cycle must learn a 167-move sequence from trails alone.  With
 ``degree="free"`` open tours come within ten walks.  ``seed_with`` and
 ``local_search`` (as in :mod:`.aco`) are the other ways to large boards.
 
-The kernels are those of :mod:`ktsolve.heuristics._colony_kernels`;
-``tests/naive_colonies.py`` replays runs exactly in plain Python.
+The kernels are those of :mod:`ktsolve.heuristics._colony_kernels`; the
+parameters are declared once in :data:`PARAMS`, and
+``tests/naive_colonies.py`` replays runs exactly in plain Python with the
+same declared defaults.
 
 References
 ----------
