@@ -17,7 +17,6 @@ import pkgutil
 
 import pytest
 
-import ktsolve
 from ktsolve.registry import methods
 
 
