@@ -74,8 +74,7 @@ import numpy as np
 
 from .. import jit
 from ..board import Board
-from ..checks import check_seed, check_time_limit
-from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..driver import Deadline, Stopped, begin, drive, interrupt_guard
 from ..errors import UnsupportedError
 from ..proofs.theorems import full_board_proof, has_closed_tour
 from ..result import SolveResult, Status
@@ -610,7 +609,7 @@ def warm() -> float:
     return jit.prepare("divide", _warm_calls, (fill_blocks, walk_part))
 
 
-def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=None) -> SolveResult:
+def solve_divide(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=None) -> SolveResult:
     """Open or closed tour of a full board by divide and conquer, or a proof that none exists.
 
     Parameters
@@ -654,8 +653,7 @@ def solve_divide(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     >>> print(solve_divide(KnightGraph(Board(4, 9)), TourSpec(closed=True)).proof.argument)
     outer and inner rows
     """
-    check_seed(seed)
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline, _ = begin(time_limit, seed, seeded=False)
     board = graph.board
     if not board.is_full:
         raise UnsupportedError("method 'divide' works on boards without holes only")
