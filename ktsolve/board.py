@@ -12,9 +12,10 @@ mapping between numbers and coordinates needs only the sorted hole positions,
 so a board of 10^8 squares costs no memory per square until something asks
 for :attr:`Board.mask`.
 
-Board file format: one line per row, ``.`` (or ``o``) a square and ``#`` (or
-``x``) a hole; spaces inside a line, blank lines and everything after ``;``
-are ignored.
+Board file format (:meth:`Board.parse_file`): one line per row, ``.`` (or
+``o``) a square, ``#`` (or ``x``) a hole, ``S`` and ``E`` the start and end
+squares of puzzles; spaces inside a line, blank lines and everything after
+``;`` are ignored.
 """
 
 from __future__ import annotations
@@ -22,14 +23,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
+from ._reading import shown as _shown
 from .errors import InvalidBoardError, InvalidSquareError
 
 __all__ = [
     "Board",
+    "BoardFile",
+    "BoardFileWarning",
     "MAX_SQUARES",
+    "MAX_BOARD_FILE_BYTES",
     "file_letters",
     "file_index",
 ]
@@ -38,11 +44,56 @@ __all__ = [
 #: is a 1 GiB int32 array; square numbers must also fit in int32.
 MAX_SQUARES = 2**28
 
-_SIZE_RE = re.compile(r"^\s*([+-]?\d+)\s*[xX\u00d7*]\s*([+-]?\d+)\s*$")
+# ASCII digits only: int() reads fullwidth digits too, and a size must be what it looks like
+_SIZE_RE = re.compile(r"^\s*([+-]?[0-9]{1,12})\s*[xX\u00d7*]\s*([+-]?[0-9]{1,12})\s*$")
 _ALG_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 _RC_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?$")
-_SQUARE_CHARS = frozenset(".oO")
-_HOLE_CHARS = frozenset("#xX")
+#: Longest square name or row,col pair read (``zzzzzz999999999``, ``999999999,999999999``);
+#: anything longer is no square of any board, and int() of it could take thousands of digits.
+_NAME_CHARS = 24
+_BAD_CELL = re.compile(r"[^.oO#xXsSeE]")
+_GAP = re.compile(r"\S[ \t]{2,}\S")  # two spaces between cells: a row laid out with blanks for holes
+
+#: Most bytes a text board file may hold (64 MiB, after gzip inflation): an 8000 x 8000 board, one
+#: character a cell.  Larger boards come as sizes with --holes, or as .npy masks.
+MAX_BOARD_FILE_BYTES = 64 << 20
+
+
+class BoardFileWarning(UserWarning):
+    """A board file that reads, but perhaps not as its author meant (see :meth:`Board.parse_file`)."""
+
+
+class BoardFile(NamedTuple):
+    """What a board file says: the ``board``, its ``start`` and ``end`` squares (``(row, col)`` or None),
+    and ``notes``, one sentence per thing worth a warning."""
+
+    board: "Board"
+    start: tuple[int, int] | None
+    end: tuple[int, int] | None
+    notes: tuple[str, ...]
+
+
+def _notes(seen: set, gaps: int | None) -> tuple[str, ...]:
+    """The warnings a board file deserves, from the characters it uses."""
+    out = []
+    if "#" in seen and seen & set("xX"):
+        out.append("the board file writes holes both as # and as x; both are holes")
+    if "." in seen and seen & set("oO"):
+        out.append("the board file writes squares both as . and as o; both are squares")
+    if seen & set("xX") and seen & set("sS"):
+        out.append("the board file uses x for holes beside an S start; Rosetta Code's puzzles write x for "
+                   "squares and . for holes: if it comes from there, swap x and . (this reads the complement)")
+    if gaps is not None:
+        out.append(f"board file line {gaps} has gaps of spaces between its cells; spaces are ignored, "
+                   "a hole is #")
+    return tuple(out)
+
+
+def _warn(notes) -> None:
+    import warnings
+
+    for note in notes:
+        warnings.warn(BoardFileWarning(note), stacklevel=3)
 
 
 def file_letters(col: int) -> str:
@@ -80,17 +131,21 @@ def file_index(letters: str) -> int:
 
 
 def _check_size(rows, cols, text: str | None = None) -> tuple[int, int]:
-    shown = text if text is not None else f"{rows}x{cols}"
     for value in (rows, cols):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise InvalidBoardError(
-                f"board size {shown} must be whole numbers of rows and columns"
-            )
+            given = _shown(text)[1:-1] if text is not None else _shown(f"{rows!r}x{cols!r}")[1:-1]
+            raise InvalidBoardError(f"board size {given} must be whole numbers of rows and columns")
     rows, cols = int(rows), int(cols)
+    big = max(abs(rows), abs(cols)) > MAX_SQUARES  # str() of a number of thousands of digits fails
+    # a size may hide a megabyte of spaces: the message quotes its start
+    shown = _shown(text)[1:-1] if text is not None else ("given" if big else f"{rows}x{cols}")
     if rows < 1 or cols < 1:
         raise InvalidBoardError(
             f"board size {shown} must have at least one row and one column"
         )
+    if max(rows, cols) > MAX_SQUARES:  # str() of a number of thousands of digits fails: not written out
+        raise InvalidBoardError(f"board size {shown} has more than "
+                                f"{MAX_SQUARES:,} rows or columns; ktsolve allows at most {MAX_SQUARES:,} squares")
     if rows * cols > MAX_SQUARES:
         raise InvalidBoardError(
             f"board {rows}x{cols} has {rows * cols:,} squares; "
@@ -205,7 +260,7 @@ class Board:
         m = _SIZE_RE.match(spec)
         if not m:
             raise InvalidBoardError(
-                f"board size {spec.strip()!r} is not of the form ROWSxCOLS, like 8x8"
+                f"board size {_shown(spec.strip())} is not of the form ROWSxCOLS, like 8x8 (ASCII digits)"
             )
         rows, cols = _check_size(int(m.group(1)), int(m.group(2)), spec.strip())
         board = cls(rows, cols)
@@ -217,54 +272,126 @@ class Board:
 
     @classmethod
     def parse(cls, text: str) -> "Board":
-        """Board from its text form (see the module docstring for the format).
+        """Board from its text form (see :meth:`parse_file` for the format); ``S`` and ``E`` are squares.
+
+        Warns with :class:`BoardFileWarning` for each note :meth:`parse_file` makes.
 
         Examples
         --------
         >>> Board.parse("..#\\n...  ; a comment\\n").holes
         ((0, 2),)
         """
+        parsed = cls.parse_file(text)
+        _warn(parsed.notes)
+        return parsed.board
+
+    @classmethod
+    def parse_file(cls, text: str) -> "BoardFile":
+        """Board, start and end squares, and notes, from the text of a board file.
+
+        One line per row of the board.  The characters:
+
+        ====================  ==========================================
+        ``.`` ``o`` ``O``     a square
+        ``#`` ``x`` ``X``     a hole
+        ``S`` ``s``           the start square (a square), at most one
+        ``E`` ``e``           the end square (a square), at most one
+        ``;``                 a comment, to the end of the line
+        ====================  ==========================================
+
+        Spaces and tabs inside a line, and blank lines, are ignored.
+        Anything else (digits, other letters) is refused by line and
+        column.  ``notes`` holds one sentence per thing worth a warning: a
+        file that mixes conventions (``#`` and ``x`` for holes, ``.`` and
+        ``o`` for squares), ``x`` for holes beside an ``s``/``S`` start
+        (Rosetta Code's puzzles write ``x`` for squares and ``.`` for
+        holes: pasted here they give the complement board), and gaps of
+        spaces inside a row (spaces are not holes here).
+
+        Examples
+        --------
+        >>> f = Board.parse_file("S..\\n.#.\\n..E")
+        >>> f.board.holes, f.start, f.end, f.notes
+        (((1, 1),), (0, 0), (2, 2), ())
+        """
         grid: list[str] = []
+        marks: dict[str, list] = {"start": [], "end": []}
+        seen: set[str] = set()
+        gaps = None
         for lineno, raw in enumerate(text.splitlines(), 1):
             line = raw.split(";", 1)[0]
-            line = "".join(line.split())
-            if not line:
+            cells = "".join(line.split())
+            if not cells:
                 continue
-            for col, ch in enumerate(line):
-                if ch not in _SQUARE_CHARS and ch not in _HOLE_CHARS:
-                    raise InvalidBoardError(
-                        f"board file line {lineno} has {ch!r} at column {col + 1}; "
-                        "use . or o for squares and # or x for holes"
-                    )
-            if grid and len(line) != len(grid[0]):
+            bad = _BAD_CELL.search(cells)
+            if bad:
+                col, ch = bad.start(), bad.group()
+                hint = (" (Rosetta Code's layout of 0 and 1: write . for 0, S for 1 and # for a blank)"
+                        if ch in "01" else "")
                 raise InvalidBoardError(
-                    f"board file line {lineno} has {len(line)} squares where the "
-                    f"first row has {len(grid[0])}; every row must be the same length"
+                    f"board file line {lineno} has {_shown(ch)} at column {col + 1}; use . or o for squares, "
+                    f"# or x for holes, S and E for the start and end{hint}"
                 )
-            grid.append(line)
+            if grid and len(cells) != len(grid[0]):
+                raise InvalidBoardError(
+                    f"board file line {lineno} has {len(cells):,} squares where the first row has "
+                    f"{len(grid[0]):,}; every row must be the same length (spaces inside a row are ignored)"
+                )
+            if len(cells) * (len(grid) + 1) > MAX_SQUARES:
+                _check_size(len(grid) + 1, len(cells))  # refused by name before the text is all kept
+            if gaps is None and _GAP.search(line.strip()):
+                gaps = lineno
+            seen.update(cells)
+            for ch, key in (("S", "start"), ("s", "start"), ("E", "end"), ("e", "end")):
+                col = cells.find(ch)
+                while col >= 0:
+                    marks[key].append((len(grid), col))
+                    col = cells.find(ch, col + 1)
+            grid.append(cells)
         if not grid:
             raise InvalidBoardError("board file has no rows")
         rows, cols = _check_size(len(grid), len(grid[0]))
-        holes = [(r, c) for r, line in enumerate(grid) for c, ch in enumerate(line) if ch in _HOLE_CHARS]
-        return cls(rows, cols, holes)
+        cells = np.frombuffer("".join(grid).encode("ascii"), dtype=np.uint8)
+        flat = np.flatnonzero(np.isin(cells, np.frombuffer(b"#xX", dtype=np.uint8)))
+        board = cls(rows, cols, np.stack(np.divmod(flat, cols), axis=1))
+        ends = []
+        for key in ("start", "end"):
+            found = marks[key]
+            if len(found) > 1:
+                names = ", ".join(board.name(r, c) for r, c in found[:4])
+                raise InvalidBoardError(f"board file marks {len(found)} {key} squares ({names}); one at most")
+            ends.append(found[0] if found else None)
+        return BoardFile(board, ends[0], ends[1], _notes(seen, gaps))
 
     @classmethod
     def read(cls, path) -> "Board":
-        """Board from a board file; ``"-"`` reads standard input."""
-        import sys
+        """Board from a board file; ``"-"`` reads standard input (see :meth:`read_file`)."""
+        parsed = cls.read_file(path)
+        _warn(parsed.notes)
+        return parsed.board
 
+    @classmethod
+    def read_file(cls, path) -> "BoardFile":
+        """:meth:`parse_file` of a board file; ``"-"`` reads standard input.
+
+        The file is read once (a pipe works), gunzipped when it starts like
+        gzip, and at most :data:`MAX_BOARD_FILE_BYTES` of it (after
+        inflation): a larger file, a device or a bomb is refused by
+        :class:`InvalidBoardError` without reading further.
+        """
+        from ._reading import Source
+
+        path = str(path)
+        what = "the board from standard input" if path == "-" else f"board file {_shown(path, 200)}"
+        with Source(path, what, MAX_BOARD_FILE_BYTES, InvalidBoardError) as src:
+            data = src.read("more than any text board file (a .npy mask holds larger boards)")
+        if b"\0" in data:
+            raise InvalidBoardError(f"cannot read {what}: not UTF-8 text")  # NUL bytes: a binary file
         try:
-            if str(path) == "-":
-                if sys.stdin is None:
-                    raise InvalidBoardError("cannot read the board from standard input: it is closed")
-                text = sys.stdin.read().removeprefix("\ufeff")
-            else:
-                with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark is not a square
-                    text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
-            raise InvalidBoardError(f"cannot read board file {str(path)!r}: {reason}") from None
-        return cls.parse(text)
+            text = data.decode("utf-8-sig")  # a byte-order mark is not a square
+        except UnicodeDecodeError:
+            raise InvalidBoardError(f"cannot read {what}: not UTF-8 text") from None
+        return cls.parse_file(text)
 
     def with_holes(self, holes: Iterable) -> "Board":
         """A new board with ``holes`` removed as well; a hole it already has is refused by name.
@@ -456,25 +583,28 @@ class Board:
             try:
                 row, col = (int(v) for v in text)
             except (TypeError, ValueError):
-                raise InvalidSquareError(f"{what} {text!r} is not a (row, col) pair") from None
+                raise InvalidSquareError(f"{what} {_shown(repr(text))[1:-1]} is not a (row, col) pair") from None
+            if not (-(2**62) < row < 2**62 and -(2**62) < col < 2**62):  # no board; str() of it may not even work
+                raise InvalidSquareError(f"{what} is outside the {self.rows}x{self.cols} board")
             shown = f"({row},{col})"
         elif isinstance(text, str):
             s = text.strip()
             m = _ALG_RE.match(s)
-            if m:
+            if m and len(s) <= _NAME_CHARS:
                 col = file_index(m.group(1))
                 row = self.rows - int(m.group(2))
                 shown = s
             else:
                 m = _RC_RE.match(s)
-                if not m:
+                if not m or len(s) > _NAME_CHARS:
+                    # a name from a file may be a megabyte long: the message quotes its start only
                     raise InvalidSquareError(
-                        f"{what} {s!r} is not a square name like a1 or a row,col pair like 7,0"
+                        f"{what} {_shown(s)} is not a square name like a1 or a row,col pair like 7,0"
                     )
                 row, col = int(m.group(1)), int(m.group(2))
                 shown = f"{row},{col}"
         else:
-            raise InvalidSquareError(f"{what} {text!r} is not a square name like a1 or 7,0")
+            raise InvalidSquareError(f"{what} {_shown(repr(text))[1:-1]} is not a square name like a1 or 7,0")
         if not self.contains(row, col):
             raise InvalidSquareError(f"{what} {shown} is outside the {self.rows}x{self.cols} board")
         if not allow_hole and self.is_hole(row, col):

@@ -51,9 +51,14 @@ and catches them, and none is a ``KtsolveError``:
 ``ktsolve.models.csp._Interrupted``          search at the deadline or Ctrl-C
 ===========================================  ===================================
 
-A warning, not an error: ``ktsolve.testing.UnsettledWarning`` (a
-``UserWarning``) says that :func:`~ktsolve.testing.assert_agrees` could
-not check a claim because ``prove`` found no answer within its time limit.
+Warnings, not errors (each a ``UserWarning``): ``ktsolve.testing.UnsettledWarning``
+says that :func:`~ktsolve.testing.assert_agrees` could not check a claim
+because ``prove`` found no answer within its time limit;
+``ktsolve.testing.oracle.CacheWarning`` that the oracle's disk cache is
+damaged, someone else's or locked, and was ignored or skipped (the answer
+is computed); ``ktsolve.board.BoardFileWarning`` that a board file reads,
+but perhaps not as its author meant (conventions mixed, or Rosetta Code's
+``x`` for squares read as holes).
 """
 
 __all__ = [

@@ -18,28 +18,44 @@ Tour files come in these forms, recognised by content:
 Any of them may be gzip-compressed (recognised by its first bytes, whatever
 the file's name) and may start with a UTF-8 byte-order mark; ``-`` reads
 standard input.  Output is written by :mod:`ktsolve.output`.
+
+Budgets: a file is opened once and read front to back (a pipe works), and
+never more of it is read than a tour of the board can need, counted after
+gzip inflation (:class:`ktsolve._reading.Source`): a text tour 64 KiB plus
+64 bytes per cell of the board, at most 1 GiB
+(:func:`ktsolve._reading.tour_text_budget`); a ``.npy`` tour 64 KiB plus 16
+bytes per cell, its header checked against its length before any array is
+allocated.  A file of several tours one per line is streamed instead
+(:func:`check_tours`, :func:`iter_tours`): each line within the text
+budget, any number of lines, in constant memory.  A file past its budget,
+a bomb or a device is refused with one line (:class:`TourFileError`), and
+messages quote a bounded prefix of what the file held.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
+import itertools
 import json
 import os
 import re
-import sys
-import zlib
+from dataclasses import dataclass
 
 import numpy as np
 
+from ._reading import Source, shown, tour_text_budget
+from ._tourlines import name_keys, parse_block, split_line
 from .board import Board
 from .errors import InvalidSquareError, InvalidTourError, TourFileError
 from .output import open_output
-from .tour import Tour, _coords_to_squares, _names_to_coords
+from .tour import Tour, _coords_to_squares, _names_to_coords, validate, validate_many
 
 __all__ = [
     "read_tour",
     "read_tours",
+    "iter_tours",
+    "check_tours",
+    "TourFileCheck",
     "parse_tour_text",
     "parse_tours_text",
     "write_atomic",
@@ -52,8 +68,12 @@ _CHUNK = 1 << 22
 _PAIR_LINE = re.compile(r"^\s*\(?\s*\d+\s*,\s*\d+\s*\)?\s*$")
 _MATRIX_TOKEN = re.compile(r"^(\d+|#+|\.+)$")
 _NPY_MAGIC = b"\x93NUMPY"
-_GZIP_MAGIC = b"\x1f\x8b"
 _UNVISITED = -1
+
+
+def _small_int(digits: str) -> int:
+    """``int(digits)``, or -1 (out of range of every board) for more digits than int64 holds."""
+    return int(digits) if len(digits) <= 18 else -1
 
 
 def _unchecked(board: Board, squares) -> Tour:
@@ -66,13 +86,14 @@ def _from_json(board: Board, data) -> tuple[Tour, bool | None]:
     if isinstance(data, dict):
         if "closed" in data:
             if not isinstance(data["closed"], bool):
-                raise TourFileError(f"the JSON's 'closed' must be true or false, not {json.dumps(data['closed'])}")
+                raise TourFileError(
+                    f"the JSON's 'closed' must be true or false, not {_clip(_dumps(data['closed']), 80)}")
             closed = data["closed"]
         tour = data.get("tour")
         if tour is None:
             tour = data.get("path")  # the JSON of ``ktsolve longest``
         if tour is None:
-            status = f" (its status is {data['status']!r})" if isinstance(data.get("status"), str) else ""
+            status = f" (its status is {shown(data['status'])})" if isinstance(data.get("status"), str) else ""
             raise TourFileError(f"the JSON object has no 'tour'{status}")
         data = tour
     if not isinstance(data, list) or not data:
@@ -83,10 +104,20 @@ def _from_json(board: Board, data) -> tuple[Tour, bool | None]:
         # bool is an int to Python, and "0" or 0.5 is no row: pairs of whole numbers only
         if not (isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)):
             raise TourFileError(
-                f"step {k + 1} of the JSON tour, {json.dumps(x)}, is neither a [row, col] pair "
+                f"step {k + 1} of the JSON tour, {_clip(_dumps(x), 80)}, is neither a [row, col] pair "
                 "of whole numbers nor a square name"
             )
+        if not all(-(2**62) < v < 2**62 for v in x):  # int64 would overflow; no board is that large
+            raise InvalidTourError(f"step {k + 1}: square {_clip(_dumps(x), 80)} is outside the "
+                                   f"{board.rows}x{board.cols} board")
     return _unchecked(board, _coords_to_squares(board, np.array(data, dtype=np.int64))), closed
+
+
+def _dumps(x) -> str:
+    try:
+        return json.dumps(x)
+    except (RecursionError, ValueError):  # nested thousands deep, or a number past the digit limit
+        return f"a JSON {type(x).__name__}"
 
 
 def _from_matrix(board: Board, lines: list[list[str]]) -> Tour:
@@ -110,7 +141,7 @@ def _from_matrix(board: Board, lines: list[list[str]]) -> Tour:
                 mat[r, c] = _UNVISITED
                 partial = True
             else:
-                mat[r, c] = int(tok)
+                mat[r, c] = _small_int(tok)  # a 60-digit step is out of range, not an overflow
     steps = mat[board.mask]
     return _path_from_steps(board, steps) if partial else _tour_from_steps(board, steps)
 
@@ -156,8 +187,9 @@ def _tour_from_steps(board: Board, steps: np.ndarray) -> Tour:
     return Tour._unchecked(board, order, False, distinct=True)
 
 
-def _read_fixed_matrix(board: Board, path: str) -> Tour | None:
-    """Fast reader of Euler's matrix as ``ktsolve solve --format text`` writes it; None if the file differs.
+def _read_fixed_matrix(board: Board, fh, size: int | None = None) -> Tour | None:
+    """Fast reader of Euler's matrix as ``ktsolve solve --format text`` writes it, from the open regular file ``fh``
+    of ``size`` bytes; None if the file differs.
 
     That layout has cells of one width (numbers right-aligned, holes as
     ``#``), one space between cells and a newline after every row, so a row
@@ -165,51 +197,53 @@ def _read_fixed_matrix(board: Board, path: str) -> Tour | None:
     numbers come out of a few vectorised passes, a block at a time.  Any
     other layout returns None and is read by the general parser.
     """
+    if isinstance(fh, (str, os.PathLike)):  # a path: opened here, once
+        with open(fh, "rb") as opened:
+            return _read_fixed_matrix(board, opened, os.fstat(opened.fileno()).st_size)
     rows, cols = board.rows, board.cols
-    size = os.path.getsize(path)
-    with open(path, "rb") as fh:
-        head = fh.read(min(size, 1 << 26))
-        nl = head.find(b"\n")
-        line = nl + 1 if nl >= 0 else size + 1
-        if line % cols or line // cols < 2 or size not in (rows * line, rows * line - 1):
+    # the caller's open file, read from its start: never reopened (a pipe cannot be)
+    head = fh.read(min(size, 1 << 26, 10 * cols + 64))
+    nl = head.find(b"\n")
+    line = nl + 1 if nl >= 0 else size + 1
+    if line % cols or line // cols < 2 or size not in (rows * line, rows * line - 1):
+        return None
+    cw = line // cols
+    width = cw - 1
+    fh.seek(0)
+    steps = np.empty(rows * cols, dtype=np.int32)
+    rows_per = max(1, (1 << 24) // line)
+    for r0 in range(0, rows, rows_per):
+        k = min(rows_per, rows - r0)
+        buf = fh.read(k * line)
+        if len(buf) == k * line - 1:
+            buf += b"\n"
+        if len(buf) != k * line:
             return None
-        cw = line // cols
-        width = cw - 1
-        fh.seek(0)
-        steps = np.empty(rows * cols, dtype=np.int32)
-        rows_per = max(1, (1 << 24) // line)
-        for r0 in range(0, rows, rows_per):
-            k = min(rows_per, rows - r0)
-            buf = fh.read(k * line)
-            if len(buf) == k * line - 1:
-                buf += b"\n"
-            if len(buf) != k * line:
-                return None
-            a = np.frombuffer(buf, dtype=np.uint8).reshape(k, cols, cw)
-            sep = a[:, :, width]
-            if not ((sep[:, :-1] == 32).all() and (sep[:, -1] == 10).all()):
-                return None
-            cells = a[:, :, :width]
-            digit = (cells >= 48) & (cells <= 57)
-            space = cells == 32
-            hashes = cells == 35
-            if not (digit | space | hashes).all():
-                return None
-            if width > 1 and (space[:, :, 1:] & ~space[:, :, :-1]).any():
-                return None  # a space after a digit: not right-aligned numbers
-            hole = hashes.all(axis=2)
-            if (hashes.any(axis=2) & ~hole).any() or (~hole & ~digit.any(axis=2)).any():
-                return None
-            if width > 9:  # more digits than any board's step numbers
-                return None
-            values = cells.astype(np.int32)
-            values -= 48
-            values[~digit] = 0
-            val = values[:, :, 0].copy()
-            for pos in range(1, width):
-                val *= 10
-                val += values[:, :, pos]
-            steps[r0 * cols : (r0 + k) * cols] = val.ravel()
+        a = np.frombuffer(buf, dtype=np.uint8).reshape(k, cols, cw)
+        sep = a[:, :, width]
+        if not ((sep[:, :-1] == 32).all() and (sep[:, -1] == 10).all()):
+            return None
+        cells = a[:, :, :width]
+        digit = (cells >= 48) & (cells <= 57)
+        space = cells == 32
+        hashes = cells == 35
+        if not (digit | space | hashes).all():
+            return None
+        if width > 1 and (space[:, :, 1:] & ~space[:, :, :-1]).any():
+            return None  # a space after a digit: not right-aligned numbers
+        hole = hashes.all(axis=2)
+        if (hashes.any(axis=2) & ~hole).any() or (~hole & ~digit.any(axis=2)).any():
+            return None
+        if width > 9:  # more digits than any board's step numbers
+            return None
+        values = cells.astype(np.int32)
+        values -= 48
+        values[~digit] = 0
+        val = values[:, :, 0].copy()
+        for pos in range(1, width):
+            val *= 10
+            val += values[:, :, pos]
+        steps[r0 * cols : (r0 + k) * cols] = val.ravel()
     flat_holes = steps == 0
     if board.is_full:
         if flat_holes.any():
@@ -277,6 +311,11 @@ def parse_tours_text(board: Board, text: str) -> tuple[list[Tour], bool | None]:
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise TourFileError(f"the tour file is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        except RecursionError:
+            raise TourFileError("the tour file's JSON is nested too deeply to be a tour") from None
+        except ValueError as exc:  # a number of thousands of digits: Python refuses to convert it
+            raise TourFileError(f"the tour file's JSON has a number too long to read ({_clip(str(exc), 80)})") \
+                from None
         tour, closed = _from_json(board, data)
         return [tour], closed
     lines = [ln for ln in stripped.splitlines() if ln.strip()]
@@ -284,6 +323,10 @@ def parse_tours_text(board: Board, text: str) -> tuple[list[Tour], bool | None]:
     if all(_MATRIX_TOKEN.match(tok) for t in tokens for tok in t) and (len(lines) > 1 or board.rows == 1):
         return [_from_matrix(board, tokens)], None
     if all(_PAIR_LINE.match(ln) for ln in lines):
+        for k, ln in enumerate(lines):
+            if any(len(v) > 18 for v in re.findall(r"\d+", ln)):  # no board has such a row; int64 would overflow
+                raise InvalidTourError(f"step {k + 1}: square {shown(ln.strip())} is outside the "
+                                       f"{board.rows}x{board.cols} board")
         pairs = [tuple(int(v) for v in re.findall(r"\d+", ln)) for ln in lines]
         return [_unchecked(board, _coords_to_squares(board, np.array(pairs, dtype=np.int64)))], None
     several = _several_tours(board, lines)
@@ -306,11 +349,25 @@ def parse_tour_text(board: Board, text: str) -> tuple[Tour, bool | None]:
     return tours[0], closed
 
 
-def _npy_tour(board: Board, source, shown: str) -> Tour:
+def _npy_tour(board: Board, data: bytes, shown: str) -> Tour:
+    """The tour in the bytes of a ``.npy`` file, its header checked against its length before any allocation."""
+    fh = io.BytesIO(data)
     try:
-        arr = np.load(source, allow_pickle=False)
-    except (ValueError, EOFError) as exc:
-        raise TourFileError(f"tour file {shown} is not a numpy array: {exc}") from None
+        version = np.lib.format.read_magic(fh)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
+            np.lib.format.read_array_header_2_0
+        shape, _fortran, dtype = read_header(fh, max_header_size=1 << 16)
+        # a header may claim 10^11 squares: the bytes present say what can be allocated
+        count = 1
+        for d in shape:
+            count *= int(d)
+        if dtype.hasobject or count * dtype.itemsize != len(data) - fh.tell():
+            raise ValueError(f"its header describes {count:,} {dtype} values, but it holds "
+                             f"{len(data) - fh.tell():,} bytes after the header")
+        fh.seek(0)
+        arr = np.load(fh, allow_pickle=False)
+    except (ValueError, EOFError, TypeError, OverflowError) as exc:
+        raise TourFileError(f"tour file {shown} is not a numpy array: {_clip(str(exc))}") from None
     if not isinstance(arr, np.ndarray) or arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) \
             or arr.size == 0:
         raise TourFileError(f"tour file {shown} does not hold whole square numbers")
@@ -322,71 +379,237 @@ def _npy_tour(board: Board, source, shown: str) -> Tour:
     if bad.size:
         k = int(bad[0])
         raise InvalidTourError(
-            f"step {k + 1} names square number {int(arr[k])}, but the board has "
+            f"step {k + 1} names square number {_clip(str(arr[k]))}, but the board has "
             f"squares 0..{board.n_squares - 1}"
         )
     return _unchecked(board, arr)
 
 
+def _clip(text: str, limit: int = 200) -> str:
+    # a message quotes a bounded prefix of what a file held, never all of it
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _npy_budget(board: Board) -> int:
+    """Bytes of the largest ``.npy`` tour of ``board``: an ``(N, 2)`` int64 array and a 64 KiB header."""
+    return (64 << 10) + 16 * board.size
+
+
+def _shown_path(path: str) -> str:
+    return "standard input" if path == "-" else shown(path, 200)
+
+
+def _open_tours(board: Board, path: str, src: Source):
+    """The stated ``closed`` flag and the tours of an open source: ``(closed, blocks)``.
+
+    ``blocks`` yields lists of :class:`Tour` (one tour, or tours parsed from
+    a whole text) or ``(k, N)`` int32 arrays of square numbers (a file of
+    several tours, one per line, streamed a block at a time).
+    """
+    what = _shown_path(path)
+    head = src.head
+    if head.startswith(_NPY_MAGIC) or (src.regular and path.endswith(".npy") and not src.gzipped):
+        data = src.read(f"more than a .npy tour of the {board.rows}x{board.cols} board can hold")
+        return None, iter([[_npy_tour(board, data, what)]])
+    fh = src.raw_file()
+    if fh is not None:
+        tour = _read_fixed_matrix(board, fh, src.size)
+        if tour is not None:
+            return None, iter([[tour]])
+        fh.seek(len(head))  # the source has already handed out its first bytes
+    budget = tour_text_budget(board.size)
+    blocks = src.lines(budget)
+    taken: list[bytes] = []
+    for block in blocks:  # a block (a megabyte's lines) at a time, until two lines are known
+        taken.extend(block)
+        if len(taken) >= 2:
+            break
+    if len(taken) >= 2 and _starts_several(board, taken[0], taken[1]):
+        return None, _stream_several(board, taken, blocks, src)
+    total = sum(len(ln) + 1 for ln in taken)
+    for block in itertools.chain([[]], blocks):
+        total += sum(len(ln) + 1 for ln in block)
+        if total > budget:
+            raise src._too_large(budget, f"more than any tour of the {board.rows}x{board.cols} board needs")
+        taken.extend(block)
+    if total > budget:
+        raise src._too_large(budget, f"more than any tour of the {board.rows}x{board.cols} board needs")
+    try:
+        text = b"\n".join(taken).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise TourFileError(f"cannot read tour file {what}: not UTF-8 text") from None
+    try:
+        tours, closed = parse_tours_text(board, text)
+    except TourFileError as exc:
+        raise TourFileError(f"tour file {what}: {exc}") from None
+    except InvalidSquareError as exc:
+        raise InvalidTourError(str(exc)) from None
+    return closed, iter([tours])
+
+
+def _starts_several(board: Board, first: bytes, second: bytes) -> bool:
+    """True when the first two lines are full lists of squares: a file of tours one per line, streamed."""
+    n = board.n_squares
+    if n < 2 or first.lstrip(b"\xef\xbb\xbf \t").startswith((b"[", b"{")):
+        return False
+    try:
+        one, two = split_line(first.removeprefix(b"\xef\xbb\xbf")), split_line(second)
+        if len(one) != n or len(two) != n or _PAIR_LINE.match(first.decode("utf-8")):
+            return False
+        return not any(_MATRIX_TOKEN.match(t.decode("utf-8")) for t in one)
+    except UnicodeDecodeError:
+        return False
+
+
+def _stream_several(board: Board, taken: list[bytes], blocks, src: Source):
+    """``(k, N)`` int32 blocks of the tours of a file written one per line, parsed as it is read."""
+    n = board.n_squares
+    names = board.names(board.coords_of(np.arange(n)))
+    keys = name_keys(names)
+    order = np.argsort(keys).astype(np.int32)
+    keys = keys[order]
+    taken[0] = taken[0].removeprefix(b"\xef\xbb\xbf")
+    done = 0
+    for block in itertools.chain([taken], blocks):
+        k = len(block)
+        arr = parse_block(block, keys, order, n)
+        if arr is None:  # a line of another length, or names written otherwise (A1, 7,0)
+            rows = [split_line(ln) for ln in block]
+            for j, row in enumerate(rows):
+                if len(row) != n:
+                    raise TourFileError(
+                        f"tour file {_shown_path(src.path)}: line {done + j + 1} has {len(row):,} squares, "
+                        f"but a file of tours one per line has {n} on every line"
+                    ) from None
+            arr = np.stack([_slow_line(board, row, done + j + 1, src) for j, row in enumerate(rows)])
+        yield arr.reshape(k, n)
+        done += k
+
+
+def _slow_line(board: Board, row: list[bytes], lineno: int, src: Source) -> np.ndarray:
+    try:
+        names = [t.decode("utf-8") for t in row]
+    except UnicodeDecodeError:
+        raise TourFileError(f"cannot read tour file {_shown_path(src.path)}: line {lineno} is not UTF-8 text") \
+            from None
+    try:
+        return _coords_to_squares(board, _names_to_coords(board, names)).astype(np.int32)
+    except InvalidTourError as exc:
+        if "is not a square name" in str(exc):
+            raise TourFileError(f"tour file {_shown_path(src.path)}: line {lineno} is not a list of squares: "
+                                f"{exc}") from None
+        raise InvalidTourError(f"tour {lineno}: {exc}") from None
+
+
+def _source(board: Board, path) -> Source:
+    """The file opened once, with the budget of the largest tour file of ``board`` (a ``.npy`` or a text)."""
+    path = os.fspath(path)
+    budget = max(_npy_budget(board), tour_text_budget(board.size))
+    src = Source(path, f"tour file {_shown_path(path)}", budget, TourFileError)
+    src.path = path
+    return src
+
+
+def iter_tours(board: Board, path):
+    """The tours of a tour file, one :class:`Tour` at a time, read in one streaming pass (not validated).
+
+    A file of several tours one per line (``ktsolve enumerate -o``) is
+    parsed as it is read, in constant memory; the other forms hold one
+    tour.  The path is opened once, so pipes and standard input (``"-"``)
+    work.  Raises :class:`TourFileError` or
+    :class:`~ktsolve.errors.InvalidTourError` as :func:`read_tours` does,
+    when the reading reaches the fault.
+    """
+    with _source(board, path) as src:
+        _closed, blocks = _open_tours(board, src.path, src)
+        for block in blocks:
+            if isinstance(block, np.ndarray):
+                for row in block:
+                    yield _unchecked(board, row)
+            else:
+                yield from block
+
+
+@dataclass(frozen=True)
+class TourFileCheck:
+    """What :func:`check_tours` found: ``count`` valid tours, their ``closed`` rule, and the ``tour`` when one."""
+
+    count: int
+    closed: bool
+    tour: Tour | None
+
+
+def check_tours(board: Board, path, *, closed: bool = False, start=None, end=None,
+                complete: bool = True) -> TourFileCheck:
+    """Validate every tour of a tour file as it is read; stop at the first fault.
+
+    The engine of ``ktsolve verify``: a file of several tours (one per
+    line, gzipped or not) is parsed and validated a block of lines at a
+    time (:func:`~ktsolve.tour.validate_many`), so memory stays constant
+    however many tours it holds and a fault at line 2 is reported after
+    reading two lines.  ``closed`` is also required when the file states
+    ``"closed": true``.  ``complete=False`` checks a single path (what
+    ``ktsolve longest`` writes).
+
+    Raises
+    ------
+    TourFileError
+        The file cannot be read as tours (too large, damaged, not tours).
+    InvalidTourError
+        A tour breaks a rule; ``tour k:`` names the line when the file holds several.
+    """
+    with _source(board, path) as src:
+        stated, blocks = _open_tours(board, src.path, src)
+        want = bool(closed) or bool(stated)
+        count, last = 0, None
+        for block in blocks:
+            if isinstance(block, np.ndarray):
+                try:
+                    validate_many(board, block, closed=want, start=start, end=end)
+                except InvalidTourError as exc:
+                    # validate_many numbers the tours of its block; the file's numbering is wanted
+                    msg = re.sub(r"^tour (\d+):", lambda m: f"tour {int(m.group(1)) + count}:", str(exc))
+                    raise InvalidTourError(msg) from None
+                count += block.shape[0]
+                last = None
+            elif len(block) > 1:
+                arr = np.stack([t.squares for t in block])
+                validate_many(board, arr, closed=want, start=start, end=end)
+                count += len(block)
+            else:
+                last = validate(board, block[0], closed=want, start=start, end=end, complete=complete)
+                count += 1
+        return TourFileCheck(count, want, last if count == 1 else None)
+
+
 def read_tours(board: Board, path) -> tuple[list[Tour], bool | None]:
     """Read a tour file (see the module docstring); returns its tours and their stated ``closed`` flag.
 
-    ``path`` ``"-"`` reads standard input.  Raises :class:`~ktsolve.errors.TourFileError`
-    for a file that cannot be read as tours, and
-    :class:`~ktsolve.errors.InvalidTourError` for squares that are not on
-    the board; the tours themselves are not validated.
+    ``path`` ``"-"`` reads standard input.  The file is read once, front to
+    back, within a byte budget (see :data:`ktsolve._reading.MAX_TEXT_BYTES`
+    and the module docstring), so pipes work and a bomb or a device fails
+    fast.  Raises :class:`~ktsolve.errors.TourFileError` for a file that cannot be read as
+    tours, and :class:`~ktsolve.errors.InvalidTourError` for squares that
+    are not on the board; the tours themselves are not validated.  A file
+    of many tours is better checked by :func:`check_tours`, which streams.
     """
-    path = os.fspath(path)
-    stdin = path == "-"
-    shown = "standard input" if stdin else repr(path)
-    try:
-        if stdin:
-            if sys.stdin is None:
-                raise TourFileError("cannot read tour file standard input: it is closed")
-            data = getattr(sys.stdin, "buffer", None)
-            data = data.read() if data is not None else sys.stdin.read().encode("utf-8")
-            head = data[:6]
-        else:
-            data = None
-            with open(path, "rb") as fh:
-                head = fh.read(6)
-        if head.startswith(_NPY_MAGIC) or (not stdin and path.endswith(".npy")):
-            return [_npy_tour(board, io.BytesIO(data) if stdin else path, shown)], None
-        if head.startswith(_GZIP_MAGIC):
-            if stdin:
-                data = gzip.decompress(data)
+    with _source(board, path) as src:
+        closed, blocks = _open_tours(board, src.path, src)
+        tours: list[Tour] = []
+        for block in blocks:
+            if isinstance(block, np.ndarray):
+                tours.extend(_unchecked(board, row) for row in block)
             else:
-                with gzip.open(path, "rb") as fh:
-                    data = fh.read()
-        elif not stdin:
-            tour = _read_fixed_matrix(board, path)
-            if tour is not None:
-                return [tour], None
-            with open(path, "rb") as fh:
-                data = fh.read()
-        text = data.decode("utf-8-sig")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
-        if isinstance(exc, UnicodeDecodeError):
-            reason = "not UTF-8 text"
-        elif isinstance(exc, (EOFError, zlib.error, gzip.BadGzipFile)):
-            reason = f"a damaged gzip file ({exc})"
-        else:
-            reason = exc.strerror or str(exc)
-        raise TourFileError(f"cannot read tour file {shown}: {reason}") from None
-    try:
-        return parse_tours_text(board, text)
-    except TourFileError as exc:
-        raise TourFileError(f"tour file {shown}: {exc}") from None
-    except InvalidSquareError as exc:
-        raise InvalidTourError(str(exc)) from None
+                tours.extend(block)
+        return tours, closed
 
 
 def read_tour(board: Board, path) -> tuple[Tour, bool | None]:
     """Read a file of one tour (see the module docstring); returns the tour and its stated ``closed`` flag."""
     tours, closed = read_tours(board, path)
     if len(tours) != 1:
-        shown = "standard input" if os.fspath(path) == "-" else repr(os.fspath(path))
-        raise TourFileError(f"tour file {shown} holds {len(tours)} tours, one per line; one was expected")
+        raise TourFileError(f"tour file {_shown_path(os.fspath(path))} holds {len(tours)} tours, one per line; "
+                            "one was expected")
     return tours[0], closed
 
 

@@ -78,7 +78,10 @@ def test_parse_file_format():
 
     ....  ; trailing comment
     """
-    b = Board.parse(text)
+    from ktsolve.board import BoardFileWarning
+
+    with pytest.warns(BoardFileWarning, match="mixes|both as"):  # it mixes conventions on purpose: said so
+        b = Board.parse(text)
     assert b.shape == (3, 4)
     assert b.holes == ((0, 3), (1, 0))
 

@@ -198,3 +198,54 @@ def test_the_api_checker_sees_a_stray_exception_and_an_invalid_tour(monkeypatch)
     monkeypatch.setattr(ktsolve, "prove", crash)
     problems = fuzz_api_case(ApiCase("prove", {"board": "5x5", "time_limit": 0.2}))
     assert problems == ["AttributeError: a bug"]
+
+
+# ---------------------------------------------------------------------- hostile files (issue 20)
+def test_hostile_files_keep_the_contract(tmp_path):
+    """Every hostile kind once, on both sides, in capped children (tests/fuzz_hostile.py)."""
+    from fuzz_hostile import every_kind, fuzz_hostile
+
+    found = fuzz_hostile(every_kind(), str(tmp_path), batch=40)
+    assert not found, "\n".join(f"- {case.describe()}: {problem}" for case, problem in found)
+
+
+def test_the_hostile_checker_sees_a_broken_contract():
+    # planted faults: a checker that cannot see them would pass for the wrong reason
+    from fuzz_hostile import HostileCase, check_result
+
+    verify = HostileCase("cli", "bomb", "8x8", "verify")
+    read = HostileCase("api", "deep json", "8x8", "read_tours")
+    cache = HostileCase("api", "forged row", "5x5", "assert_agrees")
+    planted = [
+        (verify, {"outcome": "cli", "code": 1, "stderr": "Traceback (most recent call last):\n  boom\n",
+                  "escaped": None}, "traceback"),
+        (verify, {"outcome": "cli", "code": 2, "stderr": "ktsolve: error: " + "q" * 5000 + "\n", "escaped": None},
+         "echoed"),
+        (verify, {"outcome": "cli", "code": 0, "stderr": "", "escaped": None}, "exit code 0"),
+        (read, {"outcome": "escaped", "error": "RecursionError: maximum recursion depth"}, "raised"),
+        (read, {"outcome": "refused", "message": "x" * 900, "length": 900}, "echoed"),
+        (read, {"outcome": "ok", "problem": ""}, "read as if it were fine"),
+        (read, {"outcome": "timeout"}, "more than"),
+        (cache, {"outcome": "ok", "problem": "assert_agrees(board, None) passed on a board with a tour"}, "passed"),
+    ]
+    for case, result, words in planted:
+        problems = check_result(case, result)
+        assert any(words in p for p in problems), (case, result, problems)
+
+
+@pytest.mark.fuzz
+def test_long_profile_of_hostile_files(tmp_path):
+    from fuzz_hostile import fuzz_hostile, hostile_cases
+    from hypothesis import given
+
+    n = int(os.environ.get("KTSOLVE_FUZZ_HOSTILE", "200"))
+    drawn = []
+
+    @_settings(n, False)
+    @given(hostile_cases())
+    def draw(case):
+        drawn.append(case)
+
+    draw()
+    found = fuzz_hostile(drawn, str(tmp_path))
+    assert not found, "\n".join(f"- {case.describe()}: {problem}" for case, problem in found)

@@ -176,10 +176,17 @@ def test_none_is_an_unknown_that_says_so():
     assert res.stats["settled_by"] == "none"
 
 
-@pytest.mark.parametrize("answer", ["a1 b3", [0.0, 1.0], [[0, 1], [2, 3]], [], 42])
+@pytest.mark.parametrize("answer", ["a1 b3", [0.0, 1.0], [[0, 1, 2], [2, 3, 4]], [], 42, [True, False]])
 def test_a_return_value_that_is_no_answer_is_a_programming_error(answer):
-    with pytest.raises(RuntimeError, match="returns a SolveResult, a tour as square numbers, or None"):
+    with pytest.raises(RuntimeError, match="returns a SolveResult, a tour as square numbers or .row, col. pairs, "
+                                           "or None"):
         solve("3x4", method=Recorder(answer=answer), seed=1)
+
+
+def test_row_col_pairs_are_a_tour_the_validator_checks():
+    # (row, col) pairs, as assert_tour takes them (issue 20): two of them are no tour of 3x4, said by the validator
+    res = solve("3x4", method=Recorder(answer=[[0, 1], [2, 3]]), seed=1)
+    assert res.status is Status.UNKNOWN and "invalid_tour" in res.stats
 
 
 def test_a_user_method_that_claims_no_tour_must_be_registered_as_proving():

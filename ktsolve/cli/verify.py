@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import click
-import numpy as np
 
 from ..errors import KtsolveError, TourFileError
 from ..exit_codes import ExitCode
-from ..files import read_tours
-from ..tour import validate, validate_many
+from ..files import check_tours
 from .answers import one_line
 from .args import BOARD_CONTEXT, BoardCommand, board_options, load_board
 
@@ -35,22 +33,18 @@ def verify_command(board, holes, closed, start, end, tour_file, is_path):
     if end is not None:
         b.parse_square(end, what="end")
     try:
-        tours, stated_closed = read_tours(b, tour_file)
-        want_closed = closed or bool(stated_closed)
-        if len(tours) > 1:
-            validate_many(b, np.stack([t.squares for t in tours]), closed=want_closed, start=start, end=end)
-        else:
-            tours = [validate(b, tours[0], closed=want_closed, start=start, end=end, complete=not is_path)]
+        # one streaming pass: a file of many tours is validated a block at a time and the first fault ends it
+        checked = check_tours(b, tour_file, closed=closed, start=start, end=end, complete=not is_path)
     except TourFileError:
         raise
     except KtsolveError as exc:
         click.echo(f"invalid: {one_line(exc)}")
         return ExitCode.INVALID
-    kind = "closed" if want_closed else "open"
-    if len(tours) > 1:
-        click.echo(f"valid: {len(tours):,} {kind} tours of {b.n_squares} squares")
+    kind = "closed" if checked.closed else "open"
+    if checked.count > 1:
+        click.echo(f"valid: {checked.count:,} {kind} tours of {b.n_squares} squares")
         return ExitCode.OK
-    tour = tours[0]
+    tour = checked.tour
     s, e = b.name(*tour.start), b.name(*tour.end)
     if is_path:
         click.echo(f"valid: {kind} path of {len(tour)} of {b.n_squares} squares from {s} to {e}")

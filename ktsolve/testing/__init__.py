@@ -57,6 +57,7 @@ from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, validate
 from .oracle import (
     CONSTRUCTIONS,
+    CacheWarning,
     DEFAULT_TIME_LIMIT,
     ExactAnswer,
     cache_info,
@@ -71,6 +72,7 @@ __all__ = [
     "exact_answer",
     "ExactAnswer",
     "UnsettledWarning",
+    "CacheWarning",
     "clear_cache",
     "cache_info",
     "use_disk_cache",
@@ -100,6 +102,11 @@ class UnsettledWarning(UserWarning):
     """:func:`assert_agrees` could not check a claim: prove found no answer within its time limit."""
 
 
+def __dir__():
+    # the strategies are imported on first use, but they are part of the module: dir() shows them
+    return sorted(set(globals()) | set(_STRATEGIES))
+
+
 def __getattr__(name):
     if name in _STRATEGIES:
         from . import strategies
@@ -121,6 +128,11 @@ def _board_words(board: Board) -> str:
 def _tour_words(tour: Tour) -> str:
     names = tour.board.names(tour.coords[:_SHOWN])
     return " ".join(names) + (f" ... ({len(tour)} squares)" if len(tour) > _SHOWN else "")
+
+
+def _clip(text: str, limit: int = 500) -> str:
+    """``text`` cut to ``limit`` characters: a message never grows with what a method returned."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _call_words(board: Board, spec: TourSpec) -> str:
@@ -258,7 +270,9 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
     Raises
     ------
     AssertionError
-        * a claimed tour is invalid (the validator's message);
+        * a claimed tour is invalid (the validator's message), also when
+          :func:`ktsolve.solve` already turned it into ``unknown`` with
+          ``stats["invalid_tour"]``, whatever ``unknown`` says;
         * the claim is ``infeasible`` or None and prove found a tour (shown
           in the message, with the call that finds it again);
         * the claim is ``unknown`` and prove found a tour, as ``unknown`` says;
@@ -308,6 +322,14 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
         if claim.status is Status.FOUND:
             assert_tour(board, claim, closed=spec.closed, start=spec.start, end=spec.end)
             return
+        invalid = claim.stats.get("invalid_tour") if isinstance(claim.stats, dict) else None
+        if invalid is not None:
+            # solve() turned the method's invalid tour into "unknown": the method is wrong, whatever
+            # ``unknown`` allows, and the validator has already named the first fault
+            raise AssertionError(
+                f"method {claim.method or '?'!r} returned an invalid tour, not a valid "
+                f"{question} of {_board_words(board)}: {_clip(str(invalid))}"
+            )
         says = claim.status
     elif claim is None:
         says = Status.INFEASIBLE

@@ -17,10 +17,21 @@ The cache
 * **On disk**, when asked: :func:`use_disk_cache` (or the environment
   variable ``KTSOLVE_TESTING_CACHE``) names an SQLite file that keeps
   settled answers between runs; several pytest workers may share it.
-  Keys are a SHA-256 of the board and the question.  A stored tour is
-  checked again by :func:`ktsolve.validate` when read; a stored proof that
-  no tour exists is used only by the ktsolve version that wrote it.
+  Keys are a SHA-256 of the board and the question.  Nothing read is
+  trusted as it is: every row carries a digest of its question, answer and
+  the ktsolve version that wrote it; a stored tour is checked again by
+  :func:`ktsolve.validate`; a stored proof that no tour exists is used only
+  by the ktsolve version that wrote it, and is checked again when a
+  checker exists (a matching proof by its certificate checker, a quick
+  proof by proving it again).  A row that does not check is recomputed.
   ``unknown`` answers are never written (they depend on the machine).
+* **Damage**: a cache file that is not SQLite, a folder, a file whose
+  table is not ktsolve's, or a damaged row is ignored with a
+  :class:`CacheWarning` (once per file and kind) and the answer computed;
+  a file another process has locked is skipped after :data:`LOCK_WAIT`
+  seconds; a row larger than any answer of its board needs (4 bytes a
+  square plus 16 MiB) is not even read.  The file itself is never altered
+  except by adding answers.
 
 Examples
 --------
@@ -43,6 +54,7 @@ import os
 import sqlite3
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
@@ -64,6 +76,8 @@ __all__ = [
     "MEMORY_SIZE",
     "DEFAULT_TIME_LIMIT",
     "ORACLE_SEED",
+    "CacheWarning",
+    "LOCK_WAIT",
 ]
 
 #: Steps of :func:`ktsolve.prove` that build a tour in polynomial time; a tour
@@ -82,6 +96,21 @@ ORACLE_SEED = 0
 
 #: Bumped when the layout of the disk cache changes.
 _DISK_FORMAT = 1
+
+#: The disk cache's table and columns; a file whose table differs is not ktsolve's and is ignored.
+_TABLE = "answers"
+_COLUMNS = ("key", "version", "status", "squares", "proof", "argument", "evidence", "settled_by", "seconds",
+            "digest")
+
+_COLUMNS_V1 = ("key", "version", "status", "squares", "proof", "argument", "evidence", "settled_by", "seconds")
+
+#: Seconds a call waits for a disk cache another process has locked before it skips the cache.
+LOCK_WAIT = 0.2
+
+
+class CacheWarning(UserWarning):
+    """The disk cache of :func:`exact_answer` is damaged, foreign or locked: it is ignored or skipped, and
+    the answer is computed."""
 
 _ENV = "KTSOLVE_TESTING_CACHE"
 
@@ -128,7 +157,7 @@ class ExactAnswer:
 _lock = threading.Lock()
 _memory: OrderedDict = OrderedDict()
 _counts = {"hits": 0, "misses": 0, "disk_hits": 0}
-_disk: dict = {"path": None, "conn": None, "env_read": False}
+_disk: dict = {"path": None, "conn": None, "env_read": False, "broken": False, "warned": set()}
 
 
 def _version() -> str:
@@ -161,7 +190,8 @@ def use_disk_cache(path) -> None:
     with _lock:
         if _disk["conn"] is not None:
             _disk["conn"].close()
-        _disk.update(path=None if path is None else os.fspath(path), conn=None, env_read=True)
+        _disk.update(path=None if path is None else os.fspath(path), conn=None, env_read=True, broken=False,
+                     warned=set())
 
 
 def _disk_path() -> str | None:
@@ -171,19 +201,78 @@ def _disk_path() -> str | None:
     return _disk["path"]
 
 
+def _warn_once(kind: str, message: str) -> None:
+    """One :class:`CacheWarning` per kind of trouble per cache file, not one per question."""
+    if kind in _disk["warned"]:
+        return
+    _disk["warned"].add(kind)
+    warnings.warn(CacheWarning(f"ktsolve.testing disk cache {_disk_path()!r}: {message}"), stacklevel=4)
+
+
+def _broken(message: str) -> None:
+    """Stop using a cache file that is not ktsolve's (answers are recomputed); the file is left as it is."""
+    _warn_once("broken", f"{message}; it is ignored and answers are recomputed")
+    if _disk["conn"] is not None:
+        try:
+            _disk["conn"].close()
+        except sqlite3.Error:
+            pass
+    _disk.update(conn=None, broken=True)
+
+
+def _locked(exc: Exception) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()
+
+
 def _connection() -> sqlite3.Connection | None:
     path = _disk_path()
-    if path is None:
+    if path is None or _disk["broken"]:
         return None
     if _disk["conn"] is None:
-        conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False)
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, version TEXT, status TEXT, "
-            "squares BLOB, proof TEXT, argument TEXT, evidence TEXT, settled_by TEXT, seconds REAL)"
-        )
-        conn.commit()
+        try:
+            # a short wait: another worker holding the lock makes this call skip the cache, not hang
+            conn = sqlite3.connect(path, timeout=LOCK_WAIT, check_same_thread=False)
+        except sqlite3.Error as exc:  # a folder, a file that cannot be opened
+            _broken(f"cannot be opened ({exc})")
+            return None
+        try:
+            foreign = _foreign_tables(conn)
+            if foreign:
+                conn.close()
+                _broken(f"it holds tables that are not ktsolve's ({', '.join(foreign[:3])})")
+                return None
+            conn.execute(f"CREATE TABLE IF NOT EXISTS {_TABLE} ({', '.join(_COLUMNS)}, PRIMARY KEY (key))")
+            conn.commit()
+            columns = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({_TABLE})"))
+        except sqlite3.Error as exc:
+            conn.close()
+            if _locked(exc):
+                _warn_once("locked", "it is locked by another process; skipped for now")
+                return None
+            _broken(f"is not an SQLite database ktsolve can use ({exc})")
+            return None
+        if columns != _COLUMNS:
+            conn.close()
+            _broken(f"its table {_TABLE} has columns {', '.join(columns)}, not ktsolve's")
+            return None
         _disk["conn"] = conn
     return _disk["conn"]
+
+
+def _foreign_tables(conn: sqlite3.Connection) -> list[str]:
+    """Tables that are not this cache's (its first format's table is given the digest column): the file is
+    someone else's database, and ktsolve does not write into it."""
+    out = []
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        if name.startswith("sqlite_"):
+            continue
+        columns = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({json.dumps(name)})"))
+        if name != _TABLE or columns not in (_COLUMNS, _COLUMNS_V1):
+            out.append(name)
+        elif columns == _COLUMNS_V1:
+            # the first format had no digest: its rows no longer check, and are recomputed and replaced
+            conn.execute(f"ALTER TABLE {_TABLE} ADD COLUMN digest")
+    return out
 
 
 def _disk_key(board: Board, spec: TourSpec) -> str:
@@ -193,46 +282,127 @@ def _disk_key(board: Board, spec: TourSpec) -> str:
     return h.hexdigest()
 
 
-def _disk_get(board: Board, spec: TourSpec) -> ExactAnswer | None:
+def _digest(key: str, version: str, status: str, squares, proof, argument, evidence, settled_by) -> str:
+    """What ties a row to its question and to the ktsolve version that wrote it: a row copied under another
+    key, or edited by hand, no longer matches."""
+    h = hashlib.sha256()
+    for part in (key, version, status, proof, argument, evidence, settled_by):
+        h.update(repr(part).encode("utf-8") + b"\0")
+    h.update(squares if isinstance(squares, bytes) else repr(squares).encode())
+    return h.hexdigest()
+
+
+def _execute(sql: str, args: tuple, *, write: bool = False):
+    """Run one statement on the disk cache; None when it is locked (skipped) or broken (ignored)."""
     conn = _connection()
     if conn is None:
         return None
-    row = conn.execute(
-        "SELECT version, status, squares, proof, argument, evidence, settled_by, seconds FROM answers WHERE key = ?",
-        (_disk_key(board, spec),),
-    ).fetchone()
+    try:
+        if write:
+            with conn:
+                return conn.execute(sql, args)
+        return conn.execute(sql, args).fetchone()
+    except sqlite3.Error as exc:
+        if _locked(exc):
+            _warn_once("locked", "it is locked by another process; skipped for now")
+        else:
+            _broken(f"cannot be read ({exc})")
+        return None
+
+
+def _row_budget(board: Board) -> int:
+    """Bytes a row of ``board`` can need: its tour (4 per square) and a proof's evidence, generously."""
+    return 4 * board.n_squares + (16 << 20)
+
+
+def _disk_get(board: Board, spec: TourSpec) -> ExactAnswer | None:
+    key = _disk_key(board, spec)
+    # the row's size first: a forged row of a gigabyte is refused before it is read
+    size = _execute(f"SELECT {' + '.join(f'coalesce(length({c}), 0)' for c in _COLUMNS[1:])} FROM {_TABLE} "
+                    "WHERE key = ?", (key,))
+    if size is None:
+        return None
+    if size[0] > _row_budget(board):
+        _warn_once("row", f"an answer of {size[0]:,} bytes, more than any answer needs, is ignored and recomputed")
+        return None
+    row = _execute(f"SELECT {', '.join(_COLUMNS[1:])} FROM {_TABLE} WHERE key = ?", (key,))
     if row is None:
         return None
-    version, status, squares, proof, argument, evidence, settled_by, seconds = row
+    try:
+        ans = _trusted(board, spec, key, *row)
+    except Exception as exc:  # noqa: BLE001 - a damaged row (a bad blob, bad evidence) is recomputed
+        _warn_once("row", f"a damaged answer is ignored and recomputed ({type(exc).__name__})")
+        return None
+    if ans is None:
+        _warn_once("row", "an answer that does not check is ignored and recomputed")
+    return ans
+
+
+def _trusted(board: Board, spec: TourSpec, key: str, version, status, squares, proof, argument, evidence,
+             settled_by, seconds, digest) -> ExactAnswer | None:
+    """The answer of a stored row once it is checked again; None when it does not check."""
+    if digest != _digest(key, version, status, squares, proof, argument, evidence, settled_by):
+        return None
+    if not isinstance(settled_by, str) or not isinstance(seconds, float):
+        return None
     if status == Status.FOUND.value:
+        if not isinstance(squares, bytes) or len(squares) != 4 * board.n_squares:
+            return None
         sq = np.frombuffer(squares, dtype=np.int32)
-        try:
+        try:  # a stored tour is checked by the validator: a forged one cannot pass
             tour = validate(board, Tour(board, sq, spec.closed), closed=spec.closed, start=spec.start, end=spec.end)
-        except Exception:  # noqa: BLE001 - a damaged entry is recomputed, never trusted
+        except Exception:  # noqa: BLE001 - any fault of the tour: recomputed
             return None
         return ExactAnswer(Status.FOUND, tour, None, settled_by, seconds, None, cached=True)
     if status == Status.INFEASIBLE.value and version == _version():
-        p = Proof(proof, argument=argument, evidence=json.loads(evidence))
+        data = json.loads(evidence)
+        if not isinstance(data, dict) or not isinstance(proof, str) or not isinstance(argument, str):
+            return None
+        p = Proof(proof, argument=argument, evidence=data)
+        if _refuted(board, spec, p):
+            return None
         return ExactAnswer(Status.INFEASIBLE, None, p, settled_by, seconds, None, cached=True)
     return None
 
 
+#: Arguments the quick proofs make: a stored proof of one of them is made again, in linear time.
+_QUICK = ("size", "ends", "colour parity", "degree", "connectivity", "cut square", "theorem")
+
+
+def _refuted(board: Board, spec: TourSpec, proof: Proof) -> bool:
+    """True when a stored proof that no tour exists does not check: a matching proof by its checker, a quick
+    one by proving it again; other arguments (cpsat, exhaustive search) rest on the row's digest."""
+    from ..graph import KnightGraph
+
+    if proof.argument == "matching":
+        from ..proofs.certificate import check_matching_proof
+
+        try:
+            return not check_matching_proof(KnightGraph(board), spec, proof)
+        except ValueError:
+            return True
+    if proof.argument in _QUICK:
+        from ..proofs.quick import quick_proof
+        from ..proofs.theorems import full_board_proof
+
+        again = full_board_proof(board, spec) if board.is_full else None
+        return (again or quick_proof(KnightGraph(board), spec)) is None
+    return False
+
+
 def _disk_put(board: Board, spec: TourSpec, ans: ExactAnswer) -> None:
-    conn = _connection()
-    if conn is None or ans.status is Status.UNKNOWN:
+    if ans.status is Status.UNKNOWN or _connection() is None:
         return
     from ..result import _jsonable
 
+    key = _disk_key(board, spec)
     squares = None if ans.tour is None else np.ascontiguousarray(ans.tour.squares, dtype=np.int32).tobytes()
     proof = None if ans.proof is None else str(ans.proof)
     argument = getattr(ans.proof, "argument", None)
     evidence = json.dumps(_jsonable(dict(getattr(ans.proof, "evidence", {}) or {})))
-    with conn:
-        conn.execute(
-            "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (_disk_key(board, spec), _version(), ans.status.value, squares, proof, argument, evidence,
-             ans.settled_by, float(ans.seconds)),
-        )
+    row = (key, _version(), ans.status.value, squares, proof, argument, evidence, ans.settled_by, float(ans.seconds))
+    _execute(f"INSERT OR REPLACE INTO {_TABLE} VALUES ({', '.join('?' * len(_COLUMNS))})",
+             (*row, _digest(*row[:8])), write=True)
 
 
 def _usable(ans: ExactAnswer, time_limit: float | None) -> bool:

@@ -125,9 +125,30 @@ def boards(min_size: int = 1, max_size: int = 8, max_holes: int | None = None) -
     return draw_board()
 
 
-def squares(board: Board) -> st.SearchStrategy:
-    """Squares of ``board`` (never a hole), as ``(row, col)`` pairs; shrinks towards the first square."""
+def squares(board) -> st.SearchStrategy:
+    """Squares of ``board`` (a Board or a size such as ``"8x8"``; never a hole), as ``(row, col)`` pairs.
+
+    Shrinks towards the first square.  Anything that is not a board is
+    refused with :class:`~ktsolve.errors.InvalidParameterError`.
+    """
+    board = _as_board(board, "squares()")
     return st.integers(0, board.n_squares - 1).map(lambda i: tuple(int(v) for v in board.coords_of([i])[0]))
+
+
+def _as_board(board, who: str) -> Board:
+    """A Board from a Board or a size string; a clear error for anything else (an int, a strategy)."""
+    if isinstance(board, str):
+        return Board.from_spec(board)
+    if not isinstance(board, Board):
+        raise InvalidParameterError(
+            f"{who} takes a Board or a size like '8x8', not {type(board).__name__}"
+            + (" (draw the board first: st.data() or questions())" if isinstance(board, st.SearchStrategy) else "")
+        )
+    return board
+
+
+#: Choices of ``questions(..., ends=...)`` besides True and False.
+ENDS = ("start", "end", "both")
 
 
 def questions(boards: st.SearchStrategy | None = None, *, closed: bool | None = None,
@@ -136,15 +157,18 @@ def questions(boards: st.SearchStrategy | None = None, *, closed: bool | None = 
 
     Parameters
     ----------
-    boards : strategy, optional
+    boards : strategy, Board or str, optional
         Where the boards come from; :func:`boards` by default.  Any strategy
         of this module fits, or one of your own that draws
-        :class:`~ktsolve.board.Board` objects.
+        :class:`~ktsolve.board.Board` objects; a single Board (or a size
+        such as ``"8x8"``) asks every question about that board.
     closed : bool, optional
         Ask only for closed (True) or open (False) tours; both by default.
-    ends : bool
-        Draw a fixed start and a fixed end square too (each one present or
-        not); False asks for tours from anywhere to anywhere.
+    ends : bool or {"start", "end", "both"}
+        True (default): draw a fixed start and a fixed end square too, each
+        one present or not; False: tours from anywhere to anywhere;
+        ``"start"``: always a fixed start, never a fixed end; ``"end"``: the
+        reverse; ``"both"``: always both.
 
     Examples
     --------
@@ -157,10 +181,18 @@ def questions(boards: st.SearchStrategy | None = None, *, closed: bool | None = 
     ...     assert_agrees(q.board, prove(q.board, seed=1, **q.kwargs), **q.kwargs)
     >>> test_prove_agrees_with_itself()
     """
-    source = _any_boards() if boards is None else boards
+    if boards is None:
+        source = _any_boards()
+    elif isinstance(boards, st.SearchStrategy):
+        source = boards
+    else:
+        source = st.just(_as_board(boards, "questions()"))
     if closed is not None:
         closed = check_flag("closed", closed)
-    ends = check_flag("ends", ends)
+    if isinstance(ends, str) and ends not in ENDS:
+        raise InvalidParameterError(f"ends must be True, False or one of {', '.join(ENDS)}, not {ends!r}")
+    if not isinstance(ends, str):
+        ends = check_flag("ends", ends)
 
     @st.composite
     def draw_question(draw):
@@ -169,9 +201,13 @@ def questions(boards: st.SearchStrategy | None = None, *, closed: bool | None = 
             raise InvalidParameterError(f"questions() needs a strategy of boards, got a {type(board).__name__}")
         c = draw(st.booleans()) if closed is None else closed
         start = end = None
-        if ends:
+        if ends is True:
             start = draw(st.none() | squares(board))
             end = draw(st.none() | squares(board))
+        if ends in ("start", "both"):
+            start = draw(squares(board))
+        if ends in ("end", "both"):
+            end = draw(squares(board))
         return Question(board, c, start, end)
 
     return draw_question()
