@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from ..board import Board
+from ..board import Board, BoardFile
 from ..checks import check_seed, check_time_limit
 from ..errors import InvalidBoardError, KtsolveError
 from ..output import check_output_path
@@ -35,6 +35,7 @@ __all__ = [
     "board_options",
     "coerce_param",
     "load_board",
+    "load_question",
     "output_option",
     "parse_params",
     "writable_output",
@@ -89,23 +90,46 @@ def _refuse_unknown_options(command: click.Command, ctx, args: list[str]) -> Non
 _SIZE_LIKE = re.compile(r"^\s*[+-]?\w+\s*[xX\u00d7*]\s*[+-]?\w+\s*$")
 
 
+def _read(spec: str, holes) -> BoardFile:
+    """What BOARD and --holes say: the board, and a board file's start, end and notes."""
+    if isinstance(holes, (tuple, list)):
+        holes = ";".join(h for h in holes if h.strip()) or None
+    if spec == "-" or (os.path.exists(spec) and not _SIZE_LIKE.match(spec)):
+        parsed = Board.read_file(spec)
+        for note in parsed.notes:
+            click.echo("ktsolve: warning: " + " ".join(str(note).split()), err=True)
+        board = parsed.board
+        if holes:
+            board = board.with_holes(board.parse_squares(holes, what="hole", allow_holes=True))
+            for what, square in (("start", parsed.start), ("end", parsed.end)):
+                if square is not None and board.is_hole(*square):
+                    raise InvalidBoardError(f"--holes names the board file's {what} square {board.name(*square)}")
+        return parsed._replace(board=board)
+    if _SIZE_LIKE.match(spec) or not re.search(r"[./\\]", spec):
+        return BoardFile(Board.from_spec(spec, holes), None, None, ())
+    raise InvalidBoardError(f"board file {spec!r} does not exist (give a size like 8x8 or a board file)")
+
+
 def load_board(spec: str, holes) -> Board:
     """Board from the BOARD argument (a size like 8x8, or a board file, or - for stdin) and --holes.
 
     ``holes`` is a string or the tuple of every ``--holes`` given: they add
     up (``--holes a1 --holes h8`` is ``--holes a1,h8``), and a square named
-    twice, or already a hole of the board file, is refused by name.
+    twice, or already a hole of the board file, is refused by name.  A
+    board file's notes (see :meth:`Board.parse_file`) are one
+    ``ktsolve: warning:`` line each on standard error.
     """
-    if isinstance(holes, (tuple, list)):
-        holes = ";".join(h for h in holes if h.strip()) or None
-    if spec == "-" or (os.path.exists(spec) and not _SIZE_LIKE.match(spec)):
-        board = Board.read(spec)
-        if holes:
-            board = board.with_holes(board.parse_squares(holes, what="hole", allow_holes=True))
-        return board
-    if _SIZE_LIKE.match(spec) or not re.search(r"[./\\]", spec):
-        return Board.from_spec(spec, holes)
-    raise InvalidBoardError(f"board file {spec!r} does not exist (give a size like 8x8 or a board file)")
+    return _read(spec, holes).board
+
+
+def load_question(spec: str, holes, start=None, end=None) -> tuple[Board, object, object]:
+    """Board, start and end from BOARD, --holes, --start and --end.
+
+    A board file's ``S`` and ``E`` squares are the start and end unless
+    ``--start`` or ``--end`` names another square (the options win).
+    """
+    parsed = _read(spec, holes)
+    return (parsed.board, parsed.start if start is None else start, parsed.end if end is None else end)
 
 
 def parse_params(items: tuple[str, ...], entry=None) -> dict:

@@ -21,7 +21,7 @@ from .args import (
     TIME_LIMIT,
     BoardCommand,
     board_options,
-    load_board,
+    load_question,
     output_option,
     parse_params,
 )
@@ -52,7 +52,7 @@ def enumerate_command(board, holes, closed, start, end, method, cycles, seed, ti
                                  param_hint="'-o' / '--output'")
     if sys.stdout is None:
         raise click.UsageError("standard output is closed: enumerate prints its JSON there")
-    b = load_board(board, holes)
+    b, start, end = load_question(board, holes, start, end)
     kw = parse_params(params, enumerate_tours)
     with terminal_progress(f"ktsolve enumerate {method}") as progress:
         try:

@@ -8,7 +8,7 @@ from ..output import is_stdout
 from ..render import path_matrix_text, result_json
 from ..solve import longest as longest_path
 from .answers import emit, interruptible, nothing_written, say_interrupted
-from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, load_board, output_option
+from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, load_question, output_option
 
 __all__ = ["longest_command"]
 
@@ -32,7 +32,7 @@ def longest_command(board, holes, start, time_limit, seed, method, fmt, output):
     exit 0 when the optimum is proven, 3 when the time limit stopped the
     search first (the best path and the proven bound are reported).
     """
-    b = load_board(board, holes)
+    b, start, _ = load_question(board, holes, start)
     res = interruptible(lambda: longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method))
     if res is None:
         return say_interrupted()

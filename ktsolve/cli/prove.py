@@ -8,7 +8,7 @@ from ..progress import terminal_progress
 from ..result import Status
 from ..solve import prove as prove_board
 from .answers import deliver, interruptible, nothing_written, report, say_interrupted
-from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, board_options, load_board, output_option
+from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, board_options, load_question, output_option
 
 __all__ = ["prove_command"]
 
@@ -25,7 +25,7 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, outpu
     Runs the quick proofs, the matching proof, a short heuristic attempt and
     then CP-SAT, and says on stderr which step settled it.
     """
-    b = load_board(board, holes)
+    b, start, end = load_question(board, holes, start, end)
     with terminal_progress("ktsolve prove") as progress:
         res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit,
                                                 seed=seed, progress=progress))

@@ -14,7 +14,7 @@ from .args import (
     BoardCommand,
     MethodChoice,
     board_options,
-    load_board,
+    load_question,
     output_option,
     parse_params,
 )
@@ -41,7 +41,7 @@ __all__ = ["solve_command"]
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
 def solve_command(board, holes, closed, start, end, method, seed, time_limit, fmt, output, params):
     """Find a knight's tour of BOARD (a size like 8x8, or a board file)."""
-    b = load_board(board, holes)
+    b, start, end = load_question(board, holes, start, end)
     kw = parse_params(params, solve_board)
     check_output(b, fmt, output)
     with terminal_progress(f"ktsolve {method}") as progress:

@@ -8,7 +8,7 @@ from ..errors import KtsolveError, TourFileError
 from ..exit_codes import ExitCode
 from ..files import check_tours
 from .answers import one_line
-from .args import BOARD_CONTEXT, BoardCommand, board_options, load_board
+from .args import BOARD_CONTEXT, BoardCommand, board_options, load_question
 
 __all__ = ["verify_command"]
 
@@ -27,7 +27,7 @@ def verify_command(board, holes, closed, start, end, tour_file, is_path):
     """
     if board == "-" and tour_file == "-":
         raise click.UsageError("BOARD and TOUR_FILE cannot both be read from standard input")
-    b = load_board(board, holes)
+    b, start, end = load_question(board, holes, start, end)
     if start is not None:
         b.parse_square(start, what="start")
     if end is not None:
