@@ -13,7 +13,7 @@ from ktsolve.census.store import CensusFileError, ResultStore, check_identity, r
 from ktsolve.census.worker import answer, make_answer
 
 IDENTITY = {"family": {"kind": "remove", "remove": 1}, "seed": 4}
-HEADER = {"identity": IDENTITY, "description": "5x5 --remove 1, open tours", "seed": 4, "questions": 3}
+HEADER = {"identity": IDENTITY, "description": "5x5 --remove 1, open tours", "seed": 4, "questions": 10}
 
 
 def _task(i, holes=((0, 0),), closed=False):
