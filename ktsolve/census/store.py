@@ -51,7 +51,7 @@ from ..files import open_atomic
 from .schema import RecordError, check_header, check_line
 from .worker import Answer
 
-__all__ = ["CensusFileError", "Existing", "ResultStore", "read_results", "HEADER_KEY", "FORMAT"]
+__all__ = ["CensusFileError", "Existing", "ResultStore", "read_results", "check_tour_dir", "HEADER_KEY", "FORMAT"]
 
 HEADER_KEY = "ktsolve_census"
 FORMAT = 1
@@ -208,6 +208,19 @@ def _read_lines(path: str, fh, full: bool) -> Existing | None:
     return out
 
 
+def check_tour_dir(path) -> None:
+    """Refuse, before any work, a ``FILE.tours`` beside the results that is not a folder this census can write.
+
+    Tours too long to inline go there; finding out only when the first one
+    arrives would end the census after its work and leave a results file behind.
+    """
+    tours = os.fspath(path) + ".tours"
+    if os.path.lexists(tours) and not os.path.isdir(tours):
+        raise CensusFileError(f"{tours!r} exists and is not a folder; the census keeps long tours there: move it")
+    if os.path.isdir(tours) and not os.access(tours, os.W_OK | os.X_OK):
+        raise CensusFileError(f"cannot write tours to {tours!r}: permission denied")
+
+
 def describe_header(header: dict) -> str:
     """``'8x8 --remove 1, open tours (seed 7)'``: a census in words, from its header."""
     return f"{header.get('description', 'an unnamed census')} (seed {header.get('seed')})"
@@ -238,12 +251,27 @@ class ResultStore:
         self.tour_dir = self.path + ".tours"
         self.tour_dir_name = os.path.basename(self.path) + ".tours"
         self._fh = None
+        self._created = False
         self._synced = time.monotonic()
         self.written = 0
 
     def open(self, header: dict, existing: Existing | None) -> None:
         """Lock the file, drop a cut-off last line, write the header of a new file."""
-        fh = open(self.path, "a+b")
+        self.lock(existing)
+        self.begin(header, existing)
+
+    def lock(self, existing: Existing | None) -> None:
+        """Open and lock the file (creating it empty), before any worker starts; nothing is written yet.
+
+        Raises :class:`CensusFileError` when another census holds the lock
+        or the file changed since ``existing`` was read.  A file created
+        here and still empty at :meth:`close` is removed again.
+        """
+        self._created = not os.path.exists(self.path)
+        try:
+            fh = open(self.path, "a+b")
+        except OSError as exc:
+            raise CensusFileError(f"cannot write results file {self.path!r}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -256,6 +284,11 @@ class ResultStore:
             fh.close()
             raise CensusFileError(f"{self.path!r} changed while the census started; run it again")
         self._fh = fh
+
+    def begin(self, header: dict, existing: Existing | None) -> None:
+        """Write the header of a new file, or drop the cut-off last line of one resumed (the file is locked)."""
+        fh = self._fh
+        size = os.fstat(fh.fileno()).st_size
         if existing is None:
             self._write(json.dumps({HEADER_KEY: 1, "format": FORMAT, **header}, separators=(",", ":")).encode())
             self.sync()
@@ -295,6 +328,8 @@ class ResultStore:
             return
         try:
             self.sync()
+            if self._created and os.fstat(self._fh.fileno()).st_size == 0:
+                os.unlink(self.path)  # locked but never begun (the workers did not start): leave no file
         finally:
             fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
             self._fh.close()
