@@ -293,3 +293,17 @@ def test_a_scheduler_that_is_not_dask_is_refused_in_bounded_time(mode, message):
     err = out["error"]
     assert isinstance(err, KtsolveError) and message in str(err) and "\n" not in str(err)
     assert out["seconds"] < 2 + 5 + 2
+
+
+def test_command_line_never_draws_over_the_results(tmp_path):
+    """--plot X -o X: the census's results survive (the picture is refused in one line, exit 2)."""
+    same = tmp_path / "same.svg"
+    res = invoke([*CMD, "-o", same, "--plot", same], code=2)
+    assert res.stderr.splitlines()[-1].startswith("ktsolve: error:") and "holds census results" in res.stderr
+    assert same.read_text().startswith('{"ktsolve_census"')
+    link = tmp_path / "map.svg"
+    link.symlink_to(same)
+    before = same.read_bytes()
+    res = invoke(["census", "--summary", same, "--plot", link], code=2)
+    assert res.stdout == "" and res.stderr.count("\n") == 1 and "holds census results" in res.stderr
+    assert same.read_bytes() == before and link.is_symlink()
