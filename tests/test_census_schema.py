@@ -146,3 +146,27 @@ def test_the_untouched_file_passes(tmp_path, finished):
     path.write_text("\n".join(finished) + "\n")
     s = summarize(read_results(path))
     assert s.answered == s.questions == 4
+
+
+def test_a_line_past_the_byte_budget_is_refused(tmp_path, finished, monkeypatch):
+    from ktsolve.census import store
+
+    monkeypatch.setattr(store, "MAX_LINE_BYTES", 1000)
+    lines = list(finished)
+    k = _answer_line(lines)
+    rec = json.loads(lines[k])
+    rec["padding"] = "x" * 5000
+    lines[k] = json.dumps(rec)
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(CensusFileError, match=f"line {k + 1} is longer than 1,000 bytes"):
+        read_results(path)
+
+
+def test_a_fifo_is_refused_without_opening_it_for_long(tmp_path):
+    import os
+
+    fifo = tmp_path / "r.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(CensusFileError, match="is not a regular file"):
+        read_results(fifo)  # O_NONBLOCK: no writer needed, no hang

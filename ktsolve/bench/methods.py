@@ -135,8 +135,8 @@ class MethodsReport:
             f"(presolve included); ground truth: ktsolve.prove, {s['prove_time_limit']:g} s, seed 0",
             "success: found / runs where prove found a tour; median s: successful runs only; "
             "tours/attempt: tours over attempts (walks, decodes, leaves) of the runs that report them",
-            "errors: runs whose method raised or returned no tour, result or None; invalid: tours the validator "
-            "refused; bugs: answers that contradict prove",
+            "errors: runs whose method raised, or returned what is neither a tour, a result nor None; "
+            "invalid: tours the validator refused; bugs: answers that contradict prove",
         ]
         if s.get("holes"):
             notes.append(f"holes: {s['holes']} per board, {s['draws']} boards per size (random_holed_board, "
@@ -455,6 +455,6 @@ def bench_methods(
     settings = {"methods": [n for n, _ in infos], "boards": [label for label, _ in board_sets], "holes": holes,
                 "draws": draws, "tours": list(tours), "seeds": seeds, "seed": seed, "time_limit": time_limit,
                 "prove_time_limit": prove_time_limit}
-    drawn = tuple({"board": label, "draw": d + 1, "rows": b.rows, "cols": b.cols, "holes": [list(h) for h in b.holes]}
-                  for label, bs in board_sets for d, b in enumerate(bs))
+    drawn = tuple({"board": label, "draw": d + 1, "rows": b.rows, "cols": b.cols,
+                   "holes": [list(h) for h in b.holes]} for label, bs in board_sets for d, b in enumerate(bs))
     return MethodsReport(tuple(runs), settings, tuple(skipped), interrupted, tuple(groups), drawn)

@@ -100,7 +100,8 @@ def check_header(header: dict) -> None:
     if not isinstance(family.get("kind", ""), str):
         raise RecordError(f"identity.family.kind must be text, not {_shown(family.get('kind'))}")
     if family.get("modes", "open") not in MODES:
-        raise RecordError(f"identity.family.modes must be one of {', '.join(MODES)}, not {_shown(family.get('modes'))}")
+        raise RecordError(f"identity.family.modes must be one of {', '.join(MODES)}, "
+                          f"not {_shown(family.get('modes'))}")
     if "board" in family:
         _board(family["board"], "identity.family.board")
     if "remove" in family:

@@ -142,7 +142,8 @@ def read_results(path, *, full: bool = False) -> Existing | None:
 def _read_line(path: str, fh, no: int) -> bytes:
     raw = fh.readline(MAX_LINE_BYTES + 1)
     if len(raw) > MAX_LINE_BYTES:
-        raise CensusFileError(f"{path!r} line {no} is longer than {MAX_LINE_BYTES:,} bytes; no census writes such lines")
+        raise CensusFileError(f"{path!r} line {no} is longer than {MAX_LINE_BYTES:,} bytes; "
+                              "no census writes such lines")
     return raw
 
 
