@@ -255,7 +255,14 @@ def floats(graph, spec, *, seed=None, time_limit=None, progress=None):
     return [0.5 * i for i in range(graph.n)]
 
 
-@pytest.mark.parametrize("func, message", [(boom, "RuntimeError: kaboom"), (floats, "returned list")])
+def quits(graph, spec, *, seed=None, time_limit=None, progress=None):
+    import sys
+
+    sys.exit(3)
+
+
+@pytest.mark.parametrize("func, message", [(boom, "RuntimeError: kaboom"), (floats, "returned list"),
+                                           (quits, "SystemExit: 3")])
 def test_a_user_method_that_fails_is_a_recorded_run(func, message):
     register_method(MethodInfo("bad", "heuristic", "fails", func))
     rep = bench_methods(["bad", "warnsdorff"], ["5x5"], seeds=2)

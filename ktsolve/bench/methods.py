@@ -431,7 +431,8 @@ def bench_methods(
                         **params.get(name, {}))
         except KtsolveError as exc:  # bad input (a parameter, a question): the bench cannot go on
             raise type(exc)(f"method {name!r} on {label}: {exc}") from None
-        except Exception as exc:  # noqa: BLE001 - a user's method that fails is a failed run, recorded
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a user's method that fails (or calls sys.exit)
+            # is a failed run, recorded; KeyboardInterrupt still ends the bench
             runs.append(Run(name, label, i, tour, s, "unknown", truth, 0.0, None, None, None, None,
                             _one_line(f"{type(exc).__name__}: {exc}"), b.holes))
             done += 1
