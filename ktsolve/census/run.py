@@ -270,9 +270,12 @@ def census(
     Raises
     ------
     InvalidBoardError, InvalidParameterError
-        A bad family, board or value (nothing is written).
+        A bad family, board or value, or ``output="-"`` (nothing is written).
     CensusFileError
-        ``output`` belongs to another census or is no census file.
+        ``output`` belongs to another census, is no census file, is not a
+        regular file, breaks the schema of a results file, or is locked by
+        a census still running; or ``FILE.tours`` is in the way.  All are
+        found before any worker starts.
     CensusError
         Workers that cannot start, a scheduler that cannot be reached.
 
