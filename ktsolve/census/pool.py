@@ -16,7 +16,14 @@ every worker:
   is hung: its worker is killed and replaced, and the question recorded
   ``unknown`` with the reason;
 * a worker that cannot even start three times in a row ends the census
-  with :class:`CensusError` (something is wrong with the installation).
+  with :class:`CensusError` (something is wrong with the installation);
+* a worker dies with the process that started it (see
+  :mod:`ktsolve.census.worker`), so a census killed outright leaves none.
+
+:func:`worker_cap` is how many workers a census starts: never more than its
+questions, the CPUs it may use, and what the available memory holds at
+:data:`WORKER_BYTES` a worker (``--workers 1000`` on six questions starts
+at most six, and on two CPUs two).
 
 :class:`BatchPolicy` sizes batches: from the mean cost of the questions
 answered so far, a batch aims at ``target`` seconds of work (so that the
