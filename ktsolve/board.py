@@ -534,6 +534,6 @@ class Board:
 
     def _repr_svg_(self) -> str:
         """The board with its holes, for notebooks (see :func:`ktsolve.render.picture_svg`)."""
-        from .render import picture_svg
+        from .render import picture_svg  # render imports this module; it loads with the first picture
 
         return picture_svg(self)

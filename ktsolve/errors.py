@@ -20,6 +20,13 @@ class is also a :class:`ValueError`, since each one reports a bad argument:
 ``OutputPathError``        an output path that cannot be written: a
                            directory, a folder that does not exist, a file
                            or folder without write permission, a socket
+``TourFileError``          a tour file that cannot be read as tours at all:
+                           not JSON, npy, a matrix or a square list, or
+                           unreadable (a subclass of ``InvalidTourError``)
+``CensusError``            a census that cannot run: workers that do not
+                           start, a Dask scheduler that cannot be reached
+``CensusFileError``        a census results file that cannot be used: not a
+                           census file, another census's, in use, damaged
 =========================  ==================================================
 
 Every class above is a :class:`ValueError`.  An output file that fails while
@@ -29,6 +36,24 @@ it is written (a full disk, a reader that closed its end of a pipe) is an
 
 Messages never use command-line words (``--closed``): the command line adds
 its own.
+
+Signals, not errors: a few exceptions carry control flow inside one piece
+of work and never reach a caller, so they live beside the code that raises
+and catches them, and none is a ``KtsolveError``:
+
+===========================================  ===================================
+``ktsolve.driver.Stopped``                   the time limit ran out or Ctrl-C
+                                             was pressed; the method answers
+                                             ``unknown``
+``ktsolve.proofs.matching._Stop``            the matching proof reached its
+                                             conclusion
+``ktsolve.models.csp._OutOfTime``,           unwinds python-constraint's
+``ktsolve.models.csp._Interrupted``          search at the deadline or Ctrl-C
+===========================================  ===================================
+
+A warning, not an error: ``ktsolve.testing.UnsettledWarning`` (a
+``UserWarning``) says that :func:`~ktsolve.testing.assert_agrees` could
+not check a claim because ``prove`` found no answer within its time limit.
 """
 
 __all__ = [
@@ -39,6 +64,9 @@ __all__ = [
     "UnsupportedError",
     "InvalidParameterError",
     "OutputPathError",
+    "TourFileError",
+    "CensusError",
+    "CensusFileError",
 ]
 
 
@@ -68,3 +96,15 @@ class InvalidParameterError(UnsupportedError):
 
 class OutputPathError(KtsolveError):
     """An output path that cannot be written; raised before any work starts."""
+
+
+class TourFileError(InvalidTourError):
+    """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
+
+
+class CensusError(KtsolveError):
+    """A census that cannot run: workers that do not start, a scheduler that cannot be reached."""
+
+
+class CensusFileError(KtsolveError):
+    """A results file that cannot be used: not a census file, another census's, in use, damaged."""

@@ -33,7 +33,7 @@ import zlib
 import numpy as np
 
 from .board import Board
-from .errors import InvalidSquareError, InvalidTourError
+from .errors import InvalidSquareError, InvalidTourError, TourFileError
 from .output import open_output
 from .tour import Tour, _coords_to_squares, _names_to_coords
 
@@ -45,12 +45,7 @@ __all__ = [
     "write_atomic",
     "open_atomic",
     "write_tours",
-    "TourFileError",
 ]
-
-
-class TourFileError(InvalidTourError):
-    """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
 
 
 _CHUNK = 1 << 22
@@ -336,7 +331,7 @@ def _npy_tour(board: Board, source, shown: str) -> Tour:
 def read_tours(board: Board, path) -> tuple[list[Tour], bool | None]:
     """Read a tour file (see the module docstring); returns its tours and their stated ``closed`` flag.
 
-    ``path`` ``"-"`` reads standard input.  Raises :class:`TourFileError`
+    ``path`` ``"-"`` reads standard input.  Raises :class:`~ktsolve.errors.TourFileError`
     for a file that cannot be read as tours, and
     :class:`~ktsolve.errors.InvalidTourError` for squares that are not on
     the board; the tours themselves are not validated.

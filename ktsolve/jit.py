@@ -44,9 +44,11 @@ from __future__ import annotations
 
 import sys
 import time
+import types
 from collections.abc import Callable, Iterable
 
-__all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready", "take_compile_seconds"]
+__all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready", "take_compile_seconds",
+           "python_twin"]
 
 #: Seconds each name's preparation took in this process (compiling, or loading from the cache).
 _READY: dict[str, float] = {}
@@ -223,3 +225,59 @@ def warm_method(func: Callable) -> tuple[str, float, float]:
     t0 = time.perf_counter()
     compiled = float(warm() or 0.0)
     return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0
+
+
+def _is_kernel(value) -> bool:
+    return hasattr(value, "py_func") and hasattr(value, "signatures")
+
+
+def _names(code: types.CodeType) -> set:
+    """The global names ``code`` (and the code nested in it) may load."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
+
+
+#: The twin of every kernel asked for, by kernel.
+_TWINS: dict = {}
+
+
+def python_twin(kernel) -> Callable:
+    """The kernel as plain Python: its ``py_func``, calling the plain-Python twins of the kernels it calls.
+
+    Calling a kernel the first time in a process costs a few tenths of a
+    second even when numba's cache holds it, more than a small board's work
+    takes in Python, so a method may run its first, small calls through the
+    twin.  ``kernel.py_func`` alone would still reach numba through the
+    kernels it calls (say :func:`ktsolve._splitmix.uniform`): the twin is the
+    same code over a copy of the kernel's globals in which every kernel it
+    names is replaced by that kernel's twin.  Same arguments, same results
+    as the kernel; integer arithmetic on numpy scalars wraps around as
+    numba's does but warns, so call it under ``np.errstate(over="ignore")``.
+
+    Examples
+    --------
+    >>> import numba, numpy as np
+    >>> @numba.njit
+    ... def inc(x):
+    ...     return x + 1
+    >>> @numba.njit
+    ... def twice_inc(x):
+    ...     return 2 * inc(x)
+    >>> twin = python_twin(twice_inc)
+    >>> twin(3), inc.signatures
+    (8, [])
+    """
+    twin = _TWINS.get(kernel)
+    if twin is None:
+        py = kernel.py_func
+        scope = dict(py.__globals__)  # the function reads this very dict: filled in below
+        twin = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
+        twin.__doc__ = py.__doc__
+        _TWINS[kernel] = twin  # before the callees: a kernel that calls itself finds its twin
+        for name in _names(py.__code__):
+            if _is_kernel(scope.get(name)):
+                scope[name] = python_twin(scope[name])
+    return twin

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
+from .exit_codes import ExitCode
 from .tour import Tour, TourSpec
 
 __all__ = ["Status", "Proof", "SolveResult", "Enumeration"]
@@ -37,11 +38,15 @@ class Status(str, enum.Enum):
 
     @property
     def exit_code(self) -> int:
-        """0 found, 1 proved impossible, 3 unknown (2 is kept for bad input)."""
-        return {Status.FOUND: 0, Status.INFEASIBLE: 1, Status.UNKNOWN: 3}[self]
+        """0 found, 1 proved impossible, 3 unknown (2 is kept for bad input); see :mod:`ktsolve.exit_codes`."""
+        return int(_EXIT_CODES[self])
 
     def __str__(self) -> str:
         return self.value
+
+
+#: The exit code of each answer, from the one table of :mod:`ktsolve.exit_codes`.
+_EXIT_CODES = {Status.FOUND: ExitCode.FOUND, Status.INFEASIBLE: ExitCode.INFEASIBLE, Status.UNKNOWN: ExitCode.UNKNOWN}
 
 
 class Proof(str):
@@ -181,7 +186,7 @@ class SolveResult:
 
     def _repr_html_(self) -> str:
         """Summary, picture and proof (its squares highlighted) for notebooks (see :func:`ktsolve.render.result_html`)."""
-        from .render import result_html
+        from .render import result_html  # render imports this module; it loads with the first picture
 
         return result_html(self)
 

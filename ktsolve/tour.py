@@ -236,7 +236,7 @@ class Tour:
 
     def _repr_svg_(self) -> str:
         """The path on its board, steps numbered on small boards, for notebooks (see :mod:`ktsolve.render`)."""
-        from .render import picture_svg
+        from .render import picture_svg  # render imports this module; it loads with the first picture
 
         return picture_svg(self.board, self)
 

@@ -46,7 +46,8 @@ from hypothesis import strategies as st
 
 import ktsolve
 from ktsolve import Board, KtsolveError, Status, Tour, validate, validate_many
-from ktsolve.cli import cli, load_board, main
+from ktsolve.cli import cli, main
+from ktsolve.cli.args import load_board
 from ktsolve.files import parse_tour_text, parse_tours_text
 from ktsolve.registry import methods
 from ktsolve.request import RESERVED
@@ -208,10 +209,10 @@ def param_items(draw, method: str, rate: int):
 
 
 def _python_value(raw: str):
-    """What the command line makes of a ``-p`` value (mirrors ``ktsolve.cli._coerce``)."""
-    from ktsolve.cli import _coerce
+    """What the command line makes of a ``-p`` value (mirrors ``ktsolve.cli.args.coerce_param``)."""
+    from ktsolve.cli.args import coerce_param
 
-    return _coerce(raw.strip())
+    return coerce_param(raw.strip())
 
 
 def holes_value(draw, rate: int, dims) -> str:

@@ -10,6 +10,7 @@ from numba import njit
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import InvalidTourError, KtsolveError, UnsupportedError
+from ktsolve.heuristics import _abc_kernels as abc_kernels
 from ktsolve.heuristics import abc
 from ktsolve.seeds import derive_seeds as unit_seeds
 from ktsolve.heuristics.abc import codes_to_path, path_fitness, path_to_codes, run_abc, solve_abc
@@ -178,7 +179,7 @@ def test_fitness_kernel_matches_reference():
                 c = path_to_codes(g, path) - 1
                 codes[: c.size] = c
             want = ref_fitness(g, s, codes.tolist())
-            assert abc._fitness(table, codes, s, mark, stamp) == want
+            assert abc_kernels._fitness(table, codes, s, mark, stamp) == want
             assert path_fitness(g, s, codes.astype(int) + 1) == want
 
 
@@ -190,7 +191,7 @@ def test_crossover_kernel_matches_reference():
             y = rng.integers(0, 8, L).astype(np.int8)
             cuts = sorted(int(v) for v in rng.integers(0, L + 1, 3))
             out = np.empty(L, np.int8)
-            abc._crossover(x, y, *cuts, out)
+            abc_kernels._crossover(x, y, *cuts, out)
             assert out.tolist() == ref_crossover(x.tolist(), y.tolist(), cuts)
 
 
@@ -204,21 +205,21 @@ def test_cuts_and_repair_kernels_match_reference():
     for t in range(200):
         seed_numba(t)
         rs = np.random.RandomState(t)
-        assert abc._cuts(L) == tuple(sorted(int(rs.random_sample() * (L + 1)) for _ in range(3)))
+        assert abc_kernels._cuts(L) == tuple(sorted(int(rs.random_sample() * (L + 1)) for _ in range(3)))
         codes = rng.integers(0, 8, L).astype(np.int8)
         s = int(rng.integers(g.n))
-        fit = abc._fitness(table, codes, s, mark, 1000 + 2 * t)
+        fit = abc_kernels._fitness(table, codes, s, mark, 1000 + 2 * t)
         if fit == L:
             continue
         col = RefColony(g, 2, s)
         col.codes, col.starts, col.fit = [codes.tolist()], [s], [fit]
         ok = col.repair(np.random.RandomState(t), 0)
         seed_numba(t)
-        got = abc._repair(table, codes, s, fit, mark, 1001 + 2 * t, valid)
+        got = abc_kernels._repair(table, codes, s, fit, mark, 1001 + 2 * t, valid)
         assert (got >= 0) == ok
         assert codes.tolist() == col.codes[0]
         if ok:
-            assert abc._fitness(table, codes, s, mark, 5000 + t) > fit
+            assert abc_kernels._fitness(table, codes, s, mark, 5000 + t) > fit
 
 
 @pytest.mark.parametrize(
@@ -245,12 +246,12 @@ def test_whole_runs_match_reference(board, start, iterations, extend_best):
     mark = np.zeros(g.n, np.int32)
     counters = np.zeros(len(abc._COUNTERS), np.int64)
     fixed = -1 if start is None else start
-    abc._init(table, codes, starts, fit, np.full(SN, -1, np.int32), fixed,
-              int(unit_seeds(5, abc._STREAM, 0, 1)[0]), mark)
+    abc_kernels._init(table, codes, starts, fit, np.full(SN, -1, np.int32), fixed,
+                      int(unit_seeds(5, abc._STREAM, 0, 1)[0]), mark)
     k, blk = 0, 0
     while k < iterations and fit.max() < L:
-        k += abc._block(table, codes, starts, fit, min(abc.BLOCK, iterations - k),
-                        int(unit_seeds(5, abc._STREAM, blk + 1, 1)[0]), mark, counters, extend_best)
+        k += abc_kernels._block(table, codes, starts, fit, min(abc.BLOCK, iterations - k),
+                                int(unit_seeds(5, abc._STREAM, blk + 1, 1)[0]), mark, counters, extend_best)
         blk += 1
     assert k == done
     assert codes.tolist() == col.codes and starts.tolist() == col.starts and fit.tolist() == col.fit

@@ -22,7 +22,7 @@ import pytest
 from ktsolve.census import census
 from ktsolve.census import pool as pool_module
 from ktsolve.census.plot import check_plot_path, plot
-from ktsolve.census.store import CensusFileError
+from ktsolve.census import CensusFileError
 from ktsolve.errors import InvalidParameterError, KtsolveError
 
 from conftest import invoke
@@ -307,3 +307,4 @@ def test_command_line_never_draws_over_the_results(tmp_path):
     res = invoke(["census", "--summary", same, "--plot", link], code=2)
     assert res.stdout == "" and res.stderr.count("\n") == 1 and "holds census results" in res.stderr
     assert same.read_bytes() == before and link.is_symlink()
+

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from ktsolve.census import census, read_results, summarize
-from ktsolve.census.store import CensusFileError
+from ktsolve.census import CensusFileError
 
 from conftest import invoke
 

@@ -9,8 +9,9 @@ import pytest
 
 from ktsolve import Board, Tour, prove, validate
 from ktsolve.census.family import Task
-from ktsolve.census.store import CensusFileError, ResultStore, check_identity, read_results
+from ktsolve.census.store import ResultStore, check_identity, read_results
 from ktsolve.census.worker import answer, make_answer
+from ktsolve.errors import CensusFileError
 
 IDENTITY = {"family": {"kind": "remove", "remove": 1}, "seed": 4}
 HEADER = {"identity": IDENTITY, "description": "5x5 --remove 1, open tours", "seed": 4, "questions": 10}

@@ -201,7 +201,7 @@ def test_ctrl_c_on_solve_answers_unknown():
 
 
 def test_cli_ctrl_c_writes_the_tours_and_exits_130(tmp_path, monkeypatch):
-    import ktsolve.cli as cli_module
+    import ktsolve.cli.enumerate as cli_module
 
     real = cli_module.enumerate_tours
 

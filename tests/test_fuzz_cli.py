@@ -123,9 +123,11 @@ def test_a_clean_case_has_no_violation():
 
 
 def test_the_checker_sees_an_existing_file_replaced_by_unknown(monkeypatch):
-    from ktsolve import cli
+    from ktsolve.cli import answers
+    from ktsolve.cli import solve as cli
 
-    monkeypatch.setattr(cli, "deliver", lambda res, fmt, output, **kw: cli.emit(cli.render_result(res, fmt), output))
+    monkeypatch.setattr(cli, "deliver", lambda res, fmt, output, **kw: answers.emit(answers.render_result(res, fmt),
+                                                                                     output))
     problems = _problems(_case("solve", "8x8", "-m", "backtrack", "-p", "max_nodes=10", "-o", EXISTING))
     assert any(p.startswith("output file:") for p in problems), problems
 
@@ -133,7 +135,8 @@ def test_the_checker_sees_an_existing_file_replaced_by_unknown(monkeypatch):
 def test_the_checker_sees_an_invalid_tour_written(monkeypatch):
     import numpy as np
 
-    from ktsolve import Tour, cli
+    from ktsolve import Tour
+    from ktsolve.cli import answers as cli
 
     real = cli.emit_tour
 
@@ -149,7 +152,7 @@ def test_the_checker_sees_an_invalid_tour_written(monkeypatch):
 
 
 def test_the_checker_sees_two_lines_for_exit_2_and_a_write_before_it(monkeypatch):
-    from ktsolve import cli
+    from ktsolve.cli import solve as cli
     from ktsolve.errors import InvalidBoardError
 
     def report(res):
@@ -163,7 +166,8 @@ def test_the_checker_sees_two_lines_for_exit_2_and_a_write_before_it(monkeypatch
 
 
 def test_the_checker_sees_a_leftover_file_and_an_escaping_error(monkeypatch):
-    from ktsolve import cli
+    from ktsolve.cli import answers as cli
+    from ktsolve.cli import solve as solve_cli
 
     real = cli.emit_tour
 
@@ -178,7 +182,7 @@ def test_the_checker_sees_a_leftover_file_and_an_escaping_error(monkeypatch):
     def crash(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "solve_board", crash)
+    monkeypatch.setattr(solve_cli, "solve_board", crash)
     problems = _problems(_case("solve", "5x5"))
     assert any("RuntimeError escaped main" in p for p in problems), problems
 

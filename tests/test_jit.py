@@ -87,7 +87,8 @@ def test_warm_compiles_the_types_the_method_uses(name):
     module.warm()
     kernel_modules = [module] + [importlib.import_module(m) for m in (
         "ktsolve.heuristics._warnsdorff_kernels", "ktsolve.heuristics._neural_kernels",
-        "ktsolve.heuristics._divide_kernels")]
+        "ktsolve.heuristics._divide_kernels", "ktsolve.heuristics._rotation_kernels",
+        "ktsolve.models._backtrack_kernels")]
 
     def signatures():
         out = {}

@@ -50,7 +50,7 @@ def test_ortools_is_imported_only_when_cpsat_runs():
     assert out.stdout.strip() == "False"
 
 
-PROGRAM = "import sys; from ktsolve.cli_run import console_main; sys.argv = ['ktsolve', *{argv!r}]; console_main()"
+PROGRAM = "import sys; from ktsolve.cli import console_main; sys.argv = ['ktsolve', *{argv!r}]; console_main()"
 
 
 @pytest.mark.parametrize("argv, code, out, err", [
@@ -92,3 +92,42 @@ def test_every_method_shows_an_example():
 
     missing = [name for name, info in BUILTIN.items() if ">>>" not in (inspect.getdoc(info.load()) or "")]
     assert not missing
+
+
+def _own_kernels(module) -> list[str]:
+    """Names of the numba-jitted functions ``module`` defines itself (not the ones it imports)."""
+    from numba.core.dispatcher import Dispatcher
+
+    return sorted(name for name, obj in vars(module).items()
+                  if isinstance(obj, Dispatcher) and obj.py_func.__module__ == module.__name__)
+
+
+def test_kernels_live_only_in_underscore_modules():
+    """No module whose name does not start with ``_`` defines a numba kernel.
+
+    Kernels live in underscore kernel modules (``heuristics/_rotation_kernels.py``
+    beside ``heuristics/rotation.py``); the public module keeps the wrapper and
+    the docs, and may import kernels from its kernel module.
+    """
+    import importlib
+    import pkgutil
+
+    import ktsolve
+
+    # the check sees the kernels a module defines, and not the ones it imports
+    assert "_run" in _own_kernels(importlib.import_module("ktsolve.heuristics._rotation_kernels"))
+    rotation = importlib.import_module("ktsolve.heuristics.rotation")
+    assert callable(rotation._run) and _own_kernels(rotation) == []
+
+    names = ["ktsolve"] + [info.name for info in pkgutil.walk_packages(ktsolve.__path__, "ktsolve.")]
+    public = [name for name in names if not name.rpartition(".")[2].startswith("_")]
+    defining = {}
+    for name in public:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an optional dependency is missing
+            continue
+        if _own_kernels(module):
+            defining[name] = _own_kernels(module)
+    assert len(public) > 30
+    assert not defining, f"numba kernels outside underscore modules: {defining}"

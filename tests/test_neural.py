@@ -9,6 +9,7 @@ from numba import njit
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
+from ktsolve.heuristics import _neural_kernels as neural_kernels
 from ktsolve.heuristics import neural
 from ktsolve.seeds import derive_seeds as unit_seeds
 from ktsolve.heuristics.neural import (
@@ -22,29 +23,12 @@ from ktsolve.heuristics.neural import (
 )
 
 from conftest import load_oracle, random_board
+from naive_splitmix import SplitMix64
 
 CLOSED = TourSpec(closed=True)
 
 
 # ---------------------------------------------------------------------- slow reference
-MASK64 = (1 << 64) - 1
-
-
-class RefSplitMix:
-    """SplitMix64 with Python integers, drawing below ``m`` by multiply-shift of the top 32 bits."""
-
-    def __init__(self, state):
-        self.state = int(state) & MASK64
-
-    def below(self, m):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        z ^= z >> 31
-        return ((z >> 32) * m) >> 32
-
-
 class RefNet:
     """A readable network: edges as pairs of squares, neighbours found by sharing a square."""
 
@@ -104,7 +88,7 @@ class RefNet:
         E = len(self.edges)
         clamp = clamp if clamp is not None else [0] * E
         V = [1 if clamp[e] else (1 if rs.random_sample() < p_on else 0) for e in range(E)]
-        shuffler = RefSplitMix(int(rs.random_sample() * 2**53))
+        shuffler = SplitMix64(int(rs.random_sample() * 2**53))
         U = [0] * E
         order = list(range(E))
         for s in range(1, max_sweeps + 1):
@@ -156,11 +140,12 @@ def kernel_attempt(graph, seed, rule, max_sweeps=300):
 
 
 def test_splitmix_matches_reference():
+    """The generator the shuffles draw from (ktsolve._splitmix.below) replays the reference's stream."""
     for state in (0, 1, 2**63 + 12345, 2**64 - 1):
         rng = np.array([state], dtype=np.uint64)
-        ref = RefSplitMix(state)
+        ref = SplitMix64(state)
         for m in (1, 2, 7, 168, 2**31):
-            got = [neural._splitmix_below(rng, m) for _ in range(20)]
+            got = [neural_kernels.below(rng, m) for _ in range(20)]
             assert got == [ref.below(m) for _ in range(20)]
             assert all(0 <= x < m for x in got)
         assert int(rng[0]) == ref.state
@@ -191,7 +176,7 @@ def test_one_sweep_matches_reference(mode):
             state = int(rng.integers(0, 2**63)) * 2 + 1
             neural._sweep(net.ea, net.eb, U, V, dv, order, np.zeros(E, np.int32), clamp, a, b, MODES[mode],
                           np.array([state], dtype=np.uint64))
-            ref.sweep(U2, V2, ordr, rule, RefSplitMix(state), clamp)
+            ref.sweep(U2, V2, ordr, rule, SplitMix64(state), clamp)
             assert U.tolist() == U2 and V.tolist() == V2
             assert order.tolist() == ordr
             dv_ref = np.zeros(g.n, dtype=np.int64)

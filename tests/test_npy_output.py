@@ -9,7 +9,8 @@ import pytest
 
 from conftest import invoke
 from ktsolve import Board, InvalidTourError, SolveResult, Status, Tour, UnsupportedError, solve, validate
-from ktsolve.files import TourFileError, open_atomic, read_tour
+from ktsolve.errors import TourFileError
+from ktsolve.files import open_atomic, read_tour
 from ktsolve.render import JSON_MAX_SQUARES, result_json, tour_matrix_text, write_tour_matrix, write_tour_npy
 
 
@@ -46,7 +47,7 @@ def test_npy_to_a_pipe_and_refused_on_a_terminal(monkeypatch):
     res = invoke(["solve", "6x6", "--closed", "--method", "divide", "--format", "npy"])
     arr = np.load(io.BytesIO(res.stdout_bytes))
     validate(Board(6, 6), arr, closed=True)
-    import ktsolve.cli as cli
+    import ktsolve.cli.answers as cli
 
     class Tty(io.StringIO):
         def isatty(self):

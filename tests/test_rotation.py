@@ -9,9 +9,13 @@ import pytest
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, UnsupportedError, solve, validate
 from ktsolve.generate import random_holed_board
+from ktsolve.heuristics import _rotation_kernels as K
 from ktsolve.heuristics import rotation as R
+from ktsolve.seeds import derive_seeds
 from ktsolve.solve import methods
+from ktsolve.tour import list_cycle
 
+import naive_rotation
 from conftest import invoke
 
 # ---------------------------------------------------------------------- references
@@ -165,9 +169,9 @@ def test_implicit_maps_match_rotating():
         for i in piv:
             rotated = ref_rotate(rotated, int(i))
         for k in range(length):
-            assert R._elem(path, k, piv, d, length) == rotated[k]
+            assert K._elem(path, k, piv, d, length) == rotated[k]
         for v in range(length):
-            assert R._fmap(pos[v], piv, d, length) == rotated.index(v)
+            assert K._fmap(pos[v], piv, d, length) == rotated.index(v)
 
 
 def test_search_matches_trying_every_sequence():
@@ -184,8 +188,8 @@ def test_search_matches_trying_every_sequence():
         for goal in (-1, path[0]):
             for depth in (1, 2, 3):
                 want_len, want_cost = ref_search(graph, path, free, depth, goal)
-                piv = np.empty(R._MAXD, dtype=np.int64)
-                got = R._search(graph.indptr, graph.indices, arr, pos, len(path), depth, goal, piv)
+                piv = np.empty(K._MAXD, dtype=np.int64)
+                got = K._search(graph.indptr, graph.indices, arr, pos, len(path), depth, goal, piv)
                 assert got == want_len
                 checked += 1
                 if got:
@@ -210,7 +214,7 @@ def test_knight_distance_matches_breadth_first_search():
     dist = bfs_knight_distance(size, centre)
     for r in range(10, 51):
         for c in range(10, 51):
-            assert R._knight_dist(r, c, centre, centre) == dist[r, c]
+            assert K._knight_dist(r, c, centre, centre) == dist[r, c]
 
 
 def test_nearest_free_square_the_end_can_reach():
@@ -230,10 +234,10 @@ def test_nearest_free_square_the_end_can_reach():
                 continue
             if not any(int(x) in on_path for x in graph.neighbours(w)):
                 continue
-            d = R._knight_dist(*coords[u], *coords[w])
+            d = K._knight_dist(*coords[u], *coords[w])
             if bd is None or d < bd:
                 best, bd = w, d
-        got = R._nearest_free(graph.indptr, graph.indices, coords, pos, u, colour)
+        got = K._nearest_free(graph.indptr, graph.indices, coords, pos, u, colour)
         assert got == best
 
 
@@ -245,6 +249,93 @@ def test_kernel_is_reproducible_and_chunking_does_not_matter():
     b = R.solve_rotation(graph, spec, seed=9)
     assert a.tour == b.tour
     assert a.stats == b.stats
+
+
+# ---------------------------------------------------------------------- the readable reference
+
+COUNTERS = (("rotations", K._ROT), ("extensions", K._EXT), ("repairs", K._REPAIRS), ("walk_steps", K._WALK),
+            ("reversed", K._REVERSED), ("given_back", K._POPS), ("swaps", K._FLIPS))
+
+
+def kernel_run(graph, first, reserved, closed, depth, max_rot, word):
+    """One run of the kernels from ``first`` to its end, from the generator state ``word``."""
+    n = graph.n
+    path, pos, udeg = (np.empty(n, dtype=np.int32) for _ in range(3))
+    state = np.zeros(K._NSTATE, dtype=np.int64)
+    rng = np.array([word], dtype=np.uint64)
+    state[K._TARGET] = n - 1 if reserved >= 0 else n
+    state[K._RESERVED] = reserved
+    state[K._CLOSED] = int(closed)
+    state[K._DEPTH] = depth
+    K._init(graph.indptr, graph.indices, pos, udeg, reserved, 0, n)
+    K._begin(graph.indptr, graph.indices, path, pos, udeg, state, first)
+    status = K._run(graph.indptr, graph.indices, graph.coords, graph.centre_distance(), path, pos, udeg, state, rng,
+                    1 << 62, max_rot)
+    counts = {name: int(state[f]) for name, f in COUNTERS}
+    outcome = {K._DONE: "done", K._STALLED: "stalled"}[int(status)]
+    return outcome, path[: int(state[K._L])].tolist(), counts, int(state[K._BEST]), int(rng[0])
+
+
+@pytest.mark.parametrize("request_", ["closed", "open", "open to a fixed end"])
+def test_a_run_replays_the_readable_reference(request_):
+    """Draw for draw: the same path, counters, longest path and generator state as ``naive_rotation``."""
+    rng = np.random.default_rng(len(request_))
+    closed = request_ == "closed"
+    seen = dict.fromkeys([name for name, _ in COUNTERS] + ["done", "stalled"], 0)
+    for trial in range(14):
+        board = random_holed_board(int(rng.integers(5, 10)), int(rng.integers(5, 10)), 0.12, seed=trial,
+                                   closed=closed)
+        graph = KnightGraph(board)
+        first = int(rng.integers(graph.n))
+        reserved = -1
+        if request_ == "open to a fixed end":
+            reserved = int(rng.choice([v for v in range(graph.n) if v != first]))
+        max_rot = (20, 1000)[trial % 2]
+        word = int(rng.integers(0, 2**63)) * 2 + 1
+        got = kernel_run(graph, first, reserved, closed, 3, max_rot, word)
+        outcome, ref = naive_rotation.run(graph, first, None if reserved < 0 else reserved, closed, 3, max_rot, word)
+        assert got == (outcome, ref.path, ref.counts, ref.longest, ref.rs.state), (request_, trial)
+        for name, v in got[2].items():
+            seen[name] += v
+        seen[outcome] += 1
+    # every kind of step and draw happened (swapping the ends only makes sense for a cycle)
+    assert all(v > 0 for k, v in seen.items() if k != "swaps" or closed), seen
+
+
+def naive_solve(graph, spec, seed, rotations, restarts, depth=R.DEFAULT_DEPTH):
+    """:func:`solve_rotation` through the reference: ``(tour squares or None, totals)``."""
+    first, reserved, closing, flip = R._plan(graph, spec)
+    totals = dict.fromkeys([name for name, _ in COUNTERS], 0)
+    longest = 0
+    for runs, word in enumerate(derive_seeds(seed, "rotation", 0, restarts), 1):
+        outcome, run = naive_rotation.run(graph, first, None if reserved < 0 else reserved, closing, depth,
+                                          rotations, int(word))
+        for name in totals:
+            totals[name] += run.counts[name]
+        longest = max(longest, run.longest)
+        if outcome == "done":
+            squares = run.path[::-1] if flip else run.path
+            if spec.closed:
+                s = None if spec.start is None else graph.board.index(*spec.start)
+                e = None if spec.end is None else graph.board.index(*spec.end)
+                squares = list_cycle(np.array(squares), s, e).tolist()
+            return squares, dict(totals, runs=runs, longest=longest)
+    return None, dict(totals, runs=restarts, longest=longest)
+
+
+@pytest.mark.parametrize("spec", [TourSpec(closed=True), TourSpec(), TourSpec(start=(0, 1), end=(6, 4)),
+                                  TourSpec(start=(0, 1), end=(5, 4)), TourSpec(closed=True, start=(2, 2))],
+                         ids=["closed", "open", "ends", "ends of one colour (every run stalls)", "from c6"])
+def test_the_method_replays_the_readable_reference(spec):
+    for seed in range(6):
+        board = random_holed_board(8, 7, 0.08, seed=seed, closed=spec.closed)
+        if any(board.is_hole(*sq) for sq in (spec.start, spec.end) if sq is not None):
+            continue
+        graph = KnightGraph(board)
+        res = R.solve_rotation(graph, spec, seed=seed, rotations=60, restarts=3)
+        squares, totals = naive_solve(graph, spec, seed, rotations=60, restarts=3)
+        assert (None if res.tour is None else res.tour.squares.tolist()) == squares
+        assert {k: res.stats[k] for k in totals} == totals
 
 
 # ---------------------------------------------------------------------- the method

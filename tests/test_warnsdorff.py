@@ -12,24 +12,10 @@ from ktsolve.heuristics.warnsdorff import (
     squirrel_orderings,
     warnsdorff_path,
 )
+from naive_splitmix import SplitMix64
 
 
 # ---------------------------------------------------------------------- reference
-class SplitMix64:
-    """SplitMix64 (Steele, Lea & Flood 2014) written plainly: the random tie-break's stream."""
-
-    def __init__(self, seed):
-        self.state = seed % 2**64
-
-    def random_sample(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) % 2**64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
-        z = z ^ (z >> 31)
-        return (z >> 11) / 2**53
-
-
 def naive_walk(graph, start, end=-1, rule="first", seed=0):
     """Warnsdorff's walk written plainly: the kernel must produce the same squares.
 
@@ -82,7 +68,7 @@ def naive_walk(graph, start, end=-1, rule="first", seed=0):
             elif d == best_deg:
                 if rule == "random":
                     ties += 1
-                    if rs.random_sample() * ties < 1.0:
+                    if rs.uniform() * ties < 1.0:
                         best = w
                 elif key < best_key:
                     best, best_key = w, key
@@ -129,7 +115,7 @@ def test_python_walk_matches_kernel(rule):
                 a = np.empty(g.n, np.int32)
                 b = np.empty(g.n, np.int32)
                 args = (g.table, g.degree, start, end, W._RULE_CODE[rule], i + start, rank, switch, dist)
-                la, lb = W._walk(*args, a), W._walk_py(*args, b)
+                la, lb = W._walk(*args, a), W._walk(*args, b, python=True)
                 assert la == lb and a[:la].tolist() == b[:lb].tolist()
 
 
@@ -362,3 +348,23 @@ def test_start_order_in_slices_matches_a_plain_reference(monkeypatch):
             cand = [v for v in range(g.n) if even == odd or g.colour[v] == (0 if even > odd else 1)]
             want = sorted(cand, key=lambda v: (deg[v], v))
         assert W._start_order(g).tolist() == want, board
+
+
+def test_first_walks_of_a_small_board_start_no_kernel():
+    """Eight random-rule walks of a small board run as plain Python: not one kernel is compiled or loaded."""
+    import subprocess
+    import sys
+
+    code = (
+        "from ktsolve import Board, KnightGraph, TourSpec\n"
+        "from ktsolve.heuristics.warnsdorff import solve_warnsdorff\n"
+        "from ktsolve.heuristics import _warnsdorff_kernels as K\n"
+        "from ktsolve import _splitmix\n"
+        "r = solve_warnsdorff(KnightGraph(Board(3, 6)), TourSpec(), seed=3, rule='random', restarts=8)\n"
+        "assert r.stats['walks'] == 8, r.stats\n"
+        "kernels = (K._walk_start, K._walk_steps, _splitmix.uniform, _splitmix.step, _splitmix._mix)\n"
+        "print(sum(len(k.signatures) for k in kernels))\n"
+    )
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "0", out.stderr

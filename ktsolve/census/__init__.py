@@ -89,6 +89,7 @@ import inspect as _inspect
 import sys as _sys
 import types as _types
 
+from ..errors import CensusError, CensusFileError
 from .family import (
     Family,
     Task,
@@ -102,9 +103,8 @@ from .family import (
     symmetries,
 )
 from .plot import plot
-from .pool import CensusError
 from .run import CensusReport, census, make_family
-from .store import CensusFileError, read_results
+from .store import read_results
 from .summary import Summary, format_summary, summarize
 
 __all__ = [

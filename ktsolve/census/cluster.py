@@ -32,7 +32,8 @@ from queue import Empty, Queue
 from collections.abc import Callable
 
 from .family import Task
-from .pool import BatchPolicy, CensusError, LocalPool, TaskQueue
+from ..errors import CensusError
+from .pool import BatchPolicy, LocalPool, TaskQueue
 from .worker import Answer, make_answer
 
 __all__ = ["have_dask", "DaskRunner", "run_batch", "warm", "probe_scheduler", "TASK_SECONDS"]

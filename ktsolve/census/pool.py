@@ -16,7 +16,7 @@ every worker:
   is hung: its worker is killed and replaced, and the question recorded
   ``unknown`` with the reason;
 * a worker that cannot even start three times in a row ends the census
-  with :class:`CensusError` (something is wrong with the installation);
+  with :class:`~ktsolve.errors.CensusError` (something is wrong with the installation);
 * a worker dies with the process that started it (see
   :mod:`ktsolve.census.worker`), so a census killed outright leaves none.
 
@@ -47,12 +47,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-from ..errors import KtsolveError
+from ..errors import CensusError
 from .family import Task
 from .worker import PARENT_ENV, PDEATHSIG_ENV, Answer, make_answer, send, split_frames
 
 __all__ = [
-    "CensusError",
     "worker_cap",
     "usable_cpus",
     "available_memory",
@@ -137,11 +136,6 @@ def worker_cap(asked: int, questions: int, *, cpus: int | None = None,
         if limit < n:
             n, why = limit, reason
     return n, why
-
-
-class CensusError(KtsolveError):
-    """A census that cannot run: workers that do not start, a scheduler that cannot be reached."""
-
 
 def hang_after(time_limit: float | None) -> float:
     """Seconds without an answer after which a question counts as hung."""

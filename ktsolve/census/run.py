@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..checks import check_flag, check_int, check_seed, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError
+from ..exit_codes import ExitCode
 from ..request import as_board
 from ..seeds import resolve_seed
 from .family import Family, list_family, question_seeds, random_family, remove_family, starts_family
@@ -97,11 +98,11 @@ class CensusReport:
     def exit_code(self) -> int:
         """130 interrupted, 3 when some answer is unknown, else 0 (every question settled)."""
         if self.interrupted:
-            return 130
+            return int(ExitCode.INTERRUPTED)
         unknown = sum(self.summary.status[m]["unknown"][0] for m in self.summary.modes)
         if unknown or self.summary.answered < self.summary.questions:
-            return 3
-        return 0
+            return int(ExitCode.UNKNOWN)
+        return int(ExitCode.OK)
 
 
 def _modes(closed) -> tuple[bool, ...]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 
 from ..board import MAX_SQUARES
-from ..errors import KtsolveError
+from ..errors import CensusFileError
 
-__all__ = ["check_header", "check_line", "RecordError", "STATUSES", "MODES", "MAX_ORBIT", "MAX_QUESTIONS"]
+__all__ = ["check_header", "check_line", "STATUSES", "MODES", "MAX_ORBIT", "MAX_QUESTIONS"]
 
 #: The answers a record may carry.
 STATUSES = ("found", "infeasible", "unknown")
@@ -36,10 +36,6 @@ MAX_QUESTIONS = 10**12
 _SHOWN = 40
 
 
-class RecordError(KtsolveError):
-    """A field of a line that breaks the schema; :func:`read_results` adds the file and the line."""
-
-
 def _shown(value) -> str:
     text = repr(value)
     return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
@@ -48,7 +44,7 @@ def _shown(value) -> str:
 def _int(obj: dict, key: str, lo: int, hi: int, *, name: str | None = None) -> int:
     value = obj.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise RecordError(f"{name or key} must be a whole number from {lo:,} to {hi:,}, not {_shown(value)}")
+        raise CensusFileError(f"{name or key} must be a whole number from {lo:,} to {hi:,}, not {_shown(value)}")
     return value
 
 
@@ -57,24 +53,24 @@ def _real(obj: dict, key: str, *, optional: bool = False) -> None:
     if value is None and optional:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise RecordError(f"{key} must be a number of seconds (0 or more), not {_shown(value)}")
+        raise CensusFileError(f"{key} must be a number of seconds (0 or more), not {_shown(value)}")
 
 
 def _text(obj: dict, key: str) -> None:
     value = obj.get(key)
     if value is not None and not isinstance(value, str):
-        raise RecordError(f"{key} must be text or null, not {_shown(value)}")
+        raise CensusFileError(f"{key} must be text or null, not {_shown(value)}")
 
 
 def _board(obj, name: str) -> tuple[int, int]:
     """Check a ``{"rows", "cols", "holes"}`` object; its size."""
     if not isinstance(obj, dict):
-        raise RecordError(f"{name} must be an object with rows, cols and holes, not {_shown(obj)}")
+        raise CensusFileError(f"{name} must be an object with rows, cols and holes, not {_shown(obj)}")
     rows = _int(obj, "rows", 1, MAX_SQUARES, name=f"{name}.rows")
     cols = _int(obj, "cols", 1, MAX_SQUARES // rows, name=f"{name}.cols")
     holes = obj.get("holes", [])
     if not isinstance(holes, list):
-        raise RecordError(f"{name}.holes must be a list of [row, col] pairs, not {_shown(holes)}")
+        raise CensusFileError(f"{name}.holes must be a list of [row, col] pairs, not {_shown(holes)}")
     for h in holes:
         _square(h, rows, cols, f"{name}.holes")
     return rows, cols
@@ -84,23 +80,27 @@ def _square(value, rows: int, cols: int, name: str) -> None:
     ok = (isinstance(value, list) and len(value) == 2
           and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
     if not ok:
-        raise RecordError(f"{name} must hold [row, col] pairs of whole numbers, not {_shown(value)}")
+        raise CensusFileError(f"{name} must hold [row, col] pairs of whole numbers, not {_shown(value)}")
     if not (0 <= value[0] < rows and 0 <= value[1] < cols):
-        raise RecordError(f"{name} holds square {_shown(value)}, off the {rows}x{cols} board")
+        raise CensusFileError(f"{name} holds square {_shown(value)}, off the {rows}x{cols} board")
 
 
 def check_header(header: dict) -> None:
-    """Raise :class:`RecordError` naming the first field of ``header`` that breaks the schema."""
+    """Raise :class:`~ktsolve.errors.CensusFileError` naming the first field of ``header`` that breaks the schema.
+
+    The message names the field and the problem;
+    :func:`~ktsolve.census.store.read_results` adds the file and the line.
+    """
     identity = header.get("identity")
     if not isinstance(identity, dict):
-        raise RecordError(f"identity must be an object naming the census, not {_shown(identity)}")
+        raise CensusFileError(f"identity must be an object naming the census, not {_shown(identity)}")
     family = identity.get("family")
     if not isinstance(family, dict):
-        raise RecordError(f"identity.family must be an object, not {_shown(family)}")
+        raise CensusFileError(f"identity.family must be an object, not {_shown(family)}")
     if not isinstance(family.get("kind", ""), str):
-        raise RecordError(f"identity.family.kind must be text, not {_shown(family.get('kind'))}")
+        raise CensusFileError(f"identity.family.kind must be text, not {_shown(family.get('kind'))}")
     if family.get("modes", "open") not in MODES:
-        raise RecordError(f"identity.family.modes must be one of {', '.join(MODES)}, "
+        raise CensusFileError(f"identity.family.modes must be one of {', '.join(MODES)}, "
                           f"not {_shown(family.get('modes'))}")
     if "board" in family:
         _board(family["board"], "identity.family.board")
@@ -118,19 +118,22 @@ def check_header(header: dict) -> None:
 
 
 def check_line(rec, questions: int) -> str:
-    """The kind of line ``rec`` is (``"record"``, ``"run"``, ``"run_end"``); :class:`RecordError` when it is none.
+    """The kind of line ``rec`` is (``"record"``, ``"run"``, ``"run_end"``).
+
+    Raises :class:`~ktsolve.errors.CensusFileError` naming the field when
+    it is none of them, or breaks the schema.
 
     ``questions`` is the header's count, which bounds every index.
     """
     if not isinstance(rec, dict):
-        raise RecordError(f"a line must be a JSON object, not {_shown(rec)}")
+        raise CensusFileError(f"a line must be a JSON object, not {_shown(rec)}")
     if "index" in rec:
         _int(rec, "index", 0, max(0, questions - 1))
         if rec.get("status") not in STATUSES:
-            raise RecordError(f"status must be one of {', '.join(STATUSES)}, not {_shown(rec.get('status'))}")
+            raise CensusFileError(f"status must be one of {', '.join(STATUSES)}, not {_shown(rec.get('status'))}")
         rows, cols = _board(rec.get("board"), "board")
         if not isinstance(rec.get("closed", False), bool):
-            raise RecordError(f"closed must be true or false, not {_shown(rec.get('closed'))}")
+            raise CensusFileError(f"closed must be true or false, not {_shown(rec.get('closed'))}")
         for key in ("start", "end"):
             if rec.get(key) is not None:
                 _square(rec[key], rows, cols, key)
@@ -148,4 +151,4 @@ def check_line(rec, questions: int) -> str:
         for key in ("wall_s", "question_s"):
             _real(rec, key, optional=True)
         return "run_end"
-    raise RecordError("a line must be an answer (index), a run start (run) or a run end (run_end)")
+    raise CensusFileError("a line must be an answer (index), a run start (run) or a run end (run_end)")

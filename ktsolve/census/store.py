@@ -46,12 +46,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import KtsolveError
+from ..errors import CensusFileError
 from ..files import open_atomic
-from .schema import RecordError, check_header, check_line
+from .schema import check_header, check_line
 from .worker import Answer
 
-__all__ = ["CensusFileError", "Existing", "ResultStore", "read_results", "check_tour_dir", "HEADER_KEY", "FORMAT"]
+__all__ = ["Existing", "ResultStore", "read_results", "check_tour_dir", "HEADER_KEY", "FORMAT"]
 
 HEADER_KEY = "ktsolve_census"
 FORMAT = 1
@@ -59,10 +59,6 @@ FORMAT = 1
 SYNC_EVERY_S = 5.0
 #: Longest line :func:`read_results` reads (an inline tour of 10,000 squares and its proof take far less).
 MAX_LINE_BYTES = 64 << 20
-
-
-class CensusFileError(KtsolveError):
-    """A results file that cannot be used: not a census file, another census's, in use, damaged."""
 
 
 @dataclass
@@ -169,7 +165,7 @@ def _read_lines(path: str, fh, full: bool) -> Existing | None:
         raise CensusFileError(f"{path!r} exists and is not a census results file; give another output file")
     try:
         check_header(header)
-    except RecordError as exc:
+    except CensusFileError as exc:
         raise CensusFileError(f"{path!r} line 1: {exc}") from None
     questions = header["questions"]
     out = Existing(header=header)
@@ -190,7 +186,7 @@ def _read_lines(path: str, fh, full: bool) -> Existing | None:
             raise CensusFileError(f"{path!r} line {no} is damaged (not JSON); the file was edited or the disk failed")
         try:
             kind = check_line(rec, questions)
-        except RecordError as exc:
+        except CensusFileError as exc:
             raise CensusFileError(f"{path!r} line {no}: {exc}") from None
         offset += len(raw)
         if kind == "record":

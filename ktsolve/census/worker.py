@@ -249,12 +249,17 @@ def _ask_kernel_for_death_signal() -> bool:
         return False
 
 
+def _die() -> None:
+    """End this process as the kernel's death signal would (SIGKILL): no clean-up, nobody waits for it."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _watch_parent(parent: int, interval: float = PARENT_POLL_S) -> None:
     """Daemon thread: end this process at once when its parent is no longer ``parent``."""
     def watch():
         while True:
             if os.getppid() != parent:
-                os._exit(1)
+                _die()
             time.sleep(interval)
 
     threading.Thread(target=watch, name="ktsolve-parent-watch", daemon=True).start()
@@ -269,7 +274,7 @@ def die_with_parent() -> None:
     if os.environ.get(PDEATHSIG_ENV) == "1":
         _ask_kernel_for_death_signal()
     if os.getppid() != parent:  # the census ended before the signal was asked for
-        os._exit(1)
+        _die()
     _watch_parent(parent)
 
 

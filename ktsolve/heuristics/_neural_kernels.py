@@ -4,12 +4,13 @@ Kept in one file because they call each other (numba's cache does not see
 edits in another file).  The outcome codes are those of
 :data:`ktsolve.heuristics.neural.OUTCOMES`.
 
-Examples
---------
->>> import numpy as np
->>> rng = np.array([7], dtype=np.uint64)
->>> 0 <= _splitmix_below(rng, 10) < 10
-True
+Two generators: an attempt's initial outputs come from numba's
+``np.random`` (seeded by the caller from the attempt's derived seed), and
+the shuffles of the random update order draw from the SplitMix64 stream of
+:mod:`ktsolve._splitmix` (:func:`~ktsolve._splitmix.below`, one 64-bit step
+per position, about four times cheaper than a Mersenne Twister double, which
+dominated the cost of a sweep), whose state ``rng[0]`` :func:`_begin` seeds
+from numba's generator.
 """
 
 from __future__ import annotations
@@ -17,25 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._splitmix import below
+
 # Outcome codes of one attempt, as the kernels return them.
 _TOUR, _MULTI, _OTHER, _NONCONV = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def _splitmix_below(rng, m):
-    """A number in ``0..m-1`` from the SplitMix64 stream whose state is ``rng[0]``.
-
-    The shuffles of the random update order draw from this small generator
-    (seeded from numba's ``np.random`` at the start of every attempt): one
-    64-bit step per position, about four times cheaper than a Mersenne
-    Twister double, which dominated the cost of a sweep.
-    """
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return int(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))
 
 
 @njit(cache=True)
@@ -44,7 +30,7 @@ def _sweep(ea, eb, U, V, dv, order, newv, clamp, a, b, mode, rng):
 
     ``mode`` 0 is synchronous; 1 and 2 update neuron ``order[k]`` for ``k`` in
     turn, 1 after shuffling ``order`` (Fisher-Yates from the last position
-    down to 1, swapping with ``_splitmix_below(rng, i + 1)``).
+    down to 1, swapping with ``below(rng, i + 1)``).
     """
     E = ea.size
     changes = 0
@@ -72,7 +58,7 @@ def _sweep(ea, eb, U, V, dv, order, newv, clamp, a, b, mode, rng):
         return changes
     if mode == 1:
         for i in range(E - 1, 0, -1):
-            j = _splitmix_below(rng, i + 1)
+            j = below(rng, i + 1)
             t = order[i]
             order[i] = order[j]
             order[j] = t

@@ -4,14 +4,8 @@ A walk's state lives in arrays (``st``, ``rng``, ``deg``, ``visited``,
 ``out``), so :func:`_walk_steps` can stop after any number of squares and
 the next call goes on where it stopped: the driver looks at the clock in
 between, and the walk is the same however it is cut.  Rule codes: 0 first,
-1 random, 2 pohl, 3 roth, 4 squirrel.
-
-Examples
---------
->>> import numpy as np
->>> rng = np.array([1], dtype=np.uint64)
->>> 0.0 <= _next_double(rng) < 1.0
-True
+1 random, 2 pohl, 3 roth, 4 squirrel.  The random tie-break draws from the
+SplitMix64 stream of :mod:`ktsolve._splitmix` whose state is ``rng[0]``.
 """
 
 from __future__ import annotations
@@ -19,26 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._splitmix import uniform
+
 # Slots of a walk's state array: the walk can stop after any number of squares
 # and go on in the next call, so the driver can look at the clock in between.
 _CUR, _LEN, _ORDER, _TARGET, _END, _DONE = range(6)
 _NSTATE = 6
-
-#: SplitMix64 (Steele, Lea & Flood 2014): the random tie-break's stream, kept in
-#: one uint64 so that a walk cut into chunks draws the same numbers.
-_GOLDEN = 0x9E3779B97F4A7C15
-_MASK64 = (1 << 64) - 1
-
-
-@njit(cache=True)
-def _next_double(rng):
-    """The next number in ``[0, 1)`` of the SplitMix64 stream whose state is ``rng[0]``."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -119,7 +99,7 @@ def _walk_steps(table, rule, rank, switch, dist, deg, visited, out, st, rng, bud
                 ties = 1
             elif rule == 1:
                 ties += 1
-                if _next_double(rng) * ties < 1.0:
+                if uniform(rng) * ties < 1.0:
                     best = w
             elif key < best_key:
                 best = w

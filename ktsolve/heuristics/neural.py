@@ -183,93 +183,8 @@ def _as_rule(rule) -> NeuralRule:
     raise UnsupportedError(f"neural rule {rule!r} is not a rule name, 'a,b,mode' text or an (a, b, mode) tuple")
 
 
-# ---------------------------------------------------------------------- the network
-class NeuralNet:
-    """The edge arrays of a knight graph, as the kernels want them.
-
-    Attributes
-    ----------
-    ea, eb : (E,) int32
-        Ends of every edge, ``ea < eb``, sorted by ``(ea, eb)``.
-    eid : (n, k) int32
-        ``eid[i, j]`` is the edge of move ``j`` from square ``i``, or -1.
-
-    Examples
-    --------
-    >>> from ktsolve import Board
-    >>> net = NeuralNet(KnightGraph(Board(3, 4)))
-    >>> net.n_edges, net.edge(0, 6) >= 0, net.edge(0, 1)
-    (14, True, -1)
-    """
-
-    def __init__(self, graph: KnightGraph):
-        self.graph = graph
-        n = graph.n
-        table = np.ascontiguousarray(graph.table, dtype=np.int32)
-        src = np.repeat(np.arange(n, dtype=np.int64), graph.degree)
-        dst = graph.indices.astype(np.int64)
-        keep = src < dst
-        ea, eb = src[keep], dst[keep]
-        key = ea * n + eb
-        srt = np.argsort(key, kind="stable")
-        ea, eb, key = ea[srt], eb[srt], key[srt]
-        self.ea = ea.astype(np.int32)
-        self.eb = eb.astype(np.int32)
-        self.n_edges = int(ea.size)
-        eid = np.full(table.shape, -1, dtype=np.int32)
-        ok = table >= 0
-        rows = np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], table.shape)[ok]
-        cols = table[ok].astype(np.int64)
-        k = np.minimum(rows, cols) * n + np.maximum(rows, cols)
-        eid[ok] = np.searchsorted(key, k).astype(np.int32)
-        self.eid = eid
-        self.table = table
-        self.n = n
-
-    def edge(self, u: int, v: int) -> int:
-        """Edge number of the knight edge ``uv``, or -1."""
-        row = self.table[u]
-        hit = np.flatnonzero(row == v)
-        return int(self.eid[u, hit[0]]) if hit.size else -1
-
-    def cycle_order(self, V: np.ndarray, first: int = 0) -> np.ndarray:
-        """Squares in cycle order from ``first`` along the active edges of a Hamiltonian cycle ``V``."""
-        n = self.n
-        nb = np.full((n, 2), -1, dtype=np.int64)
-        fill = np.zeros(n, dtype=np.int64)
-        for e in np.flatnonzero(V):
-            x, y = int(self.ea[e]), int(self.eb[e])
-            nb[x, fill[x]] = y
-            fill[x] += 1
-            nb[y, fill[y]] = x
-            fill[y] += 1
-        order = np.empty(n, dtype=np.int64)
-        prev, cur = -1, first
-        for k in range(n):
-            order[k] = cur
-            nxt = nb[cur, 0] if nb[cur, 0] != prev else nb[cur, 1]
-            prev, cur = cur, int(nxt)
-        return order
-
-
-def neural_net(graph: KnightGraph) -> NeuralNet:
-    """The (cached) :class:`NeuralNet` of a graph.
-
-    Examples
-    --------
-    >>> from ktsolve import Board
-    >>> g = KnightGraph(Board(5, 5))
-    >>> neural_net(g) is neural_net(g)
-    True
-    """
-    net = graph.__dict__.get("_neural_net")
-    if net is None:
-        net = NeuralNet(graph)
-        graph.__dict__["_neural_net"] = net
-    return net
-
-
 # ---------------------------------------------------------------------- kernels
+from ._neural_net import NeuralNet, neural_net  # noqa: E402 - the edge arrays the kernels read
 from ._neural_kernels import (  # noqa: E402 - the kernels live in a file of their own
     _advance,
     _begin,
@@ -277,7 +192,6 @@ from ._neural_kernels import (  # noqa: E402 - the kernels live in a file of the
     _edge_of,
     _merge_cycles,
     _settle,
-    _splitmix_below,
     _stable,
     _sweep,
 )

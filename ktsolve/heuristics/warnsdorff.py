@@ -99,7 +99,6 @@ __all__ = [
 #: Tie-breaking rules of one walk, by name (``auto`` is the restart strategy of the method).
 RULES = ("first", "random", "pohl", "roth", "squirrel")
 _RULE_CODE = {name: code for code, name in enumerate(RULES)}
-_FIRST, _RANDOM, _POHL, _ROTH, _SQUIRREL = range(5)
 
 #: Rules that ``rule="auto"`` rotates through, in this order.
 _AUTO_CYCLE = ("roth", "pohl", "first", "random")
@@ -108,12 +107,16 @@ _AUTO_CYCLE = ("roth", "pohl", "first", "random")
 # ---------------------------------------------------------------------- kernel
 from ._warnsdorff_kernels import (  # noqa: E402 - the kernels live in a file of their own
     _DONE,
-    _GOLDEN,
     _LEN,
-    _MASK64,
     _NSTATE,
     _walk_start,
     _walk_steps,
+)
+from ._warnsdorff_squirrel import (  # noqa: E402 - Ganzfried's table and the corner reflections
+    _corner_transform,
+    _reflect,
+    squirrel_applies,
+    squirrel_orderings,
 )
 
 
@@ -147,213 +150,40 @@ class _Walker:
         return int(self.st[_LEN])
 
 
-def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out):
-    """One whole kernel walk; fills ``out`` and returns its length (``n`` for a complete tour)."""
+def _walk(table, degree, start, end, rule, seed, rank, switch, dist, out, python=False):
+    """One whole walk; fills ``out`` and returns its length (``n`` for a complete tour).
+
+    ``python=True`` runs the kernels' plain-Python twins (:func:`ktsolve.jit.python_twin`):
+    the same squares for the same arguments.  Calling a numba function the
+    first time in a process costs about 0.3 s of CPU even when it is cached,
+    more than a whole walk of a small board takes in Python, so
+    :func:`solve_warnsdorff` runs its first few walks of small boards that
+    way (``ktsolve solve 8x8`` never starts numba's machinery) and hands
+    later restarts to the kernels.
+    """
     n = table.shape[0]
     deg = np.empty(n, dtype=np.int32)
     visited = np.empty(n, dtype=np.uint8)
     st = np.zeros(_NSTATE, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
-    _walk_start(table, degree, int(start), int(end), int(seed), deg, visited, out, st, rng)
-    _walk_steps(table, int(rule), rank, switch, dist, deg, visited, out, st, rng, n + 1)
+    arrays = [table, degree, rank, switch, dist, deg, visited, out, st]
+    begin, steps = _walk_start, _walk_steps
+    if python:
+        begin, steps = jit.python_twin(_walk_start), jit.python_twin(_walk_steps)
+        # memoryviews read and write the same arrays, a few times faster than numpy's indexing
+        # from Python; rng stays an array, its uint64 arithmetic is numpy's
+        arrays = [memoryview(a) for a in arrays]
+    table, degree, rank, switch, dist, deg, visited, out, st = arrays
+    with np.errstate(over="ignore"):  # the twins' SplitMix64 wraps around on numpy scalars
+        begin(table, degree, int(start), int(end), int(seed), deg, visited, out, st, rng)
+        steps(table, int(rule), rank, switch, dist, deg, visited, out, st, rng, n + 1)
     return int(st[_LEN])
 
 
-def _walk_py(table, degree, start, end, rule, seed, rank, switch, dist, out):
-    """:func:`_walk` line for line in plain Python: the same squares for the same arguments.
-
-    Calling a numba function the first time in a process costs about 0.3 s
-    of CPU even when it is cached, more than a whole walk of a small board
-    takes in Python, so :func:`solve_warnsdorff` runs its first few walks
-    of small boards here (``ktsolve solve 8x8`` never starts numba's
-    machinery) and hands later restarts to the kernel.
-    """
-    table = table.tolist()
-    n = len(table)
-    k = len(table[0]) if n else 0
-    rank = rank.tolist()
-    switch = switch.tolist()
-    dist = dist.tolist()
-    state = [int(seed) & _MASK64]
-
-    def next_double():
-        z = (state[0] + _GOLDEN) & _MASK64
-        state[0] = z
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-        return (z >> 11) * (1.0 / 9007199254740992.0)
-
-    deg = degree.tolist()
-    visited = [0] * n
-    target = n
-    if end >= 0:
-        visited[end] = 1
-        target = n - 1
-    cur = start
-    visited[cur] = 1
-    for w in table[cur]:
-        if w >= 0:
-            deg[w] -= 1
-    out[0] = cur
-    length = 1
-    order = 0
-    while length < target:
-        best, best_deg, best_key, ties = -1, 1 << 30, 0, 0
-        for j in range(k):
-            w = table[cur][j]
-            if w < 0 or visited[w]:
-                continue
-            d = deg[w]
-            if d > best_deg:
-                continue
-            key = 0
-            if rule == _FIRST or rule == _SQUIRREL:
-                key = rank[order][j]
-            elif rule == _POHL:
-                key = sum(deg[u] for u in table[w] if u >= 0 and not visited[u])
-            elif rule == _ROTH:
-                key = -dist[w]
-            if d < best_deg:
-                best, best_deg, best_key, ties = w, d, key, 1
-            elif rule == _RANDOM:
-                ties += 1
-                if next_double() * ties < 1.0:
-                    best = w
-            elif key < best_key:
-                best, best_key = w, key
-        if best < 0:
-            break
-        cur = best
-        visited[cur] = 1
-        for w in table[cur]:
-            if w >= 0:
-                deg[w] -= 1
-        out[length] = cur
-        length += 1
-        if order < len(switch) and cur == switch[order]:
-            order += 1
-    if end >= 0 and length == target and end in table[cur]:
-        out[length] = end
-        length += 1
-    return length
-
-
-#: Boards up to this many squares run their first walks in Python (see :func:`_walk_py`).
+#: Boards up to this many squares run their first walks in Python (see :func:`_walk`).
 _PY_MAX_SQUARES = 1024
 #: How many walks of a small board run in Python before the kernel takes over.
 _PY_MAX_WALKS = 8
-
-
-# ---------------------------------------------------------------------- Squirrel-Cull
-def _squirrel_table(m: int) -> list[tuple[str, tuple[int, int] | None]]:
-    """Ganzfried (2004) Table 1 for an ``m x m`` board: (ordering, 1-based switch square)."""
-    if m == 74:
-        return [("21345678", None)]
-    r = m % 8
-    if r == 0:
-        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51867342", (m - 8, 1)),
-                ("51342678", (7, m - 3)), ("21435678", None)]
-    if r == 1:
-        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51324678", (m - 6, (m + 9) // 2)),
-                ("32481765", None)]
-    if r == 2:
-        return [("34261578", (6, 1)), ("87642135", (3, 1)), ("54132678", (m - 15, 4)),
-                ("52431678", (10, m - 2)), ("85647123", (5, (m - 6) // 2)), ("15746823", None)]
-    if r == 3:
-        return [("34625718", (m - 1, m - 2)), ("42681357", (m - 6, m)), ("86512347", (2, 5)),
-                ("51867342", (m - 10, 3)), ("61825437", ((m + 1) // 2, m - 2)), ("71642538", None)]
-    if r == 4:
-        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51867342", (m - 8, 1)),
-                ("51342678", (10, m - 5)), ("86753421", (13, (m + 2) // 2)), ("78563421", None)]
-    if r == 5:
-        s = (m - 2, (m - 5) // 2) if m % 16 == 5 else (m - 2, (m - 13) // 2)
-        return [("34261578", (m - 1, m - 2)), ("87642135", (2, 2)), ("51324678", s), ("15234678", None)]
-    if r == 6:
-        return [("34261578", (6, 1)), ("87642135", (3, 1)), ("54132678", (m - 10, 1)),
-                ("52431678", (10, m - 2)), ("85647123", (3, (m + 8) // 2)), ("12453678", None)]
-    return [("34625718", (m - 1, m - 2)), ("42681357", (m - 6, m)), ("86512347", (2, 5)),
-            ("51867342", (m - 6, 3)), ("61825437", ((m + 1) // 2, m - 2)), ("61357284", None)]
-
-
-def squirrel_orderings(m: int) -> tuple[np.ndarray, np.ndarray]:
-    """The Squirrel-Cull move orderings of an ``m x m`` board as kernel arrays.
-
-    Parameters
-    ----------
-    m : int
-        Side of the board, at least 5.
-
-    Returns
-    -------
-    rank : (k, 8) int32 array
-        ``rank[o, j]`` is the position of move ``j`` (0-based, Squirrel &
-        Cull's type ``j + 1``) in ordering ``o``; lower wins a tie.
-    switch : (k - 1,) int32 array
-        Square number (row-major, 0-based) on whose arrival the walk moves on
-        from ordering ``o`` to ``o + 1``; -1 where the listed square lies off
-        the board (small ``m``), so that switch never happens.
-
-    Notes
-    -----
-    Ganzfried's table lists squares 1-based with row 1 at the top, which is
-    ktsolve's row 0, so ``(r, c)`` there is square ``(r - 1) * m + c - 1``.
-
-    Examples
-    --------
-    >>> rank, switch = squirrel_orderings(8)
-    >>> rank.shape, switch.tolist()
-    ((5, 8), [53, 9, -1, 52])
-    >>> [int(j) + 1 for j in np.argsort(rank[0])]  # ordering 34261578
-    [3, 4, 2, 6, 1, 5, 7, 8]
-    """
-    m = int(m)
-    if m < 5:
-        raise UnsupportedError(f"the Squirrel-Cull orderings start at 5x5, not {m}x{m}")
-    rows = _squirrel_table(m)
-    rank = np.empty((len(rows), 8), dtype=np.int32)
-    switch = np.full(len(rows) - 1, -1, dtype=np.int32)
-    for o, (ordering, sq) in enumerate(rows):
-        for pos, ch in enumerate(ordering):
-            rank[o, int(ch) - 1] = pos
-        if sq is not None:
-            r, c = sq[0] - 1, sq[1] - 1
-            if 0 <= r < m and 0 <= c < m:
-                switch[o] = r * m + c
-    return rank, switch
-
-
-def squirrel_applies(graph: KnightGraph) -> bool:
-    """True when the Squirrel-Cull orderings apply: a full ``n x n`` knight board, ``n >= 5``.
-
-    Examples
-    --------
-    >>> from ktsolve import Board
-    >>> squirrel_applies(KnightGraph(Board(8, 8))), squirrel_applies(KnightGraph(Board(8, 9)))
-    (True, False)
-    """
-    b = graph.board
-    return graph.is_knight and b.is_full and b.rows == b.cols and b.rows >= 5
-
-
-def _corner_transform(graph: KnightGraph, square: int) -> tuple[bool, bool] | None:
-    """(flip rows, flip cols) that map ``square`` onto corner (0, 0), or None if not a corner."""
-    b = graph.board
-    r, c = (int(v) for v in b.coords_of(np.array([square]))[0])
-    if r not in (0, b.rows - 1) or c not in (0, b.cols - 1):
-        return None
-    return (r != 0, c != 0)
-
-
-def _reflect(graph: KnightGraph, path: np.ndarray, flips: tuple[bool, bool]) -> np.ndarray:
-    """Squares of a full board's ``path`` after flipping rows and/or columns."""
-    b = graph.board
-    r, c = np.divmod(path.astype(np.int64), b.cols)
-    if flips[0]:
-        r = b.rows - 1 - r
-    if flips[1]:
-        c = b.cols - 1 - c
-    return (r * b.cols + c).astype(np.int32)
 
 
 # ---------------------------------------------------------------------- one walk
@@ -792,7 +622,8 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
                 wseed = seeds(i)[0]
                 if n <= _PY_MAX_SQUARES and stats["walks"] < _PY_MAX_WALKS:
                     # the first walks of a small board in Python: no numba start-up for `ktsolve solve 8x8`
-                    length = _walk_py(table, degree, s, e, _RULE_CODE[name], wseed, rank, switch, dist, out)
+                    length = _walk(table, degree, s, e, _RULE_CODE[name], wseed, rank, switch, dist, out,
+                                   python=True)
                     ran += length
                     if ended(length, out, rev, fin, name):
                         return ran, True

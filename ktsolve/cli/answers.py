@@ -1,0 +1,150 @@
+"""What the commands write: the payload on standard output or a file, the lines on standard error.
+
+Standard output carries only the payload (the tour, the JSON, the
+picture); every diagnostic goes to standard error as ``ktsolve: ...``.
+Output paths (``-o FILE``, ``-`` for standard output) are written by
+:mod:`ktsolve.output`: whole or not at all, through devices, links and
+pipes.  A file receives only a complete answer: ``solve`` writes a tour,
+``prove`` a tour or a proof that none exists, ``longest`` a path,
+``enumerate`` the tours it kept; when there is none of that, nothing is
+written (an existing file keeps its content) and standard error says so.
+
+Ctrl-C: :func:`interruptible` runs the work and hands back its result, or
+None when Ctrl-C cut it short (a ``KeyboardInterrupt``, or a result whose
+``stats["interrupted"]`` is set); the command then returns
+:func:`say_interrupted`, which prints exactly ``ktsolve: interrupted`` on
+standard error, writes nothing, and gives the exit code 130.
+
+Examples
+--------
+>>> from ktsolve import SolveResult, Status
+>>> interruptible(lambda: SolveResult(Status.UNKNOWN, stats={"interrupted": True})) is None
+True
+>>> interruptible(lambda: SolveResult(Status.FOUND)).status.value
+'found'
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import click
+
+from ..board import Board
+from ..exit_codes import ExitCode
+from ..output import is_stdout, open_output, write_output
+from ..render import JSON_MAX_SQUARES, result_json, tour_matrix_text, tour_svg, write_tour_matrix, write_tour_npy
+from ..result import Status
+
+__all__ = [
+    "check_output",
+    "deliver",
+    "emit",
+    "emit_tour",
+    "interruptible",
+    "nothing_written",
+    "one_line",
+    "render_result",
+    "report",
+    "say_interrupted",
+]
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and runs of spaces folded: a message fit for one stderr line."""
+    return " ".join(str(text).split())
+
+
+def emit(payload: str | bytes, output: str | None) -> None:
+    """Write the payload to ``output`` (None or ``-``: standard output), whole or not at all."""
+    if isinstance(payload, str) and is_stdout(output) and not payload.endswith("\n"):
+        payload += "\n"
+    write_output(output, payload)
+
+
+def nothing_written(output: str | None, why: str) -> None:
+    """Say on stderr that ``output`` was left alone because there is no complete answer to write."""
+    if output is not None and not is_stdout(output):
+        click.echo(f"ktsolve: {why}, so nothing was written to '{output}'", err=True)
+
+
+def check_output(board: Board, fmt: str, output: str | None) -> None:
+    """Refuse, before any work, output that cannot be written: binary npy to a terminal, huge JSON."""
+    if fmt == "npy" and is_stdout(output) and sys.stdout.isatty():
+        raise click.UsageError("--format npy writes binary data: give -o FILE or redirect standard output")
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+        raise click.UsageError(
+            f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this board has "
+            f"{board.n_squares:,}; use --format npy or --format text"
+        )
+
+
+def emit_tour(tour, fmt: str, output: str | None) -> None:
+    """Stream a found tour as text (Euler's matrix) or npy to ``output`` or stdout, whole or not at all."""
+    writer = write_tour_npy if fmt == "npy" else write_tour_matrix
+    with open_output(output) as fh:
+        writer(tour, fh)
+
+
+def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] = (Status.FOUND,)) -> str | None:
+    """Write the answer of ``solve`` or ``prove``; returns why nothing was written, if it was not.
+
+    A file gets the answer only when its status is one of ``definite``
+    (a tour; for ``prove`` also a proof), otherwise it is left alone (the
+    caller says so on stderr with :func:`nothing_written`).  Standard output
+    always gets the answer in ``fmt`` (``unknown: ...`` included), except
+    npy, which holds only tours.
+    """
+    if res.status is Status.FOUND and fmt in ("text", "npy"):
+        emit_tour(res.tour, fmt, output)
+    elif res.status in definite or (is_stdout(output) and fmt != "npy"):
+        emit(render_result(res, fmt), output)
+    else:
+        return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
+    return None
+
+
+def render_result(res, fmt: str) -> str:
+    """The payload of ``solve``/``prove`` in format ``fmt``."""
+    if fmt == "json":
+        return result_json(res) + "\n"
+    if fmt == "svg":
+        return tour_svg(res.board, res.tour)
+    if res.status is Status.FOUND:
+        return tour_matrix_text(res.tour) + "\n"
+    if res.status is Status.INFEASIBLE:
+        return f"no tour: {res.proof}\n"
+    return f"unknown: {res.stats.get('reason', 'the budget ran out')}\n"
+
+
+def report(res) -> None:
+    """The one-line summary on stderr."""
+    line = res.summary()
+    auto = res.stats.get("auto") if isinstance(res.stats, dict) else None
+    if auto:
+        line += f" [auto: {auto}]"
+    click.echo(f"ktsolve: {line}", err=True)
+
+
+def interruptible(call: Callable[[], object]):
+    """``call()``'s result, or None when Ctrl-C cut the work short."""
+    try:
+        res = call()
+    except KeyboardInterrupt:  # a Ctrl-C outside the methods' guards (imports, a second Ctrl-C)
+        return None
+    stats = getattr(res, "stats", None)
+    return None if isinstance(stats, dict) and stats.get("interrupted") else res
+
+
+def say_interrupted() -> ExitCode:
+    """The one line of an interrupted command (nothing is written); returns the exit code 130.
+
+    Examples
+    --------
+    >>> from click.testing import CliRunner
+    >>> CliRunner().invoke(click.command()(lambda: say_interrupted())).stderr
+    'ktsolve: interrupted\\n'
+    """
+    click.echo("ktsolve: interrupted", err=True)
+    return ExitCode.INTERRUPTED

@@ -1,0 +1,57 @@
+"""``ktsolve solve BOARD``: find a knight's tour with a method of the registry, or ``auto``."""
+
+from __future__ import annotations
+
+import click
+
+from ..progress import terminal_progress
+from ..solve import solve as solve_board
+from .answers import check_output, deliver, interruptible, nothing_written, report, say_interrupted
+from .args import (
+    BOARD_CONTEXT,
+    SEED,
+    TIME_LIMIT,
+    BoardCommand,
+    MethodChoice,
+    board_options,
+    load_board,
+    output_option,
+    parse_params,
+)
+
+__all__ = ["solve_command"]
+
+
+@click.command("solve", cls=BoardCommand, context_settings=BOARD_CONTEXT)
+@board_options
+@click.option("--method", "-m", type=MethodChoice(), default="auto", help="Method to use.")
+@click.option("--seed", type=SEED, help="Seed (a fresh one is drawn and reported if omitted).")
+@click.option("--time-limit", type=TIME_LIMIT, metavar="S", help="Seconds before answering unknown.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "svg", "npy"]),
+    default="text",
+    help="Output format. text: Euler's matrix of step numbers (streamed row by row); json: one object "
+    "(tours of at most 1,000,000 squares); svg: a picture; npy: a numpy .npy int32 array of square "
+    "numbers in visiting order, the squares that are not holes numbered row by row from the top-left "
+    "square (needs -o FILE or a redirected stdout; nothing is written when no tour is found).",
+)
+@output_option("Write the tour here instead of stdout; only a tour is written (nothing when none is found).")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
+def solve_command(board, holes, closed, start, end, method, seed, time_limit, fmt, output, params):
+    """Find a knight's tour of BOARD (a size like 8x8, or a board file)."""
+    b = load_board(board, holes)
+    kw = parse_params(params, solve_board)
+    check_output(b, fmt, output)
+    with terminal_progress(f"ktsolve {method}") as progress:
+        res = interruptible(lambda: solve_board(
+            b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress, **kw
+        ))
+    if res is None:
+        return say_interrupted()
+    why = deliver(res, fmt, output)
+    report(res)
+    if why:
+        nothing_written(output, why)
+    return res.exit_code
