@@ -308,3 +308,17 @@ def test_command_line_never_draws_over_the_results(tmp_path):
     assert res.stdout == "" and res.stderr.count("\n") == 1 and "holds census results" in res.stderr
     assert same.read_bytes() == before and link.is_symlink()
 
+
+def test_command_line_refuses_a_picture_onto_the_results_before_work(tmp_path, no_workers):
+    """--plot X -o X on a new census: refused before any worker starts, nothing written."""
+    same = tmp_path / "same.svg"
+    res = invoke([*CMD, "-o", same, "--plot", same], code=2)
+    assert res.stderr.count("\n") == 1 and "is the results file" in res.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_command_line_summary_of_a_fifo_names_it(tmp_path):
+    fifo = tmp_path / "r.fifo"
+    os.mkfifo(fifo)
+    res = invoke(["census", "--summary", fifo], code=2)
+    assert res.stderr.count("\n") == 1 and "is not a regular file" in res.stderr
