@@ -66,7 +66,7 @@ def time_rules(sizes, repeat):
         times, wins = [], 0
         for seed in range(walks):
             t0 = time.perf_counter()
-            path = warnsdorff_path(g, 0, "random", seed)
+            path = warnsdorff_path(g, 0, "random", seed=seed)
             times.append(time.perf_counter() - t0)
             wins += len(path) == g.n
         row.append(f"{100 * wins / walks:.0f}% of {walks} {fmt_s(statistics.median(times))}")
@@ -101,7 +101,7 @@ def random_rates(quick):
     for m, published in PUBLISHED_RANDOM.items():
         walks = (200 if quick else 1000) if m <= 100 else (50 if quick else 200)
         g = KnightGraph(Board(m, m))
-        wins = sum(len(warnsdorff_path(g, 0, "random", seed)) == g.n for seed in range(walks))
+        wins = sum(len(warnsdorff_path(g, 0, "random", seed=seed)) == g.n for seed in range(walks))
         rows.append([f"{m}x{m}", walks, f"{100 * wins / walks:.1f}%", published])
         print("  ", rows[-1], flush=True)
     return rows
@@ -121,7 +121,7 @@ def closed_rates(quick):
             for rule in ("first", "pohl", "roth", "random"):
                 seeds = range(3) if rule == "random" else range(1)
                 tries = [(t, sd) for t in ends for sd in seeds]
-                wins = sum(len(warnsdorff_path(g, anchor, rule, sd, end=t)) == g.n for t, sd in tries)
+                wins = sum(len(warnsdorff_path(g, anchor, rule, end=t, seed=sd)) == g.n for t, sd in tries)
                 row.append(f"{wins}/{len(tries)}")
             rows.append(row)
             print("  ", row, flush=True)
@@ -155,7 +155,7 @@ def main(argv=None):
     repeat = 3 if args.quick else 5
     # compile (or load from cache) before timing anything
     warnsdorff_path(KnightGraph(Board(8, 8)), 0, "first")
-    warnsdorff_path(KnightGraph(Board(8, 8)), 0, "random", 1)
+    warnsdorff_path(KnightGraph(Board(8, 8)), 0, "random", seed=1)
 
     print("Warnsdorff from the corner, per rule:")
     rule_rows = time_rules(sizes, repeat)

@@ -35,7 +35,7 @@ in a worker thread, so that Ctrl-C reaches its stop callback at once.
 
 The public API, used by every method: :func:`drive` (with ``deadline=``
 for the call's clock and ``position=`` for what progress shows),
-:class:`Deadline` (``check``, ``extend``, ``share``, ``budget``, ``of``),
+:class:`Deadline` (``check``, ``extend``, ``share``, ``part``, ``budget``, ``of``), :func:`begin`,
 :class:`Stopped`, :class:`Outcome`, :func:`interrupt_guard`,
 :func:`interrupted` and :func:`call_guarded`.
 
@@ -66,6 +66,7 @@ from dataclasses import dataclass
 __all__ = [
     "TARGET_SECONDS",
     "Deadline",
+    "begin",
     "Outcome",
     "Stopped",
     "drive",
@@ -163,10 +164,74 @@ class Deadline:
         if self.expired():
             raise Stopped("time limit", phase)
 
+    def part(self, fraction: float = 1.0, cap: float | None = None) -> "Deadline":
+        """A clock for a part of the call, started now: :meth:`share` of the time left, as a Deadline.
+
+        A plan hands a step its part this way, and a colony its seeding;
+        the part never ends after this clock would (at most the time left
+        when it starts), and :meth:`extend` on it leaves this clock alone.
+
+        Examples
+        --------
+        >>> whole = Deadline(10)
+        >>> 4.9 < whole.part(0.5).time_limit <= 5.0, Deadline(None).part(0.5).time_limit is None
+        (True, True)
+        """
+        return Deadline(self.share(fraction, cap))
+
     @classmethod
-    def of(cls, deadline: "Deadline | float | None") -> "Deadline":
-        """``deadline`` itself, or a new clock for a time limit in seconds (or None)."""
-        return deadline if isinstance(deadline, Deadline) else cls(deadline)
+    def of(cls, time_limit: "Deadline | float | None") -> "Deadline":
+        """A caller's Deadline itself, or a new clock for a time limit in seconds (checked), or None.
+
+        The one conversion of a ``time_limit`` argument: every method and
+        entry point calls it (through :func:`begin`) once, at its start, and
+        passes the Deadline down to its phases and to :func:`drive`.
+
+        Examples
+        --------
+        >>> d = Deadline(5)
+        >>> Deadline.of(d) is d, Deadline.of(2.5).time_limit, Deadline.of(None).time_limit
+        (True, 2.5, None)
+        >>> Deadline.of(-1)
+        Traceback (most recent call last):
+        ...
+        ktsolve.errors.InvalidParameterError: time_limit must be a positive number of seconds, not -1
+        """
+        if isinstance(time_limit, Deadline):
+            return time_limit
+        from .checks import check_time_limit
+
+        return cls(check_time_limit(time_limit))
+
+
+def begin(time_limit: "Deadline | float | None", seed, *, seeded: bool = True,
+          default: float | None = None) -> tuple[Deadline, int | None]:
+    """The entry of a method or a public call: its clock and its seed, each settled here.
+
+    ``time_limit`` is a number of seconds (checked), None, or a caller's
+    :class:`Deadline`, used as it is (:meth:`Deadline.of`): the one form a
+    time limit takes from :func:`ktsolve.solve` down to every loop.
+    ``seed`` is checked; None becomes a fresh draw when ``seeded``
+    (:func:`ktsolve.seeds.resolve_seed`), and stays None for a method that
+    draws no random number.  A seed that is already a number is kept, so a
+    seed settled by a caller (a plan gives every step the plan's seed) goes
+    through unchanged.  ``default`` is the method's own budget in seconds,
+    which a call without a time limit gets (CP-SAT's, say).
+
+    Examples
+    --------
+    >>> deadline, seed = begin(2.0, 7)
+    >>> deadline.time_limit, seed
+    (2.0, 7)
+    >>> begin(None, None, seeded=False)[1] is None, isinstance(begin(None, None)[1], int)
+    (True, True)
+    """
+    from .seeds import check_seed, resolve_seed
+
+    deadline = Deadline.of(time_limit)
+    if default is not None and deadline.time_limit is None:
+        deadline = Deadline(default)
+    return deadline, (resolve_seed(seed) if seeded else check_seed(seed))
 
 
 @dataclass(frozen=True)
@@ -354,7 +419,7 @@ def drive(
     step: Callable[[int], tuple[int, bool]],
     *,
     units: int | None,
-    time_limit: float | None = None,
+    time_limit: "float | Deadline | None" = None,
     progress: Callable[[int, int], None] | None = None,
     first: int = 1,
     most: int | None = None,
@@ -372,8 +437,9 @@ def drive(
         finished.
     units : int or None
         Unit budget; None runs until ``step`` finishes or time runs out.
-    time_limit : float, optional
-        Seconds from the call of :func:`drive`.
+    time_limit : float or Deadline, optional
+        Seconds from the call of :func:`drive`, or a Deadline (taken as
+        ``deadline``).
     progress : callable, optional
         ``progress(done, total)`` after every chunk; ``total`` is ``units``
         (or ``done`` when there is no budget).
@@ -412,12 +478,13 @@ def drive(
     'time limit'
     """
     t0 = time.perf_counter()
-    end = None if time_limit is None else t0 + time_limit
+    clocks = [d for d in (deadline, time_limit) if isinstance(d, Deadline) and d.time_limit is not None]
+    end = t0 + time_limit if time_limit is not None and not isinstance(time_limit, Deadline) else None
 
     def time_left(now: float) -> float | None:
         left = None if end is None else end - now
-        if deadline is not None and deadline.time_limit is not None:
-            other = deadline.t0 + deadline.time_limit + deadline.extra - now
+        for d in clocks:
+            other = d.t0 + d.time_limit + d.extra - now
             left = other if left is None else min(left, other)
         return left
 

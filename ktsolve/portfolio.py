@@ -45,12 +45,12 @@ from .jit import take_compile_seconds
 from .registry import MethodInfo, methods
 from .request import supports
 from .result import SolveResult, Status
-from .seeds import resolve_seed
 from .tour import Tour, TourSpec, validate
 
 __all__ = [
     "Step",
     "run_method",
+    "method_time_limit",
     "run_plan",
     "auto_plan",
     "prove_plan",
@@ -221,17 +221,32 @@ def _as_result(out, info: MethodInfo, graph: KnightGraph, spec: TourSpec) -> Sol
     return SolveResult(Status.FOUND, tour=squares.astype(np.int32))
 
 
+def method_time_limit(info: MethodInfo, deadline: Deadline) -> Deadline | float | None:
+    """What a method is given as ``time_limit``: the Deadline itself, or its seconds left for a user's method.
+
+    A built-in method takes the caller's :class:`~ktsolve.driver.Deadline`
+    and reads that one clock (:func:`ktsolve.driver.begin`); a user's
+    method gets the documented number of seconds (None without a limit).
+    """
+    return deadline if info.builtin else deadline.budget()
+
+
 def run_method(
     info: MethodInfo,
     graph: KnightGraph,
     spec: TourSpec,
     *,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit: Deadline | float | None = None,
     progress: Callable | None = None,
+    seed: int | None = None,
     **params,
 ) -> SolveResult:
     """Call one method and check what it returns.
+
+    ``time_limit`` is the step's clock (a Deadline, or seconds), handed to
+    the method by :func:`method_time_limit`.  ``seed`` is passed on as it
+    is: the caller settled it (:func:`ktsolve.driver.begin`), and a
+    built-in method settles a None itself at its entry.
 
     A tour is validated (an invalid one becomes an honest ``unknown`` whose
     ``stats["invalid_tour"]`` has the validator's message); only a method
@@ -244,11 +259,11 @@ def run_method(
     method's own clock did not count.
     """
     board = graph.board
-    seed = resolve_seed(seed) if info.seeded else seed
     func = info.load()
     take_compile_seconds()
     t0 = time.perf_counter()
-    out = func(graph, spec, seed=seed, time_limit=time_limit, progress=progress, **params)
+    out = func(graph, spec, time_limit=method_time_limit(info, Deadline.of(time_limit)), progress=progress,
+               **params, seed=seed)
     elapsed = time.perf_counter() - t0
     compiled = take_compile_seconds()
     res = _as_result(out, info, graph, spec)
@@ -293,7 +308,7 @@ def run_method(
         path=path,
         stats=stats,
         method=res.method or info.name,
-        seed=seed if info.seeded else res.seed,
+        seed=(seed if seed is not None else res.seed) if info.seeded else res.seed,
         elapsed=res.elapsed or elapsed,
         board=board,
         spec=spec,
@@ -395,11 +410,11 @@ def run_plan(
     board: Board,
     spec: TourSpec,
     *,
-    seed: int,
     deadline: Deadline,
     progress: Callable | None = None,
     label: str | None = "auto",
     params: dict | None = None,
+    seed: int,
 ) -> SolveResult:
     """Run ``plan`` until a step settles the question or the time runs out.
 
@@ -444,6 +459,8 @@ def run_plan(
                     budget -= min(board.n_squares * VALIDATE_S_PER_SQUARE, VALIDATE_SHARE_MAX * budget)
                 if budget is not None:
                     budget = max(budget, 1e-9)
+                # a method step reads its own clock: the plan's, cut to the step's share
+                clock = Deadline(budget)
                 if proof_step:
                     t0 = time.perf_counter()
                     proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
@@ -465,8 +482,8 @@ def run_plan(
                     return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
                 continue
             info = reg[step.name]
-            res = run_method(info, graph, spec, seed=seed, time_limit=budget, progress=progress,
-                             **(params or {}).get(step.name, {}))
+            res = run_method(info, graph, spec, time_limit=clock, progress=progress,
+                             **(params or {}).get(step.name, {}), seed=seed)
             # the first-run compile of a method's kernels is not the call's work
             deadline.extend(res.stats.get("compile_s", 0.0))
             for k, entry in enumerate(res.stats.get("steps", ())):

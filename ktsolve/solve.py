@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .checks import check_flag, check_seed, check_time_limit
-from .driver import Deadline
+from .checks import check_flag, check_seed
+from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
 from .portfolio import (
@@ -21,6 +21,7 @@ from .portfolio import (
     PROOFS,
     Step,
     auto_plan,
+    method_time_limit,
     presolve,
     prove_plan,
     run_method,
@@ -30,7 +31,6 @@ from .portfolio import (
 from .registry import MethodInfo, enumerating_methods, method_info, methods
 from .request import as_board, check_params, check_supported, make_spec
 from .result import Enumeration, SolveResult, Status
-from .seeds import resolve_seed
 from .tour import validate, validate_many
 
 __all__ = ["solve", "prove", "longest", "enumerate_tours", "methods", "enumerating_methods"]
@@ -50,10 +50,10 @@ def solve(
     closed: bool = False,
     start=None,
     end=None,
-    seed: int | None = None,
     time_limit: float | None = None,
     progress: Callable | None = None,
     presolve_proofs: bool = True,
+    seed: int | None = None,
     **params,
 ) -> SolveResult:
     """Find a knight's tour of ``board``, or prove there is none, or say ``unknown``.
@@ -76,10 +76,6 @@ def solve(
         Ask for a closed tour (the last square a knight's move from the first).
     start, end : square, optional
         Fixed first and last square: ``(row, col)`` or a name such as ``"a1"``.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
     time_limit : float, optional
         Seconds for the whole call (graph building and proofs included);
         when it runs out the answer is ``unknown``.  Without one, every
@@ -89,6 +85,10 @@ def solve(
     presolve_proofs : bool
         Run the linear-time necessary conditions (and the matching proof on
         boards up to 20,000 squares) before the method (default).
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     **params
         Method parameters (see each method's documentation).  The colonies
         (``aco``, ``iaco``, ``abc``) take ``seed_with`` (first trails or
@@ -117,10 +117,10 @@ def solve(
     >>> solve("4x4").status.value
     'infeasible'
     """
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline = Deadline.of(time_limit)
     board = as_board(board)
     spec = make_spec(board, closed=closed, start=start, end=end)
-    seed = check_seed(seed)
+    check_seed(seed)
     presolve_proofs = check_flag("presolve_proofs", presolve_proofs)
     if isinstance(method, str) and method == "auto":
         if params:
@@ -132,22 +132,23 @@ def solve(
             plan = [s for s in plan if s.name not in PROOFS]
         if not plan:
             raise UnsupportedError(f"no registered method can answer a {spec.describe(board)} on this board")
-        res = run_plan(plan, board, spec, seed=resolve_seed(seed), deadline=deadline, progress=progress)
+        deadline, seed = begin(deadline, seed)  # the plan's seed, which every step gets
+        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed)
         return _presolved(res, None)
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
     check_params(info, params)
+    deadline, seed = begin(deadline, seed, seeded=info.seeded)
     plan = []
     if presolve_proofs and board.n_squares <= PRESOLVE_MAX and wants_presolve(info):
         plan = [Step(s.name, s.share, s.cap) for s in auto_plan(board, spec) if s.name in PROOFS]
         if not plan:  # a board without a usable auto plan still gets the quick proofs
             plan = [Step("quick proofs")]
     if callable(method):
-        res = _run_single(info, board, spec, plan, seed=seed, deadline=deadline, progress=progress,
-                          params=params)
+        res = _run_single(info, board, spec, plan, deadline=deadline, progress=progress, params=params, seed=seed)
     else:
-        res = run_plan([*plan, Step(info.name, always=True)], board, spec, seed=seed, deadline=deadline,
-                       progress=progress, label=None, params={info.name: params})
+        res = run_plan([*plan, Step(info.name, always=True)], board, spec, deadline=deadline, progress=progress,
+                       label=None, params={info.name: params}, seed=seed)
     return _presolved(res, info.name)
 
 
@@ -161,16 +162,16 @@ def _presolved(res: SolveResult, requested: str | None) -> SolveResult:
     return res.replace(method="proofs", stats=stats)
 
 
-def _run_single(info, board, spec, plan, *, seed, deadline, progress, params) -> SolveResult:
+def _run_single(info, board, spec, plan, *, deadline, progress, params, seed) -> SolveResult:
     """A user's callable: the presolve plan, then the function through :func:`run_method`."""
     steps: list = []
     if plan:
-        pre = run_plan(plan, board, spec, seed=seed or 0, deadline=deadline, label=None)
+        pre = run_plan(plan, board, spec, deadline=deadline, label=None, seed=seed or 0)
         if pre.status is Status.INFEASIBLE:
             return pre
         steps = list(pre.stats.get("steps", ()))
     graph = KnightGraph.of(board)
-    res = run_method(info, graph, spec, seed=seed, time_limit=deadline.budget(), progress=progress, **params)
+    res = run_method(info, graph, spec, time_limit=deadline, progress=progress, **params, seed=seed)
     # the same stats as a registered method run through run_plan: every step tried, and who settled it
     stats = dict(res.stats)
     stats["steps"] = steps + list(stats.get("steps", ()))
@@ -188,9 +189,9 @@ def prove(
     closed: bool = False,
     start=None,
     end=None,
-    seed: int | None = None,
     time_limit: float | None = None,
     progress: Callable | None = None,
+    seed: int | None = None,
 ) -> SolveResult:
     """Settle whether a tour exists: a validated tour, or a proof that there is none.
 
@@ -220,14 +221,14 @@ def prove(
     closed : bool
     start, end : square, optional
         ``(row, col)`` or a name such as ``"a1"``.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
     time_limit : float, optional
         Seconds for the whole call; without one, CP-SAT runs for its default
         budget (:data:`ktsolve.models.cpsat.DEFAULT_TIME_LIMIT`).
     progress : callable, optional
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
 
     Returns
     -------
@@ -243,12 +244,12 @@ def prove(
     >>> res.status.value, res.stats["settled_by"], res.proof.argument
     ('infeasible', 'matching proof', 'matching')
     """
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline = Deadline.of(time_limit)
     board = as_board(board)
     spec = make_spec(board, closed=closed, start=start, end=end)
-    seed = resolve_seed(seed)
+    deadline, seed = begin(deadline, seed)
     plan = prove_plan(board, spec)
-    res = run_plan(plan, board, spec, seed=seed, deadline=deadline, progress=progress, label=None)
+    res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed)
     if res.status is Status.UNKNOWN and not res.method:
         res = res.replace(method="prove")
     return res.replace(seed=seed)
@@ -264,8 +265,8 @@ def longest(
     start=None,
     time_limit: float | None = None,
     num_workers: int = 1,
-    seed: int | None = None,
     method: str = "cpsat",
+    seed: int | None = None,
 ) -> SolveResult:
     """The longest knight's path from ``start`` (anywhere when None), exactly, with CP-SAT or python-constraint.
 
@@ -279,16 +280,16 @@ def longest(
     num_workers : int
         CP-SAT threads; 1 (the default) is reproducible.  ``method="csp"``
         runs on one thread and takes 1 only.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
     method : {"cpsat", "csp"}
         ``"cpsat"`` (default): CP-SAT's circuit model with optional squares
         (:func:`ktsolve.models.longest.longest_path`).  ``"csp"``: the
         Prolog paper's declarative search, python-constraint backtracking
         with growing length (:func:`ktsolve.models.csp.longest_csp`), for
         boards of at most 64 squares.
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
 
     Returns
     -------
@@ -308,10 +309,10 @@ def longest(
     """
     from .checks import check_choice, check_int
 
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline = Deadline.of(time_limit)
     board = as_board(board)
     spec = make_spec(board, start=start)
-    seed = resolve_seed(seed)
+    deadline, seed = begin(deadline, seed)
     method = check_choice("method", method, LONGEST_METHODS)
     num_workers = check_int("num_workers", num_workers, 1, 256 if method == "cpsat" else 1)
     graph = KnightGraph.of(board)
@@ -319,11 +320,11 @@ def longest(
     if method == "csp":
         from .models.csp import longest_csp
 
-        res = longest_csp(graph, s, time_limit=deadline.budget())
+        res = longest_csp(graph, s, time_limit=deadline)
     else:
         from .models.longest import longest_path
 
-        res = longest_path(graph, s, time_limit=deadline.budget(), num_workers=num_workers, seed=seed)
+        res = longest_path(graph, s, time_limit=deadline, num_workers=num_workers, seed=seed)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False)
@@ -342,10 +343,10 @@ def enumerate_tours(
     closed: bool = False,
     start=None,
     end=None,
-    seed: int | None = None,
     time_limit: float | None = None,
     progress: Callable | None = None,
     presolve_proofs: bool = True,
+    seed: int | None = None,
     **params,
 ) -> Enumeration:
     """Run a stochastic method for ``cycles`` cycles and keep every distinct tour it meets.
@@ -366,10 +367,6 @@ def enumerate_tours(
         ``stats["complete"]``).
     start, end : square, optional
         Put every ant on ``start``; keep only tours ending on ``end``.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
     time_limit : float, optional
         Seconds; the run stops early (``stats["stopped"] == "time limit"``).
     progress : callable, optional
@@ -377,6 +374,10 @@ def enumerate_tours(
     presolve_proofs : bool
         Run the necessary conditions first: on a board they prove impossible
         no cycle is run and ``stats["proof"]`` says why.
+    seed : int, optional
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.
     **params
         Method parameters.
 
@@ -391,7 +392,7 @@ def enumerate_tours(
     >>> res.stats["distinct"] == len(res.tours) > 0
     True
     """
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline = Deadline.of(time_limit)
     board = as_board(board)
     spec = make_spec(board, closed=closed, start=start, end=end)
     info = method_info(method)
@@ -401,7 +402,7 @@ def enumerate_tours(
     check_supported(info, board, spec)
     func = info.load_enumerate()
     check_params(info, params, func=func)
-    seed = resolve_seed(seed)
+    deadline, seed = begin(deadline, seed)
     presolve_proofs = check_flag("presolve_proofs", presolve_proofs)
     graph = KnightGraph.of(board)
     if presolve_proofs and board.n_squares <= PRESOLVE_MAX:
@@ -414,8 +415,8 @@ def enumerate_tours(
             return Enumeration(tours=np.zeros((0, board.n_squares), dtype=np.int32), stats=stats,
                                method=method, seed=seed, elapsed=deadline.elapsed(), board=board,
                                spec=spec, closed=spec.closed)
-    out = func(graph, spec, cycles=cycles, seed=seed, time_limit=deadline.budget(), progress=progress,
-               **params)
+    out = func(graph, spec, cycles=cycles, time_limit=method_time_limit(info, deadline), progress=progress,
+               **params, seed=seed)
     if not isinstance(out, Enumeration):
         raise RuntimeError(f"method {method!r} returned {type(out).__name__}, not an Enumeration")
     validate_many(board, out.tours, closed=spec.closed, start=spec.start, end=spec.end, moves=graph.moves)

@@ -1,7 +1,7 @@
 """Slow, readable references of the ant colonies (plain Python, no numpy in the loops).
 
 They follow the papers' descriptions step by step, with the kernels'
-documented conventions (SplitMix64 stream, one draw per step with two or
+documented conventions (the SplitMix64 stream of ``naive_splitmix``, one draw per step with two or
 more candidates, first candidate in move order whose running weight sum
 exceeds ``u * total``), so a kernel run and a reference run from the same
 seed must agree exactly: same walks, same tours, same pheromone.
@@ -11,22 +11,16 @@ from __future__ import annotations
 
 import math
 
-MASK = (1 << 64) - 1
+from naive_splitmix import SplitMix64
 
+from ktsolve.heuristics.aco import PARAMS as ACO_PARAMS, TAU_MIN
+from ktsolve.heuristics.iaco import PARAMS as IACO_PARAMS
 
-class SplitMix64:
-    """The generator of the kernels, one uint64 of state."""
-
-    def __init__(self, seed: int):
-        self.state = seed & MASK
-
-    def uniform(self) -> float:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        x = self.state
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK
-        x ^= x >> 31
-        return (x >> 11) * (1.0 / 9007199254740992.0)
+#: The methods' declared defaults: the references run what the product runs unless told otherwise.
+ACO = ACO_PARAMS.defaults
+IACO = IACO_PARAMS.defaults
+#: Ants per colony and cycle (None: one per start) and deposit rule of each reading of the improved colony.
+READINGS = {"ant": (1, "all"), "square": (None, "all"), "edge": (None, "edge"), "complete": (None, "complete")}
 
 
 def walk(table, weight, start, rng, reserved=-1, tau=None):
@@ -85,8 +79,8 @@ def is_closed(table, path):
     return len(path) > 2 and path[0] in table[path[-1]]
 
 
-def aco(table, tau, starts, cycles, seed, *, rho=0.25, q=1.0, alpha=1.0, tau_min=1e-300, closed=False, ants=None,
-        reserve=()):
+def aco(table, tau, starts, cycles, seed, *, rho=ACO["rho"], q=ACO["q"], alpha=ACO["alpha"], tau_min=TAU_MIN,
+        closed=False, ants=None, reserve=()):
     """Hingston & Kendall: returns (tau, tours kept, counts [walks, complete, closed])."""
     n = len(table)
     ants = len(starts) if ants is None else ants
@@ -135,17 +129,21 @@ def f_mean(values, f):
     return (acc / k) ** (1.0 / f)
 
 
-def iaco(table, degree, tau, starts, cycles, seed, *, rho=0.45, deposit=0.1, lo=0.001, hi=0.999, f=math.inf,
-         share_every=10, deposit_on="edge", closed=False, ants=None, free=False, reserve=()):
+def iaco(table, degree, tau, starts, cycles, seed, *, rho=IACO["rho"], deposit=IACO["deposit"], lo=IACO["tau_lo"],
+         hi=IACO["tau_hi"], f=IACO["f"], share_every=IACO["share_every"], reading=IACO["reading"], closed=False,
+         ants=None, free=IACO["degree"] == "free", reserve=()):
     """Jiang, Bai & Dong: ``tau[c][s][j]`` per colony; returns (tau, tours, counts).
 
-    ``deposit_on``: "edge" (C once per used move and colony), "all" (C per
-    use: the sum over ants), "complete" (per use by a complete walk).
+    ``reading`` (:data:`READINGS`) sets the ants of a colony per cycle when
+    ``ants`` is None (1 for "ant", else one per start) and the deposit:
+    "ant" and "square" lay C per use (the sum over ants), "edge" C once per
+    used move and colony, "complete" C per use by a complete walk.
     ``free``: ``D`` counts unvisited neighbours (else the board degree).
     """
     n = len(table)
     k_col = len(tau)
-    ants = len(starts) if ants is None else ants
+    per_colony, deposit_on = READINGS[reading]
+    ants = (per_colony or len(starts)) if ants is None else ants
     tau = [[list(row) for row in col] for col in tau]
     rng = SplitMix64(seed)
     tours, counts = [], [0, 0, 0]

@@ -11,7 +11,7 @@ from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ktsolve.heuristics import _colony
 from ktsolve.heuristics.aco import TAU_MIN, enumerate_aco, solve_aco
-from ktsolve.heuristics._colony_kernels import aco_cycles as _aco_cycles, walk as _walk
+from ktsolve.heuristics._colony_kernels import ACO_REALS, aco_cycles as _aco_cycles, bundle, walk as _walk
 from ktsolve.heuristics._colony import seed_state, walk_arrays
 
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(3, 4), Board(5, 6, holes=[(2, 2)])]
@@ -29,10 +29,11 @@ def _kernel(graph, tau, starts, cycles, seed, *, alpha=1.0, rho=0.25, q=1.0, clo
     ants = len(starts) if ants is None else ants
     out = np.empty((ants * cycles, graph.n), dtype=np.int32)
     counts = np.zeros(6, dtype=np.int64)
-    done, n_out = _aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, TAU_MIN,
-                              np.asarray(starts, dtype=np.int32), np.asarray(reserve, dtype=np.int32), ants, 0,
-                              cycles, seed_state(seed), closed, end, False, out, counts, np.zeros(graph.n, np.int32),
-                              np.array([-2]))
+    reals, ints = bundle(ACO_REALS, alpha=alpha, rho=rho, q=q, tau_min=TAU_MIN, ants=ants, cycle0=0, cycles=cycles,
+                         closed=closed, end=end, first_only=False)
+    done, n_out = _aco_cycles(tpad, full, rev, tau, weight, reals, ints, np.asarray(starts, dtype=np.int32),
+                              np.asarray(reserve, dtype=np.int32), seed_state(seed), out, counts,
+                              np.zeros(graph.n, np.int32), np.array([-2]))
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 

@@ -7,7 +7,7 @@ import pytest
 
 from ktsolve import Board, KnightGraph, Proof, Status, TourSpec, UnsupportedError, solve, validate
 from ktsolve.heuristics import _divide_blocks as blocks
-from ktsolve.heuristics import divide
+from ktsolve.heuristics import _divide_plan, divide
 from ktsolve.proofs import full_board_proof, has_closed_tour, has_open_tour
 
 
@@ -257,19 +257,19 @@ def test_one_square_board():
 # ---------------------------------------------------------------------- splitting sides
 def test_side_splits():
     for length in range(0, 400):
-        parts = divide._even_parts(length)
+        parts = _divide_plan._even_parts(length)
         if parts is not None:
             assert parts.sum() == length and set(parts.tolist()) <= {6, 8, 10}
         else:
             assert length % 2 or length in (2, 4)
-        parts = divide._range_parts(length, 7, 11)
+        parts = _divide_plan._range_parts(length, 7, 11)
         if parts is not None:
             assert parts.sum() == length and (length == 0 or (parts.min() >= 7 and parts.max() <= 11))
         else:
             assert length in (1, 2, 3, 4, 5, 6, 12, 13)
     for length in range(5, 80, 2):
         for x in range(length):
-            splits = list(divide._odd_splits(length, x))
+            splits = list(_divide_plan._odd_splits(length, x))
             assert splits, (length, x)
             for parts, i in splits:
                 assert parts.sum() == length and parts[i] % 2 == 1

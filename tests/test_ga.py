@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from conftest import load_oracle
-from naive_colonies import SplitMix64
+from naive_splitmix import SplitMix64
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import UnsupportedError
-from ktsolve.heuristics.ga import _GA, ga_rate, solve_ga
-from ktsolve.heuristics._colony_kernels import decode as _decode
+from ktsolve.heuristics.ga import PARAMS, _GA, ga_rate, solve_ga
+from ktsolve.heuristics._ga_kernels import decode as _decode
 
 
 def decode(table, genes, start):
@@ -100,7 +100,8 @@ def reference(graph, start, generations, seed, *, p=6, crossover=0.9, mutation=0
 def test_generations_match_reference(board, start):
     graph = KnightGraph(board)
     spec = TourSpec(start=None if start < 0 else tuple(int(v) for v in board.coords_of(np.array([start]))[0]))
-    ga = _GA(graph, spec, generations=12, population=6, crossover=0.9, mutation=0.05, stall=3, seed=77)
+    values = PARAMS.check(dict(generations=12, population=6, crossover=0.9, mutation=0.05, stall=3), n=graph.n)
+    ga = _GA(graph, spec, values, seed=77)
     out = np.zeros((100, graph.n), dtype=np.int32)
     ran, _ = ga.run(12, out, False)
     assert ran == 12

@@ -12,47 +12,51 @@ from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import InvalidParameterError, UnsupportedError
 from ktsolve.heuristics._colony import seed_state, walk_arrays
-from ktsolve.heuristics.iaco import enumerate_iaco, f_mean, solve_iaco
+from ktsolve.heuristics.iaco import PARAMS, READINGS, enumerate_iaco, f_mean, solve_iaco
 from ktsolve.heuristics import _colony_kernels as K
 from ktsolve.heuristics._colony_kernels import share as _share
 
 INF = math.inf
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(4, 5, holes=[(1, 1)])]
-MODES = {"all": 0, "complete": 1, "edge": 2}
+D = PARAMS.defaults
 
 
 def _table(graph):
     return [[int(v) for v in row] + [-1] * (8 - len(row)) for row in graph.table]
 
 
-def _kernel(graph, tau, starts, cycles, seed, *, f=INF, share_every=10, deposit_on="edge", closed=False, ants=None,
-            free=False, reserve=()):
+def _kernel(graph, tau, starts, cycles, seed, *, f=D["f"], share_every=D["share_every"], reading=D["reading"],
+            closed=False, ants=None, free=False, reserve=()):
+    """The cycle kernel with the declared defaults, as the reference takes them (``ants`` None: the reading's)."""
     tpad, full, rev = walk_arrays(graph)
     deg = np.zeros(graph.n + 1, dtype=np.int32)
     deg[:-1] = graph.degree
     tau = np.array(tau, dtype=np.float64)
-    ants = len(starts) if ants is None else ants
+    per_colony, mode = READINGS[reading]
+    ants = (per_colony or len(starts)) if ants is None else ants
     out = np.empty((ants * cycles * tau.shape[0], graph.n), dtype=np.int32)
     counts = np.zeros(6, dtype=np.int64)
-    done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, 0.45, 0.1, 0.001, 0.999, f, share_every, 0,
-                                MODES[deposit_on], free, np.asarray(starts, dtype=np.int32),
-                                np.asarray(reserve, dtype=np.int32), ants, cycles, seed_state(seed), closed, -1,
-                                False, out, counts, np.zeros(graph.n, np.int32), np.array([-2]))
+    reals, ints = K.bundle(K.IACO_REALS, rho=D["rho"], deposit=D["deposit"], tau_lo=D["tau_lo"], tau_hi=D["tau_hi"],
+                           f=f, ants=ants, cycle0=0, cycles=cycles, closed=closed, end=-1, first_only=False,
+                           share_every=share_every, deposit_mode=mode, dynamic=free)
+    done, n_out = K.iaco_cycles(tpad, full, rev, deg, tau, reals, ints, np.asarray(starts, dtype=np.int32),
+                                np.asarray(reserve, dtype=np.int32), seed_state(seed), out, counts,
+                                np.zeros(graph.n, np.int32), np.array([-2]))
     assert done == cycles
     return tau, out[:n_out].tolist(), counts
 
 
 @pytest.mark.parametrize("board", BOARDS, ids=lambda b: f"{b.rows}x{b.cols}h{b.n_holes}")
-@pytest.mark.parametrize("deposit_on", ["edge", "all", "complete"])
+@pytest.mark.parametrize("reading", ["edge", "square", "complete"])
 @pytest.mark.parametrize("f", [-INF, 1.0, INF])
-def test_kernel_matches_reference(board, deposit_on, f):
+def test_kernel_matches_reference(board, reading, f):
     graph = KnightGraph(board)
     rng = np.random.default_rng(graph.n)
     tau0 = rng.uniform(0.01, 0.99, size=(2, graph.n, 8))
     starts = list(range(graph.n))
-    tau, tours, counts = _kernel(graph, tau0, starts, 7, 99, f=f, share_every=3, deposit_on=deposit_on)
+    tau, tours, counts = _kernel(graph, tau0, starts, 7, 99, f=f, share_every=3, reading=reading)
     rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), starts, 7, 99, f=f,
-                                       share_every=3, deposit_on=deposit_on)
+                                       share_every=3, reading=reading)
     assert tours == rtours
     assert counts[:3].tolist() == rcounts
     assert np.array_equal(tau, np.array(rtau))
@@ -207,9 +211,9 @@ def test_ant_reading_matches_the_reference(board):
     rng = np.random.default_rng(graph.n + 1)
     tau0 = rng.uniform(0.01, 0.99, size=(3, graph.n, 8))
     starts = list(range(graph.n))
-    tau, tours, counts = _kernel(graph, tau0, starts, 40, 17, f=-INF, share_every=10, deposit_on="all", ants=1)
+    tau, tours, counts = _kernel(graph, tau0, starts, 40, 17, f=-INF, share_every=10, reading="ant")
     rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), starts, 40, 17, f=-INF,
-                                       share_every=10, deposit_on="all", ants=1)
+                                       share_every=10, reading="ant")
     assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
     assert counts[0] == 40 * 3
 
@@ -222,10 +226,10 @@ def test_free_degree_matches_the_reference(reserve):
     keep = [int(graph.neighbours(start)[0])] if reserve else []
     rng = np.random.default_rng(5)
     tau0 = rng.uniform(0.05, 0.95, size=(2, graph.n, 8))
-    tau, tours, counts = _kernel(graph, tau0, [start], 30, 8, deposit_on="all", ants=4, free=True, reserve=keep,
-                                 closed=reserve, share_every=3)
-    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), [start], 30, 8,
-                                       deposit_on="all", ants=4, free=True, reserve=keep, closed=reserve,
+    tau, tours, counts = _kernel(graph, tau0, [start], 30, 8, f=INF, reading="square", ants=4, free=True,
+                                 reserve=keep, closed=reserve, share_every=3)
+    rtau, rtours, rcounts = naive.iaco(_table(graph), graph.degree.tolist(), tau0.tolist(), [start], 30, 8, f=INF,
+                                       reading="square", ants=4, free=True, reserve=keep, closed=reserve,
                                        share_every=3)
     assert tours == rtours and counts[:3].tolist() == rcounts and np.array_equal(tau, np.array(rtau))
     assert counts[1] > 0

@@ -11,8 +11,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ktsolve"
 
-#: No module of the package grows past this many lines (issue 11).
-MAX_LINES = 900
+#: No module of the package grows past this many lines: a module that needs
+#: more holds more than one idea (issue 21).
+MAX_LINES = 700
 
 
 def test_no_module_above_the_line_limit():

@@ -97,7 +97,7 @@ def test_kernel_matches_reference(rule):
             ends = [-1] + [int(t) for t in g.table[start] if t >= 0][:1]
             for end in ends:
                 seed = 100 * i + start
-                got = warnsdorff_path(g, start, rule, seed, end=None if end < 0 else end)
+                got = warnsdorff_path(g, start, rule, end=None if end < 0 else end, seed=seed)
                 assert got.dtype == np.int32
                 assert got.tolist() == naive_walk(g, start, end, rule, seed), (board, start, end)
                 validate(board, got, complete=False, start=tuple(g.coords[start]))

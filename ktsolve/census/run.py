@@ -191,7 +191,6 @@ def census(
     holes=None,
     closed=False,
     output,
-    seed: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     workers: int | None = None,
     scheduler=None,
@@ -201,6 +200,7 @@ def census(
     runner=None,
     progress: Callable | None = None,
     log: Callable[[str], None] | None = None,
+    seed: int | None = None,
 ) -> CensusReport:
     """Settle a whole family of questions with :func:`ktsolve.prove`, resumably, on a pool or a Dask cluster.
 

@@ -1,11 +1,14 @@
 """Plain-Python helpers shared by the ant colonies (:mod:`.aco`, :mod:`.iaco`) and the GA.
 
 Nothing here is compiled: the numba kernels live in
-:mod:`._colony_kernels`.  This module holds what the methods need around
-them: turning a :class:`~ktsolve.tour.TourSpec` into square numbers, the
-moves of seed paths (to lay pheromone along them), the set of distinct
-tours found so far and its bias measures, and the glue between a colony and
-:func:`ktsolve.driver.drive` (budget, time limit, progress, Ctrl-C).
+:mod:`._colony_kernels`, :mod:`._posa_kernels` and :mod:`._ga_kernels`.
+This module holds what the methods need around them: turning a
+:class:`~ktsolve.tour.TourSpec` into square numbers, the moves of seed
+paths (to lay pheromone along them), the base class :class:`Colony` (the
+state every colony shares, its seeding and its local search), the set of
+distinct tours found so far and its bias measures, and the glue between a
+colony and :func:`ktsolve.driver.drive` (budget, the call's Deadline,
+progress, Ctrl-C).
 
 Distinct tours are kept as the raw bytes of their square sequence in a
 ``dict`` (insertion-ordered, so tours come back in the order they were first
@@ -16,19 +19,18 @@ of the walks even at half a million tours.
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 
-from ..checks import check_choice, check_int, check_real
+from ..checks import check_choice
 from ..driver import Deadline, drive
 from ..errors import InvalidParameterError, InvalidTourError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
-from ..seeds import derive_seed, resolve_seed
+from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
-from . import _colony_kernels as K
+from . import _posa_kernels as P
 
 __all__ = [
     "Colony",
@@ -38,7 +40,7 @@ __all__ = [
     "seed_moves",
     "seed_state",
     "walk_arrays",
-    "check_exponent",
+    "seed_with_check",
     "DistinctTours",
     "bias_stats",
     "chunk_cycles",
@@ -61,13 +63,6 @@ def spec_squares(graph: KnightGraph, spec: TourSpec) -> tuple[int, int]:
     s = -1 if spec.start is None else b.index(*spec.start)
     e = -1 if spec.end is None else b.index(*spec.end)
     return s, e
-
-
-def check_exponent(name: str, value, bound: float, *, method: str) -> float:
-    """A real exponent in ``[-bound, bound]``, or one of the infinities (limits of a power mean)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isinf(value):
-        return float(value)
-    return check_real(name, value, -bound, bound, method=method)
 
 
 def _seed_items(seed_tour):
@@ -356,11 +351,11 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
     """Extend a walk greedily and repair it with Posa rotations; ``(path, squares on it, rotations)``.
 
     The walk ``walk[:length + 1]`` keeps its first square.  Warnsdorff's rule
-    (:func:`~._colony_kernels.posa_extend`) extends it from its end; when the
+    (:func:`~._posa_kernels.posa_extend`) extends it from its end; when the
     end is stuck, a Posa rotation (the reversal of the part after a
     neighbour of the end, :func:`ktsolve.heuristics.rotation.rotate`, the
     rotation method's own primitive, called here from Python) gives the path
-    a new end, chosen by :func:`~._colony_kernels.posa_pivot` among those
+    a new end, chosen by :func:`~._posa_kernels.posa_pivot` among those
     that can extend, or that close the tour when every square is on it.  A
     rotation keeps the end's colour, so after :data:`GIVE_BACK_AFTER`
     rotations without growth the end square is given back (the path gets
@@ -392,7 +387,7 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
     since = 0  # rotations since the path last grew
     longest = m
     while True:
-        m = int(K.posa_extend(tpad, path, pos, m, rng))
+        m = int(P.posa_extend(tpad, path, pos, m, rng))
         if m > longest:
             longest, since = m, 0
         goal = -1
@@ -415,7 +410,7 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
             pos[path[m]] = -1
             since = 0
             continue
-        i = int(K.posa_pivot(tpad, path, pos, m, goal, rng))
+        i = int(P.posa_pivot(tpad, path, pos, m, goal, rng))
         if i < 0:
             return path, m, rotations
         rotate(path, pos, m, i)
@@ -423,35 +418,46 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
         since += 1
 
 
+def seed_with_check(value, name, get, ctx):
+    """``seed_with`` is one of :data:`~._seeding.SOURCES`, and "none" when a ``seed_tour`` is given."""
+    from ._seeding import SOURCES
+
+    source = check_choice(name, value, SOURCES, method=ctx.method)
+    if source != "none" and get("seed_tour") is not None:
+        raise InvalidParameterError(f"method {ctx.method!r}: give seed_with or seed_tour, not both")
+    return source
+
+
 class Colony:
     """What every colony shares: the question, the ants' starts, the generator, the counts, seeding, local search.
 
-    A subclass sets ``self.tau`` before calling :meth:`seed_trails`, and
-    defines ``_cycles(k, out, first_only)`` (the kernel call),
-    ``_lay(squares, moves, amount)`` (seed pheromone), ``_deposit(squares,
-    moves)`` (the deposit of a repaired walk) and ``_stats()``.
+    ``values`` are the method's parameters, checked by its declaration
+    (:class:`~._params.Params`); ``seed`` is settled and ``deadline`` is
+    the call's clock (:func:`ktsolve.driver.begin`).  A subclass sets
+    ``self.tau`` before calling :meth:`seed_trails`, and defines
+    ``_cycles(k, out, first_only)`` (the kernel call), ``_lay(squares,
+    moves, amount)`` (seed pheromone), ``_deposit(squares, moves, length)``
+    (the deposit of a repaired walk), ``pheromone()`` and ``stats(cycles_run)``.
     """
 
     method = "colony"
 
-    def __init__(self, graph: KnightGraph, spec: TourSpec, *, ants, default_ants: int, colonies: int, seed,
-                 local_search, ants_max: int):
+    def __init__(self, graph: KnightGraph, spec: TourSpec, values, *, colonies: int, seed: int):
         if not isinstance(graph, KnightGraph):
             raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
-        method = self.method
         n = graph.n
         self.graph = graph
         self.spec = spec
         self.n = n
         start, self.end = spec_squares(graph, spec)
-        self.ants = default_ants if ants is None else check_int("ants", ants, 1, ants_max, method=method)
+        self.ants = values.ants
         # every ant on the fixed start, or ant a of cycle c on square (c * ants + a) mod N
         self.starts = np.array([start], np.int32) if start >= 0 else np.arange(n, dtype=np.int32)
         self.reserve = reserved_squares(graph, spec)
         self.closed = bool(spec.closed)
         self.tpad, self.full, self.rev = walk_arrays(graph)
-        self.local_search = check_choice("local_search", local_search, LOCAL_SEARCHES, method=method)
-        self.seed = resolve_seed(seed)
+        self.local_search = values.local_search
+        self.seed = seed
         self.rng = seed_state(self.seed)
         self.counts = np.zeros(6, dtype=np.int64)
         self.most = chunk_cycles(n, self.ants, colonies)
@@ -464,25 +470,21 @@ class Colony:
         self._repair_rng = seed_state(derive_seed(self.seed, "local_search"))
 
     # ------------------------------------------------------------------ seeding
-    def seed_trails(self, seed_tour, seed_amount, seed_with, *, default_amount: float, amount_range,
-                    deadline: Deadline) -> None:
-        """Lay the first trails: a given ``seed_tour``, or the paths of ``seed_with`` (:mod:`._seeding`)."""
-        from ._seeding import SOURCES, seed_paths
+    def seed_trails(self, values, deadline: Deadline) -> None:
+        """Lay the first trails: a given ``seed_tour``, or the paths of ``seed_with`` (:mod:`._seeding`).
 
-        method = self.method
-        source = check_choice("seed_with", seed_with, SOURCES, method=method)
-        if source != "none" and seed_tour is not None:
-            raise InvalidParameterError(f"method {method!r}: give seed_with or seed_tour, not both")
-        amount = (default_amount if seed_amount is None
-                  else check_real("seed_amount", seed_amount, *amount_range, method=method))
-        paths = seed_tour
+        The exact tours of ``seed_with="exact"`` get half the time left.
+        """
+        from ._seeding import seed_paths
+
+        source, amount, paths = values.seed_with, values.seed_amount, values.seed_tour
         if source != "none":
             paths, self.seed_info = seed_paths(self.graph, self.spec, source, seed=derive_seed(self.seed, "seed_with"),
-                                               time_limit=deadline.share(0.5))
+                                               time_limit=deadline.part(0.5))
             self.seed_info["seeded_with"] = source
         if paths is None or (isinstance(paths, list) and not paths):
             return
-        src, mv = seed_moves(self.graph, paths, method)
+        src, mv = seed_moves(self.graph, paths, self.method)
         self._lay(src, mv, amount)
         self.seeded_moves = int(src.size)
 
@@ -576,9 +578,10 @@ def _why(reason: str, ran: int, walks: int) -> str:
     return f"no tour in {ran:,} cycles ({walks:,} walks)"
 
 
-def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None) -> SolveResult:
+def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, deadline: Deadline, progress=None) -> SolveResult:
     """Run colony ``col`` until its first tour that matches ``spec``, or until the budget ends.
 
+    ``deadline`` is the call's clock, which the driver reads between chunks.
     ``col`` has ``cycles``, ``most`` (cycles per call at most), ``seed``,
     ``counts`` (walks first), ``run(n_cycles, out, first_only) -> (cycles
     done, rows of out used)`` and ``stats(cycles_run) -> dict``.  An
@@ -594,7 +597,7 @@ def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, time_limit=None, pr
             return done, True
         return done, done == 0
 
-    outcome = drive(step, units=col.cycles, time_limit=time_limit, progress=progress, most=col.most)
+    outcome = drive(step, units=col.cycles, deadline=deadline, progress=progress, most=col.most)
     stats = col.stats(outcome.done)
     if found:
         stats["walks_to_first"] = stats["walks"]
@@ -609,7 +612,7 @@ def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, time_limit=None, pr
 _STOPPED = {"budget": "cycles", "finished": "cycles", "time limit": "time limit", "interrupted": "interrupted"}
 
 
-def colony_enumerate(col, graph: KnightGraph, spec: TourSpec, method: str, *, time_limit=None,
+def colony_enumerate(col, graph: KnightGraph, spec: TourSpec, method: str, *, deadline: Deadline,
                      progress=None) -> Enumeration:
     """Run colony ``col`` for its cycle budget and keep every distinct tour that matches ``spec``.
 
@@ -633,7 +636,7 @@ def colony_enumerate(col, graph: KnightGraph, spec: TourSpec, method: str, *, ti
         history.append((col.done, int(c[0]), int(c[1]), len(tours)))
         return done, done == 0
 
-    outcome = drive(step, units=col.cycles, time_limit=time_limit, progress=progress, most=col.most)
+    outcome = drive(step, units=col.cycles, deadline=deadline, progress=progress, most=col.most)
     stats = col.stats(outcome.done)
     kept = tours.array()
     stats["distinct"] = len(tours)

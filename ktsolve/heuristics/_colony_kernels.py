@@ -1,22 +1,19 @@
-"""The numba kernels of the colonies (:mod:`.aco`, :mod:`.iaco`) and of the GA (:mod:`.ga`), one idea each.
+"""The numba kernels of the ant colonies (:mod:`.aco`, :mod:`.iaco`): walks, pheromone, cycle loops.
 
-Every compiled function of those three methods lives in this one file, and
-they call each other only here (small helpers are inlined into their
-callers by numba, ``inline="always"``: one function to compile instead of
-many, which keeps the first call's compile time that of the copied kernels
-before them): numba's on-disk cache checks the source file
-of a function, not the files of the functions it calls, so a kernel that
-called into another file would keep running the old code after an edit
-there (``tests/test_kernel_cache.py`` fails when any jitted function of
-ktsolve calls one defined in another file).  The method modules call these
-kernels from Python only.
+The kernels of one cycle call each other only inside this file (small
+helpers are inlined into their callers by numba, ``inline="always"``: one
+function to compile instead of many), and they draw their random numbers
+from the one shared generator, :mod:`ktsolve._splitmix` (SplitMix64, its
+state one uint64 carried from call to call, so a run does not depend on
+how it is cut into calls).  Numba's on-disk cache checks the source file of
+a function, not the files of the functions it calls, so no kernel here
+calls into another file but that one (``tests/test_kernel_cache.py``).  The
+colonies' other kernels have files of their own, cut where no kernel calls
+across: the local search's in :mod:`._posa_kernels`, the GA's in
+:mod:`._ga_kernels`.  The method modules call these kernels from Python.
 
 The pieces, in the order a cycle uses them:
 
-* :func:`uniform` -- SplitMix64 (Steele, Lea & Flood 2014), the one
-  generator of the colonies and the GA: its state is one uint64 in a
-  one-element array carried from call to call, so a run does not depend on
-  how it is cut into calls, and a draw costs a few nanoseconds.
 * :func:`walk` -- one ant, choosing among unvisited destinations with
   probability proportional to a weight table; :func:`walk_degree` -- the
   same with weights ``tau ** D`` where ``D`` is the destination's number of
@@ -30,13 +27,8 @@ The pieces, in the order a cycle uses them:
 * :func:`powers_alpha`, :func:`powers_degree` -- the weight tables.
 * :func:`share` -- the F-mean of the colonies' trails.
 * :func:`start_of`, :func:`aco_cycles`, :func:`iaco_cycles` -- where ants
-  start, and the cycle loops (with :func:`keep_walk` and :func:`track_best`);
-* :func:`posa_extend`, :func:`posa_pivot` -- the greedy extension and the
-  choice of a Posa rotation with which ``local_search="rotation"`` repairs
-  a cycle's best walk (the rotation itself is
-  :func:`ktsolve.heuristics.rotation.rotate`, called from Python);
-  :func:`ga_generations` (with :func:`decode`, :func:`ga_init`,
-  :func:`tournament`) -- the GA's generations.
+  start, and the cycle loops (with :func:`keep_walk` and :func:`track_best`),
+  whose parameters travel in the two arrays :func:`bundle` builds.
 
 Move choice, the convention the plain-Python references in
 ``tests/naive_colonies.py`` replay exactly: with two or more candidates one
@@ -57,8 +49,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._splitmix import uniform
+
 __all__ = [
-    "uniform",
     "walk",
     "walk_degree",
     "finish_reserved",
@@ -76,21 +69,15 @@ __all__ = [
     "track_best",
     "aco_cycles",
     "iaco_cycles",
-    "posa_extend",
-    "posa_pivot",
-    "decode",
-    "ga_init",
-    "tournament",
-    "ga_generations",
+    "bundle",
+    "ACO_REALS",
+    "IACO_REALS",
+    "LOOP_INTS",
     "TAU_MAX",
     "DEPOSIT_SUM",
     "DEPOSIT_COMPLETE",
     "DEPOSIT_EDGE",
 ]
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
 #: Largest trail or weight: eight of them still add up to a finite number.
 TAU_MAX = 1e300 / 8
@@ -102,17 +89,37 @@ DEPOSIT_SUM = 0
 DEPOSIT_COMPLETE = 1
 DEPOSIT_EDGE = 2
 
+#: The parameters of a cycle loop travel in two small arrays read at named
+#: indices: ``reals`` (float64, one layout per colony) and ``ints`` (int64,
+#: one layout for both loops; int64 because a cycle budget may pass 2**31).
+#: :func:`bundle` builds them from values named like these entries.
+ACO_REALS = ("alpha", "rho", "q", "tau_min")
+A_ALPHA, A_RHO, A_Q, A_TAU_MIN = range(4)
+IACO_REALS = ("rho", "deposit", "tau_lo", "tau_hi", "f")
+I_RHO, I_DEPOSIT, I_LO, I_HI, I_F = range(5)
+LOOP_INTS = ("ants", "cycle0", "cycles", "closed", "end", "first_only", "share_every", "deposit_mode", "dynamic")
+ANTS, CYCLE0, CYCLES, CLOSED, END, FIRST_ONLY, SHARE_EVERY, DEPOSIT_MODE, DYNAMIC = range(9)
 
-# ---------------------------------------------------------------------- generator
-@njit(cache=True, inline='always')
-def uniform(rng):
-    """Next double in [0, 1) of the SplitMix64 generator whose state is ``rng[0]`` (uint64)."""
-    x = rng[0] + _GOLDEN
-    rng[0] = x
-    x = (x ^ (x >> np.uint64(30))) * _MIX1
-    x = (x ^ (x >> np.uint64(27))) * _MIX2
-    x = x ^ (x >> np.uint64(31))
-    return (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+def bundle(reals: tuple, **values) -> tuple[np.ndarray, np.ndarray]:
+    """``(reals, ints)`` for :func:`aco_cycles` (``reals=ACO_REALS``) or :func:`iaco_cycles` (``IACO_REALS``).
+
+    Every entry of ``reals`` must be given; an entry of :data:`LOOP_INTS`
+    left out is 0 (``share_every``, ``deposit_mode`` and ``dynamic`` mean
+    nothing to the plain colony).
+
+    Examples
+    --------
+    >>> r, i = bundle(ACO_REALS, alpha=1.0, rho=0.25, q=1.0, tau_min=1e-300, ants=64, cycles=10, end=-1)
+    >>> r.tolist()[:3], int(i[ANTS]), int(i[END])
+    ([1.0, 0.25, 1.0], 64, -1)
+    """
+    unknown = set(values) - set(reals) - set(LOOP_INTS)
+    if unknown:
+        raise TypeError(f"bundle() got unknown entries {sorted(unknown)}")
+    r = np.array([float(values[k]) for k in reals], dtype=np.float64)
+    i = np.array([int(values.get(k, 0)) for k in LOOP_INTS], dtype=np.int64)
+    return r, i
 
 
 # ---------------------------------------------------------------------- walks
@@ -460,10 +467,13 @@ def track_best(path, length, best, best_len):
 
 
 @njit(cache=True)
-def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, reserve, ants, cycle0, n_cycles,
-               rng, want_closed, end, first_only, out, counts, best, best_len):
+def aco_cycles(tpad, full, rev, tau, weight, reals, ints, starts, reserve, rng, out, counts, best, best_len):
     """Run up to ``n_cycles`` cycles of Hingston & Kendall's colony; ``tau`` and ``weight`` change in place.
 
+    ``reals`` holds ``alpha``, ``rho``, ``q`` and ``tau_min`` (the layout of
+    :data:`ACO_REALS`), ``ints`` the entries of :data:`LOOP_INTS`: ``ants``,
+    ``cycle0``, ``n_cycles`` (``cycles``), ``want_closed`` (``closed``),
+    ``end`` (-1: none) and ``first_only`` (see :func:`bundle`).
     ``weight`` is ``tau ** alpha`` (the same array as ``tau`` when alpha is
     1).  A cycle sends ``ants`` ants from the squares of :func:`start_of`
     (``cycle0`` cycles ran before this call); each keeps for its last move
@@ -478,6 +488,16 @@ def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, res
     rows of out used)``; a call stops early, at a cycle boundary, when
     ``out`` holds tours and could not hold another cycle's worth.
     """
+    alpha = reals[A_ALPHA]
+    rho = reals[A_RHO]
+    q = reals[A_Q]
+    tau_min = reals[A_TAU_MIN]
+    ants = ints[ANTS]
+    cycle0 = ints[CYCLE0]
+    n_cycles = ints[CYCLES]
+    want_closed = ints[CLOSED]
+    end = ints[END]
+    first_only = ints[FIRST_ONLY]
     n = tpad.shape[0]
     avail = np.empty(n + 1, np.uint8)
     path = np.empty(n, np.int32)
@@ -517,11 +537,14 @@ def aco_cycles(tpad, full, rev, tau, weight, alpha, rho, q, tau_min, starts, res
 
 
 @njit(cache=True)
-def iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every, cycle0, deposit_mode,
-                dynamic, starts, reserve, ants, n_cycles, rng, want_closed, end, first_only, out, counts, best,
-                best_len):
+def iaco_cycles(tpad, full, rev, deg, tau, reals, ints, starts, reserve, rng, out, counts, best, best_len):
     """Run up to ``n_cycles`` cycles of every colony; ``tau`` (colonies x n x 8) changes in place.
 
+    ``reals`` holds ``rho``, ``deposit``, the clamp ``lo`` and ``hi`` and
+    the sharing exponent ``f`` (the layout of :data:`IACO_REALS`); ``ints``
+    the entries of :data:`LOOP_INTS`, those of :func:`aco_cycles` and
+    ``share_every``, ``deposit_mode`` (:data:`DEPOSIT_SUM` ...) and
+    ``dynamic`` (see :func:`bundle`).
     In a cycle each colony sends ``ants`` ants from the squares of
     :func:`start_of`, all on the trails of the previous cycle; then every
     colony's deposits and evaporation are applied, and after cycle ``w, 2w,
@@ -531,6 +554,20 @@ def iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every,
     :func:`powers_degree`.  Other arguments and the return value are those
     of :func:`aco_cycles`.
     """
+    rho = reals[I_RHO]
+    deposit = reals[I_DEPOSIT]
+    lo = reals[I_LO]
+    hi = reals[I_HI]
+    f = reals[I_F]
+    ants = ints[ANTS]
+    cycle0 = ints[CYCLE0]
+    n_cycles = ints[CYCLES]
+    want_closed = ints[CLOSED]
+    end = ints[END]
+    first_only = ints[FIRST_ONLY]
+    share_every = ints[SHARE_EVERY]
+    deposit_mode = ints[DEPOSIT_MODE]
+    dynamic = ints[DYNAMIC]
     n = tpad.shape[0]
     n_col = tau.shape[0]
     avail = np.empty(n + 1, np.uint8)
@@ -573,240 +610,3 @@ def iaco_cycles(tpad, full, rev, deg, tau, rho, deposit, lo, hi, f, share_every,
         if share_every > 0 and n_col > 1 and (cycle0 + c + 1) % share_every == 0:
             share(tau, f, lo, hi)
     return n_cycles, n_out
-
-
-# ---------------------------------------------------------------------- Posa repair helpers
-@njit(cache=True)
-def _free_degree(tpad, pos, d):
-    """Free squares (``pos == -1``) a move away from ``d``."""
-    n = tpad.shape[0]
-    k = 0
-    for j in range(8):
-        e = tpad[d, j]
-        if e < n and pos[e] == -1:
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def posa_extend(tpad, path, pos, length, rng):
-    """Extend ``path[:length]`` from its end by Warnsdorff's rule (ties at random) while it can; returns the length.
-
-    ``pos[s]`` is the index of square ``s`` on the path, -1 for a free
-    square, any other negative value for a square kept off the path.
-    """
-    n = tpad.shape[0]
-    while True:
-        e = path[length - 1]
-        best = 9
-        ties = 0
-        for j in range(8):
-            d = tpad[e, j]
-            if d < n and pos[d] == -1:
-                k = _free_degree(tpad, pos, d)
-                if k < best:
-                    best = k
-                    ties = 1
-                elif k == best:
-                    ties += 1
-        if ties == 0:
-            return length
-        pick = int(uniform(rng) * ties) if ties > 1 else 0
-        nxt = -1
-        for j in range(8):
-            d = tpad[e, j]
-            if d < n and pos[d] == -1 and _free_degree(tpad, pos, d) == best:
-                if pick == 0:
-                    nxt = d
-                    break
-                pick -= 1
-        path[length] = nxt
-        pos[nxt] = length
-        length += 1
-
-
-@njit(cache=True)
-def posa_pivot(tpad, path, pos, length, goal, rng):
-    """Pivot index ``i`` of a Posa rotation of ``path[:length]``, or -1 when there is none.
-
-    ``path[i]`` is a move away from the end and ``0 <= i < length - 2``;
-    reversing ``path[i+1:length]`` makes ``path[i+1]`` the end.  Among the
-    pivots, one whose new end has a free square a move away (``goal < 0``)
-    or is a move away from ``goal`` is taken at random; when none is, any
-    pivot at random.
-    """
-    n = tpad.shape[0]
-    e = path[length - 1]
-    good = 0
-    total = 0
-    for j in range(8):
-        d = tpad[e, j]
-        if d < n and 0 <= pos[d] < length - 2:
-            total += 1
-            u = path[pos[d] + 1]
-            if (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and is_closed(tpad, goal, u)):
-                good += 1
-    if total == 0:
-        return -1
-    want_good = good > 0
-    k = int(uniform(rng) * (good if want_good else total))
-    for j in range(8):
-        d = tpad[e, j]
-        if d < n and 0 <= pos[d] < length - 2:
-            u = path[pos[d] + 1]
-            ok = (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and is_closed(tpad, goal, u))
-            if ok or not want_good:
-                if k == 0:
-                    return pos[d]
-                k -= 1
-    return -1
-
-
-# ---------------------------------------------------------------------- genetic algorithm
-@njit(cache=True)
-def decode(tpad, genes, start, visited, stamp, path):
-    """Walk ``genes`` from ``start`` with repair (written back); returns the fitness.
-
-    A gene whose move leaves the board, lands on a hole or on a visited
-    square is replaced by the next move type in cyclic order that is legal;
-    the walk ends when none is.  ``visited[s] == stamp`` marks visited squares.
-    """
-    n = tpad.shape[0]
-    visited[n] = stamp
-    s = start
-    visited[s] = stamp
-    path[0] = s
-    m = genes.shape[0]
-    for i in range(m):
-        g = genes[i]
-        d = n
-        mm = g
-        for t in range(8):
-            mm = (g + t) & 7
-            d = tpad[s, mm]
-            if visited[d] != stamp:
-                break
-        if visited[d] == stamp:
-            return i
-        genes[i] = mm
-        s = d
-        visited[s] = stamp
-        path[i + 1] = s
-    return m
-
-
-@njit(cache=True)
-def ga_init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts):
-    """Random chromosomes (one draw per gene) and a start (one draw unless fixed); decodes them all."""
-    n = tpad.shape[0]
-    p, m = pop.shape
-    if start_fixed < 0:
-        starts[0] = int(uniform(rng) * n)
-    else:
-        starts[0] = start_fixed
-    for i in range(p):
-        for k in range(m):
-            pop[i, k] = int(uniform(rng) * 8)
-    for i in range(p):
-        stamp[0] += 1
-        fit[i] = decode(tpad, pop[i], starts[0], visited, stamp[0], path)
-        counts[0] += 1
-
-
-@njit(cache=True)
-def tournament(fit, rng):
-    """Binary tournament: two draws, the fitter contestant (ties to the first)."""
-    p = fit.shape[0]
-    a = int(uniform(rng) * p)
-    b = int(uniform(rng) * p)
-    return b if fit[b] > fit[a] else a
-
-
-@njit(cache=True)
-def _child(pop, new, i, a, b, crossover, mutation, rng):
-    """Child ``i`` of ``new`` from parents ``a`` and ``b``: one-point crossover at a bit, then bit flips."""
-    m = pop.shape[1]
-    if uniform(rng) < crossover:
-        cut = int(uniform(rng) * (3 * m))
-        g = cut // 3
-        keep_bits = 3 - cut % 3  # low bits of gene g taken from b
-        for k in range(g):
-            new[i, k] = pop[a, k]
-        low = (1 << keep_bits) - 1
-        new[i, g] = (pop[a, g] & (7 - low)) | (pop[b, g] & low)
-        for k in range(g + 1, m):
-            new[i, k] = pop[b, k]
-    else:
-        new[i, :] = pop[a]
-    for k in range(m):
-        for bit in range(3):
-            if uniform(rng) < mutation:
-                new[i, k] ^= 1 << bit
-
-
-@njit(cache=True)
-def ga_generations(tpad, pop, fit, new, start_fixed, starts, want_closed, end, crossover, mutation, stall,
-                   n_gens, rng, visited, stamp, path, out, state, counts, first_only):
-    """Run up to ``n_gens`` generations of Gordon & Slocum's GA.
-
-    ``state`` (int64): [generations without progress, best fitness of this
-    restart, initialised flag].  ``counts`` (int64): decodes (attempts),
-    complete tours, closed tours, matching tours, restarts, generations.
-    Matching complete tours are copied to ``out`` rows; returns (generations
-    run, rows used); with ``first_only`` it returns at the first.
-    """
-    n = tpad.shape[0]
-    p, m = pop.shape
-    n_out = 0
-    cap = out.shape[0]
-    if state[2] == 0:
-        ga_init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts)
-        state[0] = 0
-        state[1] = -1
-        state[2] = 1
-    for gen in range(n_gens):
-        best = 0
-        for i in range(1, p):
-            if fit[i] > fit[best]:
-                best = i
-        if fit[best] > state[1]:
-            state[1] = fit[best]
-            state[0] = 0
-        else:
-            state[0] += 1
-        if state[0] >= stall:
-            counts[4] += 1
-            counts[5] += 1
-            ga_init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts)
-            state[0] = 0
-            state[1] = -1
-            continue
-        new[0, :] = pop[best]
-        for i in range(1, p):
-            a = tournament(fit, rng)
-            b = tournament(fit, rng)
-            _child(pop, new, i, a, b, crossover, mutation, rng)
-        # The elite keeps its fitness; children are decoded.
-        fit0 = fit[best]
-        pop[:, :] = new
-        fit[0] = fit0
-        for i in range(1, p):
-            stamp[0] += 1
-            f = decode(tpad, pop[i], starts[0], visited, stamp[0], path)
-            fit[i] = f
-            counts[0] += 1
-            if f == m:
-                counts[1] += 1
-                last = path[m]
-                closed = n > 2 and is_closed(tpad, path[0], last)
-                if closed:
-                    counts[2] += 1
-                if (closed or not want_closed) and (end < 0 or last == end) and n_out < cap:
-                    counts[3] += 1
-                    out[n_out, :] = path
-                    n_out += 1
-                    if first_only:
-                        counts[5] += 1
-                        return gen + 1, n_out
-        counts[5] += 1
-    return n_gens, n_out

@@ -58,8 +58,8 @@ WARNSDORFF_WALKS = 16
 CPSAT_SEED_SQUARES = 400
 
 
-def seed_paths(graph: KnightGraph, spec: TourSpec, source: str, *, seed: int,
-               time_limit: float | None = None) -> tuple[list[np.ndarray], dict]:
+def seed_paths(graph: KnightGraph, spec: TourSpec, source: str, *, time_limit=None,
+               seed: int) -> tuple[list[np.ndarray], dict]:
     """Paths (int32 square numbers of ``graph``) to lay the first trails along, and statistics.
 
     Parameters
@@ -68,10 +68,11 @@ def seed_paths(graph: KnightGraph, spec: TourSpec, source: str, *, seed: int,
     spec : TourSpec
         The question the colony answers (a seed path never answers it).
     source : {"none", "warnsdorff", "exact"}
+    time_limit : float or Deadline, optional
+        The clock of the exact methods, all of them together (a colony
+        passes the part of its own Deadline it gives the seeding).
     seed : int
         Seed of the greedy walks' ties (a sub-stream of the colony's seed).
-    time_limit : float, optional
-        Seconds for the exact methods.
 
     Returns
     -------
@@ -140,7 +141,7 @@ def _warnsdorff_walks(graph: KnightGraph, spec: TourSpec, seed: int) -> tuple[li
                    "seed_source": f"{len(squares)} Warnsdorff walks"}
 
 
-def _exact_tour(board: Board, *, seed: int, time_limit: float | None):
+def _exact_tour(board: Board, *, time_limit, seed: int):
     """A validated tour of the full ``board`` (closed when one exists, else open) and the method's name."""
     from ..registry import methods
 
@@ -153,7 +154,7 @@ def _exact_tour(board: Board, *, seed: int, time_limit: float | None):
             info = reg.get(name)
             if info is None or (name == "cpsat" and board.n_squares > CPSAT_SEED_SQUARES):
                 continue
-            res = info.load()(graph, TourSpec(closed=closed), seed=seed, time_limit=time_limit)
+            res = info.load()(graph, TourSpec(closed=closed), time_limit=time_limit, seed=seed)
             if res.status is Status.FOUND:
                 tour = validate(board, res.tour, closed=closed)
                 return tour, name

@@ -75,12 +75,12 @@ import time
 
 import numpy as np
 
-from ..checks import check_choice, check_flag, check_int, check_time_limit
-from ..driver import drive
+from ..checks import check_choice, check_flag, check_int
+from ..driver import begin, drive
 from ..errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seed, resolve_seed
+from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 from ._abc_kernels import _block, _init
 from ._colony import LOCAL_SEARCHES
@@ -347,9 +347,9 @@ def run_abc(
     extend_best: bool = True,
     initial_paths=None,
     local_search: str = "none",
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit=None,
     progress=None,
+    seed: int | None = None,
 ) -> dict:
     """Run the bee colony and return its best food source and counters.
 
@@ -409,8 +409,7 @@ def run_abc(
     sources, iterations, runs, extend_best = check_abc_params(n, sources, iterations, runs, extend_best)
     if graph.table.shape[1] != 8:
         raise UnsupportedError("the bee colony's move codes are the knight's 8 moves")
-    seed = resolve_seed(seed)
-    time_limit = check_time_limit(time_limit)
+    deadline, seed = begin(time_limit, seed)
     fixed = -1 if start is None else check_int("start", start, 0, n - 1, method="abc")
     local_search = check_choice("local_search", local_search, LOCAL_SEARCHES, method="abc")
     t0 = time.perf_counter()
@@ -426,11 +425,7 @@ def run_abc(
     if colony.complete or per_run == 0:
         reason = "finished" if colony.complete else "budget"
     else:
-        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
-        if left is not None and left <= 0:
-            reason = "time limit"
-        else:
-            reason = drive(colony.step, units=per_run * runs, time_limit=left, progress=report).reason
+        reason = drive(colony.step, units=per_run * runs, deadline=deadline, progress=report).reason
     fitness, s, c, best_run = colony.best
     squares = codes_to_path(graph, s, c[:fitness].astype(np.int64) + 1)
     out = {name: int(colony.counters[k]) for k, name in enumerate(_COUNTERS)}
@@ -498,8 +493,7 @@ def solve_abc(
     graph: KnightGraph,
     spec: TourSpec,
     *,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit=None,
     progress=None,
     sources: int = 32,
     iterations: int = 200,
@@ -509,6 +503,7 @@ def solve_abc(
     seed_tour=None,
     seed_with: str = "none",
     local_search: str = "none",
+    seed: int | None = None,
 ) -> SolveResult:
     """Open knight's tour, or the longest path found, by the artificial bee colony.
 
@@ -577,13 +572,12 @@ def solve_abc(
     >>> res.stats["length"] == len(res.path) > 30, res.seed
     (True, 1)
     """
+    deadline, seed = begin(time_limit, seed)
     if spec.closed:
         raise UnsupportedError("method 'abc' cannot build closed tours")
     if spec.end is not None:
         raise UnsupportedError("method 'abc' cannot fix the end square")
     start = None if spec.start is None else graph.board.index(*spec.start)
-    seed = resolve_seed(seed)
-    t0 = time.perf_counter()
     paths = _seed_paths(seed_tour, initial_paths)
     source = check_choice("seed_with", seed_with, SOURCES, method="abc")
     seed_info = {}
@@ -591,13 +585,11 @@ def solve_abc(
         if seed_tour is not None:
             raise InvalidParameterError("method 'abc': give seed_with or seed_tour, not both")
         laid, seed_info = seed_paths(graph, spec, source, seed=derive_seed(seed, "seed_with"),
-                                     time_limit=None if time_limit is None else time_limit / 2)
+                                     time_limit=deadline.part(0.5))
         paths = [p for p in (_from_start(q, start) for q in laid) if p is not None and p.size > 1] + paths
-        if time_limit is not None:
-            time_limit = max(time_limit - (time.perf_counter() - t0), 1e-9)
     st = run_abc(graph, start=start, sources=sources, iterations=iterations, runs=runs, extend_best=extend_best,
-                 initial_paths=paths, local_search=local_search, seed=seed, time_limit=time_limit,
-                 progress=progress)
+                 initial_paths=paths, local_search=local_search, time_limit=deadline, progress=progress,
+                 seed=seed)
     squares = st["squares"]
     why = st["reason"]
     stats = {k: v for k, v in st.items() if k not in ("squares", "codes", "elapsed", "complete", "reason", "seed")}

@@ -82,10 +82,11 @@ with 1 % holes the repair ends 2 to 20 squares short and the answer is
 ``unknown`` where ``rotation`` needs well under a second
 (``benchmarks/results/colony_boards.md``).
 
-The kernels (the walk, the deposit, evaporation, the cycle loop and the
-SplitMix64 generator seeded with the run's seed) are those of
-:mod:`ktsolve.heuristics._colony_kernels`; ``tests/naive_colonies.py``
-replays runs exactly in plain Python.
+The kernels (the walk, the deposit, evaporation, the cycle loop) are those
+of :mod:`ktsolve.heuristics._colony_kernels`, drawing from the shared
+SplitMix64 (:mod:`ktsolve._splitmix`) seeded with the run's seed; the
+parameters are declared once in :data:`PARAMS`; ``tests/naive_colonies.py``
+replays runs exactly in plain Python, with the same declared defaults.
 
 References
 ----------
@@ -97,24 +98,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import check_int, check_real
-from ..driver import Deadline
+from ..driver import Deadline, begin
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
 from . import _colony_kernels as K
-from ._colony import Colony, colony_enumerate, colony_solve, default_walks
+from ._colony import LOCAL_SEARCHES, Colony, colony_enumerate, colony_solve, default_walks, seed_with_check
+from ._params import Param, Params, anything, call_doc, choice, real, whole
 
-__all__ = ["solve_aco", "enumerate_aco", "default_cycles", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
+__all__ = ["solve_aco", "enumerate_aco", "default_cycles", "PARAMS", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
 
-#: Evaporation per cycle (Hingston & Kendall 2004).
-RHO = 0.25
-#: Deposit scale: a full tour lays Q on each of its moves (Hingston & Kendall 2004).
-Q = 1.0
-#: Exponent of the trail in the move probability (Hingston & Kendall 2004).
-ALPHA = 1.0
-#: Initial trail on every move (Hingston & Kendall 2004).
-TAU0 = 1e-6
 #: Floor of every trail (our choice, see the module notes).
 TAU_MIN = 1e-300
 #: Ranges of the parameters: wide enough for any experiment, narrow enough
@@ -138,27 +131,58 @@ def default_cycles(n: int, ants: int | None = None) -> int:
     return max(1, default_walks(n) // (n if ants is None else ants))
 
 
+#: The parameters of :func:`solve_aco` and :func:`enumerate_aco`, declared once: defaults (the
+#: paper's values where it gives them, Hingston & Kendall 2004), checks and docs.
+PARAMS = Params("aco", (
+    Param("cycles", None, whole(0), "int, optional",
+          "Budget in cycles; default :func:`default_cycles` (the paper's 100,000 on 8x8; about 2 * 10^9 ant "
+          "moves at most on bigger boards).",
+          computed=lambda get, n: default_cycles(n, get("ants"))),
+    Param("rho", 0.25, real(0.0, 1.0, hi_open=True), "float",
+          "Evaporation per cycle, in [0, 1) (Hingston & Kendall)."),
+    Param("q", 1.0, real(0.0, AMOUNT_MAX, lo_open=True), "float",
+          "Deposit scale, in (0, 1e6]: a complete tour lays ``q`` on each of its moves (Hingston & Kendall)."),
+    Param("alpha", 1.0, real(0.0, ALPHA_MAX), "float",
+          "Exponent of the trail in the move probability, in [0, 20] (Hingston & Kendall)."),
+    Param("tau0", 1e-6, real(0.0, AMOUNT_MAX, lo_open=True), "float",
+          "Initial trail on every move, in (0, 1e6] (Hingston & Kendall)."),
+    Param("ants", None, whole(1, ANTS_MAX), "int, optional",
+          "Ants per cycle, 1 to 100,000; default one per square.  Without a fixed start, ant ``a`` of cycle "
+          "``c`` starts on square ``(c * ants + a) mod N``.",
+          computed=lambda get, n: n),
+    Param("seed_tour", None, anything, "Tour or int array, optional",
+          "A path (or several, as rows of a 2-D array or a list) along whose moves ``seed_amount`` extra "
+          "pheromone is laid before the first cycle."),
+    Param("seed_amount", None, real(0.0, AMOUNT_MAX), "float, optional",
+          "Pheromone added on each seed move, in [0, 1e6]; default ``q`` (one full tour's deposit).",
+          computed=lambda get, n: get("q")),
+    Param("seed_with", "none", seed_with_check, '{"none", "warnsdorff", "exact"}',
+          "Lay the first trails along Warnsdorff walks or exact tours of other boards "
+          "(:mod:`ktsolve.heuristics._seeding`); never along a tour of the question.  \"none\" is the "
+          "paper's algorithm."),
+    Param("local_search", "none", choice(LOCAL_SEARCHES), '{"none", "rotation"}',
+          "\"rotation\": after every cycle the longest walk of the cycle is extended by Warnsdorff's rule and "
+          "repaired by Posa rotations (:func:`~._colony.posa_repair`); the repaired walk deposits like an "
+          "ant's, and a repaired tour of the request is an answer.  \"none\" is the paper's algorithm."),
+))
+
+#: The paper's values, the declared defaults (Hingston & Kendall 2004).
+RHO, Q, ALPHA, TAU0 = (PARAMS.defaults[k] for k in ("rho", "q", "alpha", "tau0"))
+
+
 # ---------------------------------------------------------------------- set-up
 class _Colony(Colony):
     """Checked parameters and the state of one run (trails, counts)."""
 
     method = "aco"
 
-    def __init__(self, graph: KnightGraph, spec: TourSpec, *, cycles, rho, q, alpha, tau0, ants, seed_tour,
-                 seed_amount, seed_with, local_search, seed, deadline):
-        super().__init__(graph, spec, ants=ants, default_ants=graph.n, colonies=1, seed=seed,
-                         local_search=local_search, ants_max=ANTS_MAX)
-        method = self.method
+    def __init__(self, graph: KnightGraph, spec: TourSpec, values, *, seed: int, deadline: Deadline):
+        super().__init__(graph, spec, values, colonies=1, seed=seed)
         n = self.n
-        self.cycles = (default_cycles(n, self.ants) if cycles is None
-                       else check_int("cycles", cycles, 0, method=method))
-        self.rho = check_real("rho", rho, 0.0, 1.0, hi_open=True, method=method)
-        self.q = check_real("q", q, 0.0, AMOUNT_MAX, lo_open=True, method=method)
-        self.alpha = check_real("alpha", alpha, 0.0, ALPHA_MAX, method=method)
-        self.tau0 = check_real("tau0", tau0, 0.0, AMOUNT_MAX, lo_open=True, method=method)
+        self.cycles = values.cycles
+        self.rho, self.q, self.alpha, self.tau0 = values.rho, values.q, values.alpha, values.tau0
         self.tau = np.full(self.tpad.shape, max(self.tau0, TAU_MIN), dtype=np.float64)
-        self.seed_trails(seed_tour, seed_amount, seed_with, default_amount=self.q, amount_range=(0.0, AMOUNT_MAX),
-                         deadline=deadline)
+        self.seed_trails(values, deadline)
         self.weight = self.tau if self.alpha == 1.0 else np.empty_like(self.tau)
         self._weigh()
         # q / (n - 1 - i): the deposit per unit of walk left after move i (for repaired walks)
@@ -182,9 +206,11 @@ class _Colony(Colony):
         return self.tau[:, : self.graph.table.shape[1]].copy()
 
     def _cycles(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        return K.aco_cycles(self.tpad, self.full, self.rev, self.tau, self.weight, self.alpha, self.rho, self.q,
-                            TAU_MIN, self.starts, self.reserve, self.ants, self.done, n_cycles, self.rng, self.closed,
-                            self.end, first_only, out, self.counts, self.best, self.best_len)
+        reals, ints = K.bundle(K.ACO_REALS, alpha=self.alpha, rho=self.rho, q=self.q, tau_min=TAU_MIN, ants=self.ants,
+                               cycle0=self.done, cycles=n_cycles, closed=self.closed, end=self.end,
+                               first_only=first_only)
+        return K.aco_cycles(self.tpad, self.full, self.rev, self.tau, self.weight, reals, ints, self.starts,
+                            self.reserve, self.rng, out, self.counts, self.best, self.best_len)
 
     def stats(self, cycles_run: int) -> dict:
         out = self.base_stats(cycles_run)
@@ -192,76 +218,28 @@ class _Colony(Colony):
         return out
 
 
-_PARAMS = """
-    Parameters
-    ----------
-    graph : KnightGraph
-    spec : TourSpec
-        ``closed`` counts only closed tours; ``start`` puts every ant on that
-        square; ``end`` is kept for every ant's last move, and so is, for a
-        closed tour from a fixed start, one of the start's neighbours (in
-        turn from ant to ant): see :func:`~._colony.reserved_squares`.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
-    time_limit : float, optional
-        Seconds for the whole call; the clock is read between chunks of
-        cycles (about 50 ms).
-    progress : callable, optional
-        ``progress(cycles_done, cycles)``.
-    cycles : int, optional
-        Budget in cycles; default :func:`default_cycles` (the paper's
-        100,000 on 8x8; about 2 * 10^9 ant moves at most on bigger boards).
-    rho, q, alpha, tau0 : float
-        Evaporation in [0, 1), deposit scale in (0, 1e6], trail exponent in
-        [0, 20], initial trail in (0, 1e6] (the paper's 0.25, 1.0, 1.0, 1e-6).
-    ants : int, optional
-        Ants per cycle, 1 to 100,000; default one per square.  Without a
-        fixed start, ant ``a`` of cycle ``c`` starts on square
-        ``(c * ants + a) mod N``.
-    seed_tour : Tour or int array, optional
-        A path (or several, as rows of a 2-D array or a list) along whose
-        moves ``seed_amount`` extra pheromone is laid before the first cycle.
-    seed_amount : float, optional
-        Pheromone added on each seed move, in [0, 1e6]; default ``q`` (one
-        full tour's deposit).
-    seed_with : {"none", "warnsdorff", "exact"}
-        Lay the first trails along Warnsdorff walks or exact tours of other
-        boards (:mod:`ktsolve.heuristics._seeding`); never along a tour of
-        the question.  Default "none", the paper's algorithm.
-    local_search : {"none", "rotation"}
-        "rotation": after every cycle the longest walk of the cycle is
-        extended by Warnsdorff's rule and repaired by Posa rotations
-        (:func:`~._colony.posa_repair`); the repaired walk deposits like an
-        ant's, and a repaired tour of the request is an answer.  Default
-        "none", the paper's algorithm.
-"""
-
-
 # ---------------------------------------------------------------------- public
-def solve_aco(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-              cycles=None, rho=RHO, q=Q, alpha=ALPHA, tau0=TAU0, ants=None, seed_tour=None,
-              seed_amount=None, seed_with="none", local_search="none") -> SolveResult:
-    deadline = Deadline(time_limit)
-    col = _Colony(graph, spec, cycles=cycles, rho=rho, q=q, alpha=alpha, tau0=tau0, ants=ants,
-                  seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
-                  seed=seed, deadline=deadline)
-    return colony_solve(col, graph, spec, time_limit=deadline.remaining(), progress=progress)
+def solve_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
+              **params) -> SolveResult:
+    deadline, seed = begin(time_limit, seed)
+    col = _Colony(graph, spec, PARAMS.check(params, n=graph.n), seed=seed, deadline=deadline)
+    return colony_solve(col, graph, spec, deadline=deadline, progress=progress)
 
 
-def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None,
-                  progress=None, rho=RHO, q=Q, alpha=ALPHA, tau0=TAU0, ants=None, seed_tour=None,
-                  seed_amount=None, seed_with="none", local_search="none") -> Enumeration:
-    deadline = Deadline(time_limit)
-    col = _Colony(graph, spec, cycles=cycles, rho=rho, q=q, alpha=alpha, tau0=tau0, ants=ants,
-                  seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
-                  seed=seed, deadline=deadline)
-    return colony_enumerate(col, graph, spec, "aco", time_limit=deadline.remaining(), progress=progress)
+def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
+                  **params) -> Enumeration:
+    deadline, seed = begin(time_limit, seed)
+    col = _Colony(graph, spec, PARAMS.check(params, n=graph.n), seed=seed, deadline=deadline)
+    return colony_enumerate(col, graph, spec, "aco", deadline=deadline, progress=progress)
 
 
-solve_aco.__doc__ = """First tour found by Hingston & Kendall's ant colony, or ``unknown``.
-""" + _PARAMS + """
+_SHARED = call_doc(
+    "``closed`` counts only closed tours; ``start`` puts every ant on that square; ``end`` is kept for every "
+    "ant's last move, and so is, for a closed tour from a fixed start, one of the start's neighbours (in turn "
+    "from ant to ant): see :func:`~._colony.reserved_squares`.", "cycles")
+
+PARAMS.declare(solve_aco, shared=_SHARED, summary="""First tour found by Hingston & Kendall's ant colony, or ``unknown``.
+""", rest="""
     Returns
     -------
     SolveResult
@@ -284,14 +262,14 @@ solve_aco.__doc__ = """First tour found by Hingston & Kendall's ant colony, or `
     >>> res = solve_aco(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=1, cycles=200)
     >>> res.status.value, res.seed, len(res.tour)
     ('found', 1, 25)
-"""
+""")
 
-enumerate_aco.__doc__ = """Run the colony for ``cycles`` cycles and keep every distinct complete tour.
+PARAMS.declare(enumerate_aco, shared=_SHARED, summary="""Run the colony for ``cycles`` cycles and keep every distinct complete tour.
 
     With ``spec.closed`` only closed tours are kept; ``complete`` and
     ``production_rate`` still count every complete walk.  A tour is its
     sequence of squares from its first square.
-""" + _PARAMS + """
+""", rest="""
     Returns
     -------
     Enumeration
@@ -310,4 +288,4 @@ enumerate_aco.__doc__ = """Run the colony for ``cycles`` cycles and keep every d
     >>> res = enumerate_aco(KnightGraph(Board(5, 5)), TourSpec(), cycles=50, seed=2)
     >>> res.stats["distinct"] == len(res.tours) > 0, res.stats["start_squares"] <= 25
     (True, True)
-"""
+""")

@@ -37,11 +37,10 @@ import time
 import numpy as np
 
 from ..checks import check_int
-from ..driver import drive
+from ..driver import begin, drive
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
-from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec
 from ._dfs_kernels import _dfs
 
@@ -114,8 +113,8 @@ def _starts(graph: KnightGraph, spec: TourSpec) -> list[int]:
     return list(range(graph.n))
 
 
-def dfs_count(graph: KnightGraph, spec: TourSpec, *, nodes=NODES, order=None, seed=None, time_limit=None,
-              keep=0, attempts_per_start=None, progress=None) -> dict:
+def dfs_count(graph: KnightGraph, spec: TourSpec, *, nodes=NODES, order=None, time_limit=None, keep=0,
+              attempts_per_start=None, progress=None, seed=None) -> dict:
     """Run the search and count attempts (leaves) and tours.
 
     Parameters
@@ -167,7 +166,7 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
     keep = check_int("keep", keep, 0, KEEP_MAX, method="dfs")
     per_start = None if attempts_per_start is None else check_int("attempts_per_start", attempts_per_start, 1,
                                                                   method="dfs")
-    seed = resolve_seed(seed)
+    deadline, seed = begin(time_limit, seed)
     t0 = time.perf_counter()
     perm = move_order(order, seed)
     warnsdorff = str(order) == "warnsdorff"
@@ -229,7 +228,7 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
                 return ran, False
 
     units = nodes if per_start is None else None
-    outcome = drive(step, units=units, time_limit=time_limit, progress=progress, most=CHUNK_NODES)
+    outcome = drive(step, units=units, deadline=deadline, progress=progress, most=CHUNK_NODES)
     if st["full"]:
         why = "found"
     elif st["exhausted"]:
@@ -256,8 +255,8 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
     }
 
 
-def solve_dfs(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None, nodes=NODES,
-              order=None) -> SolveResult:
+def solve_dfs(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, nodes=NODES, order=None,
+              seed=None) -> SolveResult:
     """First tour of a naive depth-first search with a fixed move order, or ``unknown``.
 
     Parameters
@@ -314,8 +313,8 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None,
     return SolveResult(Status.UNKNOWN, stats=st, seed=seed)
 
 
-def enumerate_dfs(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None, progress=None,
-                  nodes=NODES, attempts_per_start=None, order=None, keep=KEEP_DEFAULT) -> Enumeration:
+def enumerate_dfs(graph: KnightGraph, spec: TourSpec, *, cycles=None, time_limit=None, progress=None,
+                  nodes=NODES, attempts_per_start=None, order=None, keep=KEEP_DEFAULT, seed=None) -> Enumeration:
     """Every tour the search meets within its budget (all distinct), the first ``keep`` of them kept.
 
     This is the enumeration Hingston & Kendall compare their colony with: a

@@ -24,9 +24,9 @@ generations without progress.  The chromosome, the fitness and the repair
 are Gordon & Slocum's; the rates are our choice (the papers' figures were
 not available to us), documented here and reported in ``stats``.
 
-Randomness: the SplitMix64 generator of
-:mod:`ktsolve.heuristics._colony_kernels` (where the GA's kernels live),
-drawn in a fixed documented order so the tests replay generations exactly
+Randomness: the shared SplitMix64 generator (:mod:`ktsolve._splitmix`),
+drawn by the GA's kernels (:mod:`ktsolve.heuristics._ga_kernels`) in a
+fixed documented order so the tests replay generations exactly
 in plain Python: per child two draws per tournament (two contestants, ties
 to the first), one for the crossover decision, one for the cut when
 crossing, then one per bit for mutation.
@@ -43,26 +43,18 @@ import time
 
 import numpy as np
 
-from ..checks import check_int, check_real
-from ..driver import drive
+from ..driver import begin, drive
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seed, resolve_seed
+from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
-from . import _colony_kernels as K
+from . import _ga_kernels as K
 from ._colony import seed_state, spec_squares, walk_arrays
+from ._params import Param, Params, call_doc, real, whole
 
-__all__ = ["solve_ga", "ga_rate", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
+__all__ = ["solve_ga", "ga_rate", "PARAMS", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
 
-#: Default budget in generations.
-GENERATIONS = 10_000
-#: Chromosomes per generation (our choice).
-POPULATION = 50
-#: Probability of one-point crossover (our choice).
-CROSSOVER = 0.9
-#: Generations without a better best fitness before a restart (our choice).
-STALL = 200
 #: Largest population, and most genes a population may hold (two copies of
 #: ``population x (N - 1)`` int64 genes are kept).
 POPULATION_MAX = 100_000
@@ -70,22 +62,43 @@ GENES_MAX = 50_000_000
 #: Most gene decodes per kernel call (the driver sizes calls by time, about 50 ms).
 DECODES_PER_CHUNK = 2_000_000
 
+
+def _population(value, name, get, ctx):
+    """2 to :data:`POPULATION_MAX` chromosomes, and at most :data:`GENES_MAX` genes on this board."""
+    p = whole(2, POPULATION_MAX)(value, name, get, ctx)
+    if p * (ctx.n - 1) > GENES_MAX:
+        raise InvalidParameterError(
+            f"method 'ga': population = {p} holds {p * (ctx.n - 1):,} genes on this board, more than {GENES_MAX:,}"
+        )
+    return p
+
+
+#: The parameters of :func:`solve_ga`, declared once: the rates are our choice (the papers'
+#: figures were not available to us).
+PARAMS = Params("ga", (
+    Param("generations", 10_000, whole(0), "int", "Budget in generations."),
+    Param("population", 50, _population, "int", "Chromosomes per generation, 2 to 100,000."),
+    Param("crossover", 0.9, real(0.0, 1.0), "float", "Probability of one-point crossover, in [0, 1]."),
+    Param("mutation", None, real(0.0, 1.0), "float, optional",
+          "Probability of flipping each bit, in [0, 1]; default ``1 / (3 (N - 1))``, one bit per chromosome "
+          "on average.", computed=lambda get, n: 1.0 / (3 * (n - 1))),
+    Param("stall", 200, whole(1), "int", "Generations without a better best fitness before a restart."),
+))
+
+#: The declared defaults.
+GENERATIONS, POPULATION, CROSSOVER, STALL = (
+    PARAMS.defaults[k] for k in ("generations", "population", "crossover", "stall"))
+
+
 class _GA:
-    def __init__(self, graph, spec, *, generations, population, crossover, mutation, stall, seed):
+    def __init__(self, graph, spec, values, *, seed: int):
         n = graph.n
         if n < 2:
             raise ValueError("a one-square board needs no search")
         self.graph = graph
-        self.generations = check_int("generations", generations, 0, method="ga")
-        p = check_int("population", population, 2, POPULATION_MAX, method="ga")
-        if p * (n - 1) > GENES_MAX:
-            raise InvalidParameterError(
-                f"method 'ga': population = {p} holds {p * (n - 1):,} genes on this board, more than {GENES_MAX:,}"
-            )
-        self.crossover = check_real("crossover", crossover, 0.0, 1.0, method="ga")
-        self.mutation = (1.0 / (3 * (n - 1)) if mutation is None
-                         else check_real("mutation", mutation, 0.0, 1.0, method="ga"))
-        self.stall = check_int("stall", stall, 1, method="ga")
+        self.generations = values.generations
+        p = values.population
+        self.crossover, self.mutation, self.stall = values.crossover, values.mutation, values.stall
         start, self.end = spec_squares(graph, spec)
         self.start = start
         self.closed = bool(spec.closed)
@@ -94,7 +107,7 @@ class _GA:
         self.new = np.zeros_like(self.pop)
         self.fit = np.zeros(p, dtype=np.int64)
         self.starts = np.zeros(1, dtype=np.int64)
-        self.seed = resolve_seed(seed)
+        self.seed = seed
         self.rng = seed_state(self.seed)
         self.visited = np.zeros(n + 1, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
@@ -104,9 +117,11 @@ class _GA:
         self.most = max(1, DECODES_PER_CHUNK // (p * n))
 
     def run(self, n_gens, out, first_only):
-        return K.ga_generations(self.tpad, self.pop, self.fit, self.new, self.start, self.starts, self.closed, self.end,
-                   self.crossover, self.mutation, self.stall, n_gens, self.rng, self.visited, self.stamp,
-                   self.path, out, self.state, self.counts, first_only)
+        reals, ints = K.ga_bundle(crossover=self.crossover, mutation=self.mutation, start=self.start,
+                                  closed=self.closed, end=self.end, stall=self.stall, generations=n_gens,
+                                  first_only=first_only)
+        return K.ga_generations(self.tpad, self.pop, self.fit, self.new, self.starts, reals, ints, self.rng,
+                                self.visited, self.stamp, self.path, out, self.state, self.counts)
 
     def stats(self):
         ev, complete, closed, matched, restarts, gens = (int(v) for v in self.counts)
@@ -125,53 +140,16 @@ class _GA:
         }
 
 
-def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-             generations=GENERATIONS, population=POPULATION, crossover=CROSSOVER, mutation=None,
-             stall=STALL) -> SolveResult:
-    """First tour found by Gordon & Slocum's genetic algorithm with repair, or ``unknown``.
-
-    Parameters
-    ----------
-    graph : KnightGraph
-    spec : TourSpec
-        ``start`` fixes the chromosomes' start square (otherwise each restart
-        draws one); ``closed`` and ``end`` filter the complete tours.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
-    time_limit : float, optional
-        Seconds for the whole call, checked between chunks of generations
-        (about 50 ms).
-    progress : callable, optional
-        ``progress(generations_done, generations)``.
-    generations : int
-        Budget (default 10,000).
-    population, crossover, mutation, stall
-        See the module notes; ``mutation`` None means ``1 / (3 (N - 1))``.
-
-    Returns
-    -------
-    SolveResult
-        ``stats``: ``generations``, ``attempts`` (decodes), ``complete``,
-        ``restarts``, ``tours_per_attempt``, ``best_fitness``.  The GA
-        proves nothing: without a tour it answers ``unknown``.  Ctrl-C ends
-        the run with ``unknown`` and ``stats["interrupted"]``.
-
-    Examples
-    --------
-    >>> from ktsolve import Board
-    >>> res = solve_ga(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=2, generations=20_000)
-    >>> res.status.value, res.seed, len(res.tour)
-    ('found', 2, 25)
-    """
+def solve_ga(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
+             **params) -> SolveResult:
+    deadline, seed = begin(time_limit, seed)
     if not isinstance(graph, KnightGraph):
         raise TypeError(f"expected a KnightGraph, got {type(graph).__name__}")
     if graph.n == 1:
         return SolveResult(Status.FOUND, tour=Tour(graph.board, [0], closed=spec.closed),
-                           stats={"generations": 0, "attempts": 0})
-    ga = _GA(graph, spec, generations=generations, population=population, crossover=crossover,
-             mutation=mutation, stall=stall, seed=seed)
+                           stats={"generations": 0, "attempts": 0}, seed=seed)
+    values = PARAMS.check(params, n=graph.n)
+    ga = _GA(graph, spec, values, seed=seed)
     out = np.zeros((1, graph.n), dtype=np.int32)
     found = []
 
@@ -182,7 +160,7 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
             return ran, True
         return ran, ran == 0
 
-    outcome = drive(step, units=ga.generations, time_limit=time_limit, progress=progress, most=ga.most)
+    outcome = drive(step, units=ga.generations, deadline=deadline, progress=progress, most=ga.most)
     st = ga.stats()
     if found:
         st["attempts_to_first"] = st["attempts"]
@@ -199,7 +177,28 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, 
     return SolveResult(Status.UNKNOWN, stats=st, seed=ga.seed)
 
 
-def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, time_limit=None, **params) -> dict:
+PARAMS.declare(solve_ga, shared=call_doc(
+    "``start`` fixes the chromosomes' start square (otherwise each restart draws one); ``closed`` and ``end`` "
+    "filter the complete tours.", "generations"), summary='''First tour found by Gordon & Slocum's genetic algorithm with repair, or ``unknown``.
+''', rest="""
+    Returns
+    -------
+    SolveResult
+        ``stats``: ``generations``, ``attempts`` (decodes), ``complete``,
+        ``restarts``, ``tours_per_attempt``, ``best_fitness``.  The GA
+        proves nothing: without a tour it answers ``unknown``.  Ctrl-C ends
+        the run with ``unknown`` and ``stats["interrupted"]``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> res = solve_ga(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=2, generations=20_000)
+    >>> res.status.value, res.seed, len(res.tour)
+    ('found', 2, 25)
+""")
+
+
+def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, time_limit=None, seed=None, **params) -> dict:
     """Tours per attempt as the colony papers count it: restart after every tour.
 
     Runs the GA repeatedly (each run stops at its first tour, the next run
@@ -210,22 +209,23 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, seed=None, tim
 
     Parameters
     ----------
+    time_limit : float or Deadline, optional
+        Seconds for all the runs together, or the caller's Deadline.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
         passing it again repeats the run exactly.
     """
     t0 = time.perf_counter()
+    deadline, seed = begin(time_limit, seed)
     tours = used = runs = 0
-    seed = resolve_seed(seed)
     while used < attempts:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-        if left is not None and left <= 0:
+        if deadline.expired():
             break
         pop = params.get("population", POPULATION)
         gens = max(1, (attempts - used) // max(1, pop - 1))
-        res = solve_ga(graph, spec, seed=derive_seed(seed, "ga_rate", runs), time_limit=left, generations=gens,
-                       **params)
+        res = solve_ga(graph, spec, time_limit=deadline, generations=gens, **params,
+                       seed=derive_seed(seed, "ga_rate", runs))
         runs += 1
         used += res.stats["attempts"]
         if res.status is Status.FOUND:

@@ -101,8 +101,10 @@ colony and cycle must learn a 167-move sequence from trails alone.  With
 ``degree="free"`` open tours come within ten walks.  ``seed_with`` and
 ``local_search`` (as in :mod:`.aco`) are the other ways to large boards.
 
-The kernels are those of :mod:`ktsolve.heuristics._colony_kernels`;
-``tests/naive_colonies.py`` replays runs exactly in plain Python.
+The kernels are those of :mod:`ktsolve.heuristics._colony_kernels`; the
+parameters are declared once in :data:`PARAMS`, and
+``tests/naive_colonies.py`` replays runs exactly in plain Python with the
+same declared defaults.
 
 References
 ----------
@@ -117,19 +119,20 @@ import math
 
 import numpy as np
 
-from ..checks import check_choice, check_int, check_real
-from ..driver import Deadline
+from ..driver import Deadline, begin
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
 from . import _colony_kernels as K
-from ._colony import Colony, check_exponent, colony_enumerate, colony_solve, default_walks
+from ._colony import LOCAL_SEARCHES, Colony, colony_enumerate, colony_solve, default_walks, seed_with_check
+from ._params import Param, Params, anything, call_doc, choice, exponent, real, whole
 
 __all__ = [
     "solve_iaco",
     "enumerate_iaco",
     "f_mean",
     "default_cycles",
+    "PARAMS",
     "READINGS",
     "DEGREES",
     "COLONIES",
@@ -142,21 +145,6 @@ __all__ = [
     "TAU_HI",
 ]
 
-#: Number of colonies (Jiang, Bai & Dong).
-COLONIES = 3
-#: Initial trail of every colony (Jiang, Bai & Dong).
-TAU0 = 0.5
-#: Deposit ``C`` on a used move (Jiang, Bai & Dong).
-DEPOSIT = 0.1
-#: Evaporation per cycle (Jiang, Bai & Dong).
-RHO = 0.45
-#: Cycles between two pheromone sharings (Jiang, Bai & Dong).
-SHARE_EVERY = 10
-#: Exponent of the F-mean used for sharing (Jiang, Bai & Dong: the minimum).
-F = -math.inf
-#: Trails are kept inside [TAU_LO, TAU_HI] (our clamp of the paper's (0, 1)).
-TAU_LO = 0.001
-TAU_HI = 0.999
 #: The readings: ants a colony sends per cycle (None: one per square) and the deposit rule.
 READINGS = {
     "ant": (1, K.DEPOSIT_SUM),
@@ -172,14 +160,17 @@ ANTS_MAX = 100_000
 F_MAX = 1000.0
 
 
-def default_cycles(n: int, ants: int | None = None, colonies: int = COLONIES) -> int:
+def default_cycles(n: int, ants: int | None = None, colonies: int | None = None) -> int:
     """The default budget in cycles: as many walks as :mod:`.aco`'s default, ``ants`` per colony (default 1).
+
+    ``colonies`` defaults to the declared default (:data:`PARAMS`).
 
     Examples
     --------
     >>> default_cycles(64)
     2133333
     """
+    colonies = PARAMS.defaults["colonies"] if colonies is None else colonies
     return max(1, default_walks(n) // ((1 if ants is None else ants) * colonies))
 
 
@@ -201,37 +192,74 @@ def f_mean(values, f: float) -> float:
     return (sum(v**f for v in x) / len(x)) ** (1.0 / f)
 
 
+#: The parameters of :func:`solve_iaco` and :func:`enumerate_iaco`, declared once: defaults (the
+#: paper's stated values where it gives them, Jiang, Bai & Dong), checks and docs.
+PARAMS = Params("iaco", (
+    Param("cycles", None, whole(0), "int, optional",
+          "Budget in cycles; default :func:`default_cycles` (as many walks as the plain colony's default).",
+          computed=lambda get, n: default_cycles(n, get("ants"), get("colonies"))),
+    Param("reading", "ant", choice(READINGS), '{"ant", "square", "edge", "complete"}',
+          "What one cycle is and how ``Σ_a C`` is summed (see the module notes); \"ant\" is the reading that "
+          "reproduces the paper's Table 1 and figures."),
+    Param("degree", "board", choice(DEGREES), '{"board", "free"}',
+          "``D`` counts the destination's neighbours on the board, or its unvisited neighbours."),
+    Param("colonies", 3, whole(1, COLONIES_MAX), "int", "Number of colonies, 1 to 64 (Jiang, Bai & Dong)."),
+    Param("tau0", 0.5, real("tau_lo", "tau_hi"), "float",
+          "Initial trail of every colony, inside the clamp (Jiang, Bai & Dong)."),
+    Param("deposit", 0.1, real(0.0, 1.0), "float", "Deposit ``C`` on a used move, in [0, 1] (Jiang, Bai & Dong)."),
+    Param("rho", 0.45, real(0.0, 1.0), "float", "Evaporation per cycle, in [0, 1] (Jiang, Bai & Dong)."),
+    Param("share_every", 10, whole(0), "int",
+          "Cycles between two sharings of the trails; 0 never shares (Jiang, Bai & Dong)."),
+    Param("f", -math.inf, exponent(F_MAX), "float",
+          "Exponent of the F-mean used for sharing, in [-1000, 1000] or an infinity: ``float(\"-inf\")`` "
+          "the minimum (Jiang, Bai & Dong), 0 the geometric mean, 1 the arithmetic mean, ``float(\"inf\")`` "
+          "the maximum."),
+    Param("tau_lo", 0.001, real(0.0, 1.0, lo_open=True, hi_open=True), "float",
+          "Lower end of the clamp of every trail, inside (0, 1) (our clamp of the paper's (0, 1))."),
+    Param("tau_hi", 0.999, real("tau_lo", 1.0, hi_open=True), "float",
+          "Upper end of the clamp of every trail, in [tau_lo, 1)."),
+    Param("ants", None, whole(1, ANTS_MAX), "int, optional",
+          "Ants per colony and cycle, 1 to 100,000; default that of the reading (1, or one per square).  "
+          "Without a fixed start, ant ``a`` of cycle ``c`` starts on square ``(c * ants + a) mod N``.",
+          computed=lambda get, n: READINGS[get("reading")][0] or n),
+    Param("seed_tour", None, anything, "Tour or int array, optional",
+          "A path (or several) whose moves start with trail ``seed_amount`` in every colony."),
+    Param("seed_amount", None, real("tau_lo", "tau_hi"), "float, optional",
+          "Initial trail on seed moves, inside the clamp; default ``tau_hi``.",
+          computed=lambda get, n: get("tau_hi")),
+    Param("seed_with", "none", seed_with_check, '{"none", "warnsdorff", "exact"}',
+          "Lay the first trails along Warnsdorff walks or exact tours of other boards "
+          "(:mod:`ktsolve.heuristics._seeding`); never along a tour of the question.  \"none\" is the "
+          "paper's algorithm."),
+    Param("local_search", "none", choice(LOCAL_SEARCHES), '{"none", "rotation"}',
+          "\"rotation\": after every cycle the longest walk of the cycle is extended and repaired by Posa "
+          "rotations (:func:`~._colony.posa_repair`) and deposits ``C`` on its moves in every colony; a "
+          "repaired tour of the request is an answer.  \"none\" is the paper's algorithm."),
+))
+
+#: The paper's stated values, the declared defaults (Jiang, Bai & Dong), and our clamp of its (0, 1).
+COLONIES, TAU0, DEPOSIT, RHO, SHARE_EVERY, F, TAU_LO, TAU_HI = (
+    PARAMS.defaults[k] for k in ("colonies", "tau0", "deposit", "rho", "share_every", "f", "tau_lo", "tau_hi"))
+
+
 # ---------------------------------------------------------------------- set-up
 class _Colonies(Colony):
     """Checked parameters and the state of one run (trails of every colony, counts)."""
 
     method = "iaco"
 
-    def __init__(self, graph: KnightGraph, spec: TourSpec, *, cycles, reading, degree, colonies, tau0, deposit,
-                 rho, share_every, f, tau_lo, tau_hi, ants, seed_tour, seed_amount, seed_with, local_search, seed,
-                 deadline):
-        method = self.method
-        self.reading = check_choice("reading", reading, tuple(READINGS), method=method)
-        self.degree = check_choice("degree", degree, DEGREES, method=method)
-        self.colonies = check_int("colonies", colonies, 1, COLONIES_MAX, method=method)
-        per_colony, self.deposit_mode = READINGS[self.reading]
-        super().__init__(graph, spec, ants=ants, default_ants=per_colony or graph.n, colonies=self.colonies,
-                         seed=seed, local_search=local_search, ants_max=ANTS_MAX)
+    def __init__(self, graph: KnightGraph, spec: TourSpec, values, *, seed: int, deadline: Deadline):
+        self.reading, self.degree, self.colonies = values.reading, values.degree, values.colonies
+        self.deposit_mode = READINGS[self.reading][1]
+        super().__init__(graph, spec, values, colonies=self.colonies, seed=seed)
         n = self.n
-        self.cycles = (default_cycles(n, self.ants, self.colonies) if cycles is None
-                       else check_int("cycles", cycles, 0, method=method))
-        self.tau_lo = check_real("tau_lo", tau_lo, 0.0, 1.0, lo_open=True, hi_open=True, method=method)
-        self.tau_hi = check_real("tau_hi", tau_hi, self.tau_lo, 1.0, hi_open=True, method=method)
-        self.tau0 = check_real("tau0", tau0, self.tau_lo, self.tau_hi, method=method)
-        self.deposit = check_real("deposit", deposit, 0.0, 1.0, method=method)
-        self.rho = check_real("rho", rho, 0.0, 1.0, method=method)
-        self.share_every = check_int("share_every", share_every, 0, method=method)
-        self.f = check_exponent("f", f, F_MAX, method=method)
+        self.cycles = values.cycles
+        self.tau_lo, self.tau_hi, self.tau0 = values.tau_lo, values.tau_hi, values.tau0
+        self.deposit, self.rho, self.share_every, self.f = values.deposit, values.rho, values.share_every, values.f
         self.deg = np.zeros(n + 1, dtype=np.int32)
         self.deg[:n] = graph.degree
         self.tau = np.full((self.colonies, n, 8), self.tau0, dtype=np.float64)
-        self.seed_trails(seed_tour, seed_amount, seed_with, default_amount=self.tau_hi,
-                         amount_range=(self.tau_lo, self.tau_hi), deadline=deadline)
+        self.seed_trails(values, deadline)
 
     def _lay(self, squares, moves, amount) -> None:
         self.tau[:, squares, moves] = amount
@@ -244,10 +272,12 @@ class _Colonies(Colony):
         return self.tau[:, :, : self.graph.table.shape[1]].copy()
 
     def _cycles(self, n_cycles: int, out: np.ndarray, first_only: bool) -> tuple[int, int]:
-        return K.iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, self.rho, self.deposit,
-                             self.tau_lo, self.tau_hi, self.f, self.share_every, self.done, self.deposit_mode,
-                             self.degree == "free", self.starts, self.reserve, self.ants, n_cycles, self.rng,
-                             self.closed, self.end, first_only, out, self.counts, self.best, self.best_len)
+        reals, ints = K.bundle(K.IACO_REALS, rho=self.rho, deposit=self.deposit, tau_lo=self.tau_lo, tau_hi=self.tau_hi,
+                               f=self.f, ants=self.ants, cycle0=self.done, cycles=n_cycles, closed=self.closed,
+                               end=self.end, first_only=first_only, share_every=self.share_every,
+                               deposit_mode=self.deposit_mode, dynamic=self.degree == "free")
+        return K.iaco_cycles(self.tpad, self.full, self.rev, self.deg, self.tau, reals, ints, self.starts,
+                             self.reserve, self.rng, out, self.counts, self.best, self.best_len)
 
     def stats(self, cycles_run: int) -> dict:
         out = self.base_stats(cycles_run)
@@ -256,93 +286,29 @@ class _Colonies(Colony):
         return out
 
 
-_PARAMS = """
-    Parameters
-    ----------
-    graph : KnightGraph
-    spec : TourSpec
-        ``closed`` keeps only closed tours (tour type control); ``start``
-        puts every ant on that square (start square control); ``end`` keeps
-        only tours ending there.  A fixed end, and for a closed tour from a
-        fixed start a neighbour of the start, is kept for each ant's last
-        move (:func:`~._colony.reserved_squares`).
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
-    time_limit : float, optional
-        Seconds for the whole call; the clock is read between chunks of
-        cycles (about 50 ms).
-    progress : callable, optional
-        ``progress(cycles_done, cycles)``.
-    cycles : int, optional
-        Budget in cycles; default :func:`default_cycles` (as many walks as
-        the plain colony's default).
-    reading : {"ant", "square", "edge", "complete"}
-        What one cycle is and how ``Σ_a C`` is summed (see the module
-        notes); default "ant", the reading that reproduces the paper's
-        Table 1 and figures.
-    degree : {"board", "free"}
-        ``D`` counts the destination's neighbours on the board (default) or
-        its unvisited neighbours.
-    colonies, tau0, deposit, rho, share_every : number
-        Number of colonies (3, at most 64), initial trail (0.5), deposit
-        ``C`` (0.1, in [0, 1]), evaporation (0.45, in [0, 1]), cycles between
-        sharings (10; 0 never shares).
-    f : float
-        Exponent of the F-mean used for sharing, in [-1000, 1000] or an
-        infinity: ``float("-inf")`` (default) the minimum, 0 the geometric
-        mean, 1 the arithmetic mean, ``float("inf")`` the maximum.
-    tau_lo, tau_hi : float
-        The clamp of every trail (0.001, 0.999), inside (0, 1).
-    ants : int, optional
-        Ants per colony and cycle, 1 to 100,000; default that of the
-        reading (1, or one per square).  Without a fixed start, ant ``a`` of
-        cycle ``c`` starts on square ``(c * ants + a) mod N``.
-    seed_tour : Tour or int array, optional
-        A path (or several) whose moves start with trail ``seed_amount`` in
-        every colony.
-    seed_amount : float, optional
-        Initial trail on seed moves, inside the clamp; default ``tau_hi``.
-    seed_with : {"none", "warnsdorff", "exact"}
-        Lay the first trails along Warnsdorff walks or exact tours of other
-        boards (:mod:`ktsolve.heuristics._seeding`); never along a tour of
-        the question.  Default "none", the paper's algorithm.
-    local_search : {"none", "rotation"}
-        "rotation": after every cycle the longest walk of the cycle is
-        extended and repaired by Posa rotations (:func:`~._colony.posa_repair`)
-        and deposits ``C`` on its moves in every colony; a repaired tour of
-        the request is an answer.  Default "none", the paper's algorithm.
-"""
-
-
 # ---------------------------------------------------------------------- public
-def solve_iaco(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-               cycles=None, reading="ant", degree="board", colonies=COLONIES, tau0=TAU0, deposit=DEPOSIT, rho=RHO,
-               share_every=SHARE_EVERY, f=F, tau_lo=TAU_LO, tau_hi=TAU_HI, ants=None, seed_tour=None,
-               seed_amount=None, seed_with="none", local_search="none") -> SolveResult:
-    deadline = Deadline(time_limit)
-    col = _Colonies(graph, spec, cycles=cycles, reading=reading, degree=degree, colonies=colonies, tau0=tau0,
-                    deposit=deposit, rho=rho, share_every=share_every, f=f, tau_lo=tau_lo, tau_hi=tau_hi, ants=ants,
-                    seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
-                    seed=seed, deadline=deadline)
-    return colony_solve(col, graph, spec, time_limit=deadline.remaining(), progress=progress)
+def solve_iaco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
+               **params) -> SolveResult:
+    deadline, seed = begin(time_limit, seed)
+    col = _Colonies(graph, spec, PARAMS.check(params, n=graph.n), seed=seed, deadline=deadline)
+    return colony_solve(col, graph, spec, deadline=deadline, progress=progress)
 
 
-def enumerate_iaco(graph: KnightGraph, spec: TourSpec, *, cycles=None, seed=None, time_limit=None,
-                   progress=None, reading="ant", degree="board", colonies=COLONIES, tau0=TAU0, deposit=DEPOSIT,
-                   rho=RHO, share_every=SHARE_EVERY, f=F, tau_lo=TAU_LO, tau_hi=TAU_HI, ants=None, seed_tour=None,
-                   seed_amount=None, seed_with="none", local_search="none") -> Enumeration:
-    deadline = Deadline(time_limit)
-    col = _Colonies(graph, spec, cycles=cycles, reading=reading, degree=degree, colonies=colonies, tau0=tau0,
-                    deposit=deposit, rho=rho, share_every=share_every, f=f, tau_lo=tau_lo, tau_hi=tau_hi, ants=ants,
-                    seed_tour=seed_tour, seed_amount=seed_amount, seed_with=seed_with, local_search=local_search,
-                    seed=seed, deadline=deadline)
-    return colony_enumerate(col, graph, spec, "iaco", time_limit=deadline.remaining(), progress=progress)
+def enumerate_iaco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
+                   **params) -> Enumeration:
+    deadline, seed = begin(time_limit, seed)
+    col = _Colonies(graph, spec, PARAMS.check(params, n=graph.n), seed=seed, deadline=deadline)
+    return colony_enumerate(col, graph, spec, "iaco", deadline=deadline, progress=progress)
 
 
-solve_iaco.__doc__ = """First tour found by the improved multi-colony ant colony, or ``unknown``.
-""" + _PARAMS + """
+_SHARED = call_doc(
+    "``closed`` keeps only closed tours (tour type control); ``start`` puts every ant on that square (start "
+    "square control); ``end`` keeps only tours ending there.  A fixed end, and for a closed tour from a fixed "
+    "start a neighbour of the start, is kept for each ant's last move (:func:`~._colony.reserved_squares`).",
+    "cycles")
+
+PARAMS.declare(solve_iaco, shared=_SHARED, summary="""First tour found by the improved multi-colony ant colony, or ``unknown``.
+""", rest="""
     Returns
     -------
     SolveResult
@@ -358,10 +324,10 @@ solve_iaco.__doc__ = """First tour found by the improved multi-colony ant colony
     >>> res = solve_iaco(KnightGraph(Board(5, 5)), TourSpec(start=(0, 0)), seed=1, degree="free")
     >>> res.status.value, res.seed, len(res.tour)
     ('found', 1, 25)
-"""
+""")
 
-enumerate_iaco.__doc__ = """Run the colonies for ``cycles`` cycles and keep every distinct complete tour.
-""" + _PARAMS + """
+PARAMS.declare(enumerate_iaco, shared=_SHARED, summary="""Run the colonies for ``cycles`` cycles and keep every distinct complete tour.
+""", rest="""
     Returns
     -------
     Enumeration
@@ -376,4 +342,4 @@ enumerate_iaco.__doc__ = """Run the colonies for ``cycles`` cycles and keep ever
     >>> res = enumerate_iaco(KnightGraph(Board(5, 5)), TourSpec(), cycles=3000, seed=2)
     >>> res.stats["distinct"] == len(res.tours) > 0, res.stats["walks"]
     (True, 9000)
-"""
+""")

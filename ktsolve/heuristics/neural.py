@@ -77,12 +77,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from .. import jit
-from ..checks import check_int, check_real, check_time_limit
-from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..checks import check_int, check_real
+from ..driver import Stopped, begin, drive, interrupt_guard
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seeds, resolve_seed
+from ..seeds import derive_seeds
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -463,8 +463,7 @@ def sample_neural(
     """
     attempts = check_int("attempts", attempts, 0, MAX_ATTEMPTS, method="neural")
     spec = spec or TourSpec(closed=True)
-    seed = resolve_seed(seed)
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline, seed = begin(time_limit, seed)
     t0 = time.perf_counter()
     interrupted = False
     with interrupt_guard():
@@ -530,14 +529,14 @@ def solve_neural(
     graph: KnightGraph,
     spec: TourSpec,
     *,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit=None,
     progress=None,
     rule=DEFAULT_RULE,
     attempts: int = 10_000,
     max_sweeps: int = 1000,
     p_on: float = 0.5,
     repair: bool = False,
+    seed: int | None = None,
 ) -> SolveResult:
     """Closed knight's tour by the Takefuji-Lee network: random starts until one converges to a tour.
 
@@ -585,15 +584,15 @@ def solve_neural(
     >>> res.status.value, len(res.tour), res.stats["rule"]
     ('found', 36, 'sequential')
     """
+    deadline, seed = begin(time_limit, seed)
     if not spec.closed:
         raise UnsupportedError("method 'neural' builds closed tours only; ask for a closed tour")
     for sq in (spec.start, spec.end):
         if sq is not None:
             graph.board.index(*sq)  # raises InvalidSquareError for a hole or a square off the board
     attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS, method="neural")
-    seed = resolve_seed(seed)
     st = sample_neural(graph, attempts, rule=rule, p_on=p_on, max_sweeps=max_sweeps, repair=repair,
-                       spec=spec, time_limit=time_limit, stop_first=True, progress=progress,
+                       spec=spec, time_limit=deadline, stop_first=True, progress=progress,
                        seed=seed)
     drop = ("tour_V", "repaired_V", "reason", "elapsed", "seed", "interrupted")
     stats = {k: v for k, v in st.items() if k not in drop}

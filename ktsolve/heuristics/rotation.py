@@ -102,11 +102,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import jit
-from ..checks import COUNT_MAX, check_int, check_time_limit
-from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..checks import COUNT_MAX, check_int
+from ..driver import Stopped, begin, drive, interrupt_guard
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seeds, resolve_seed
+from ..seeds import derive_seeds
 from ..tour import Tour, TourSpec, list_cycle
 from ._rotation_kernels import (
     _BEST,
@@ -221,12 +221,12 @@ def solve_rotation(
     graph: KnightGraph,
     spec: TourSpec,
     *,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit=None,
     progress=None,
     rotations: int | None = None,
     restarts: int = DEFAULT_RESTARTS,
     depth: int = DEFAULT_DEPTH,
+    seed: int | None = None,
 ) -> SolveResult:
     """Warnsdorff extension with Posa rotations: open or closed tours, fixed start and end.
 
@@ -287,8 +287,7 @@ def solve_rotation(
     rotations = check_int("rotations", rotations, 1, COUNT_MAX, method="rotation")
     restarts = check_int("restarts", restarts, 1, MAX_RESTARTS, method="rotation")
     depth = check_int("depth", depth, 1, _MAXD, method="rotation")
-    seed = resolve_seed(seed)
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline, seed = begin(time_limit, seed)
     board = graph.board
     n = graph.n
     if spec.closed and n < 3:

@@ -76,13 +76,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import jit
-from ..checks import check_int, check_seed, check_time_limit
-from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..checks import check_int, check_seed
+from ..driver import Stopped, begin, drive, interrupt_guard
 from ..errors import InvalidParameterError, UnsupportedError
 from ..board import Board
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seeds, resolve_seed
+from ..seeds import derive_seeds
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -221,8 +221,8 @@ def _rule_arrays(graph: KnightGraph, rule: str, deadline=None):
     return _identity_rank(k), _EMPTY_I32, dist
 
 
-def warnsdorff_path(graph: KnightGraph, start, rule: str = "first", seed: int | None = None, *,
-                    end=None) -> np.ndarray:
+def warnsdorff_path(graph: KnightGraph, start, rule: str = "first", *, end=None,
+                    seed: int | None = None) -> np.ndarray:
     """One Warnsdorff walk from ``start``; the squares visited, complete or not.
 
     Parameters
@@ -458,8 +458,8 @@ def warm() -> float:
     return jit.prepare("warnsdorff", _warm_calls, (_walk_start, _walk_steps))
 
 
-def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-                     rule: str = "auto", restarts: int | None = None) -> SolveResult:
+def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, rule: str = "auto",
+                     restarts: int | None = None, seed=None) -> SolveResult:
     """Warnsdorff's rule with restarts over start squares and tie-break rules.
 
     Parameters
@@ -516,8 +516,7 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limi
     >>> res.status.value, res.stats["walks"]
     ('unknown', 5)
     """
-    seed = resolve_seed(seed)
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline, seed = begin(time_limit, seed)
     if rule != "auto" and rule not in _RULE_CODE:
         raise UnsupportedError(
             f"Warnsdorff has no tie-break rule {rule!r}; choose one of auto, {', '.join(RULES)}"

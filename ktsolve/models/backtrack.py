@@ -59,8 +59,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import jit
-from ..checks import COUNT_MAX, check_int, check_seed, check_time_limit
-from ..driver import Deadline, Stopped, drive, interrupt_guard
+from ..checks import COUNT_MAX, check_int
+from ..driver import Deadline, Stopped, begin, drive, interrupt_guard
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
@@ -239,8 +239,8 @@ def _open_starts(graph: KnightGraph) -> tuple[np.ndarray, str]:
     return cand[np.argsort(deg[cand], kind="stable")], why
 
 
-def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit=None, progress=None,
-                    max_nodes: int = DEFAULT_MAX_NODES) -> SolveResult:
+def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None,
+                    max_nodes: int = DEFAULT_MAX_NODES, seed=None) -> SolveResult:
     """Exhaustive depth-first search: a tour, a proof that none exists, or ``unknown``.
 
     Parameters
@@ -286,8 +286,7 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, seed=None, time_limit
     >>> solve_backtrack(KnightGraph(Board(3, 4)), TourSpec(closed=True)).proof.argument
     'exhaustive search'
     """
-    check_seed(seed)
-    deadline = Deadline(check_time_limit(time_limit))
+    deadline, _ = begin(time_limit, seed, seeded=False)
     try:
         max_nodes = check_int("max_nodes", max_nodes, 1, COUNT_MAX)
     except InvalidParameterError:

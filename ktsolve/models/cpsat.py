@@ -46,12 +46,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..checks import check_int, check_time_limit
-from ..driver import Deadline, Stopped, call_guarded, interrupt_guard
+from ..checks import check_int
+from ..driver import Deadline, Stopped, begin, call_guarded, interrupt_guard
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
-from ..seeds import derive_seed, resolve_seed
+from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 
 __all__ = [
@@ -368,11 +368,11 @@ def solve_cpsat(
     graph: KnightGraph,
     spec: TourSpec,
     *,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit=None,
     progress=None,
     num_workers: int = 1,
     parameters: Mapping | None = None,
+    seed: int | None = None,
 ) -> SolveResult:
     """Find a tour with CP-SAT's circuit constraint, or prove that none exists.
 
@@ -423,8 +423,7 @@ def solve_cpsat(
     >>> solve_cpsat(KnightGraph(Board(3, 6)), TourSpec(), seed=1).proof.argument
     'cpsat'
     """
-    deadline = Deadline(check_time_limit(time_limit if time_limit is not None else DEFAULT_TIME_LIMIT))
-    seed = resolve_seed(seed)
+    deadline, seed = begin(time_limit, seed, default=DEFAULT_TIME_LIMIT)
     num_workers = check_int("num_workers", num_workers, 1, MAX_WORKERS, method="cpsat")
     n = graph.n
     if spec.closed and n < 3:

@@ -78,8 +78,8 @@ from __future__ import annotations
 import numbers
 import time
 
-from ..checks import check_choice, check_seed, check_time_limit
-from ..driver import interrupt_guard
+from ..checks import check_choice
+from ..driver import begin, interrupt_guard
 from ..errors import InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
@@ -354,11 +354,11 @@ def solve_csp(
     graph: KnightGraph,
     spec: TourSpec,
     *,
-    seed: int | None = None,
-    time_limit: float | None = None,
+    time_limit=None,
     progress=None,
     variant: str = "warnsdorff",
     solver=None,
+    seed: int | None = None,
 ) -> SolveResult:
     """Find a tour with the python-constraint model, or prove there is none by exhausting it.
 
@@ -403,9 +403,8 @@ def solve_csp(
     """
     _check_size(graph, "tours")
     n = graph.n
-    check_seed(seed)
-    budget = DEFAULT_TIME_LIMIT if time_limit is None else check_time_limit(time_limit)
-    t0 = time.perf_counter()
+    deadline, _ = begin(time_limit, seed, seeded=False, default=DEFAULT_TIME_LIMIT)
+    budget, t0 = deadline.time_limit, deadline.t0
     solver = _solver(graph, variant, solver)
     name = type(solver).__name__
     if spec.closed and n < 3:
@@ -502,8 +501,8 @@ def longest_csp(
         if isinstance(start, bool) or not isinstance(start, numbers.Integral) or not 0 <= start < n:
             raise UnsupportedError(f"start {start!r} is not a square number in 0..{n - 1}")
         start = int(start)
-    budget = DEFAULT_TIME_LIMIT if time_limit is None else check_time_limit(time_limit)
-    t0 = time.perf_counter()
+    deadline, _ = begin(time_limit, None, seeded=False, default=DEFAULT_TIME_LIMIT)
+    budget, t0 = deadline.time_limit, deadline.t0
     solver = _solver(graph, variant, solver)
     name = type(solver).__name__
     best: list[int] = []

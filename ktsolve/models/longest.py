@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import check_int, check_time_limit
-from ..driver import Deadline, Stopped, interrupt_guard
+from ..checks import check_int
+from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seed, resolve_seed
+from ..seeds import derive_seed
 from ..tour import Tour
 
 __all__ = ["longest_path", "greedy_path", "DEFAULT_TIME_LIMIT", "MAX_SQUARES"]
@@ -141,8 +141,7 @@ def longest_path(
     """
     from .cpsat import MAX_WORKERS, run_solver
 
-    deadline = Deadline(check_time_limit(time_limit if time_limit is not None else DEFAULT_TIME_LIMIT))
-    seed = resolve_seed(seed)
+    deadline, seed = begin(time_limit, seed, default=DEFAULT_TIME_LIMIT)
     n = graph.n
     if n > MAX_SQUARES:
         raise UnsupportedError(
