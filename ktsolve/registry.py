@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import UnsupportedError
+from .errors import InvalidParameterError, UnsupportedError
 
 __all__ = [
     "FAMILIES",
@@ -242,6 +243,24 @@ def method_info(name: str) -> MethodInfo:
     return info
 
 
+_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
+
+
+def _check_func(info: MethodInfo) -> None:
+    """Refuse a ``func`` that is neither callable nor a ``"module:function"`` path, when it is registered.
+
+    Without this a value such as ``5`` would be accepted here and fail
+    with a traceback the first time the method runs.
+    """
+    func = info.func
+    if callable(func) or (isinstance(func, str) and _PATH.match(func)):
+        return
+    shown = repr(func)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    raise InvalidParameterError(f"func of method {info.name!r} must be a callable or a 'module:function' path, "
+                                f"not {shown}")
+
+
 def register_method(info: MethodInfo, *, replace: bool = False) -> MethodInfo:
     """Make a method available by name to :func:`ktsolve.solve`, the benchmarks and :func:`methods`.
 
@@ -263,6 +282,8 @@ def register_method(info: MethodInfo, *, replace: bool = False) -> MethodInfo:
     ------
     UnsupportedError
         When the name is ``auto`` or is taken and ``replace`` is False.
+    InvalidParameterError
+        When ``func`` is neither callable nor a ``"module:function"`` path.
 
     Examples
     --------
@@ -282,6 +303,7 @@ def register_method(info: MethodInfo, *, replace: bool = False) -> MethodInfo:
         raise UnsupportedError("'auto' is the portfolio's name and cannot be registered")
     if not replace and info.name in methods():
         raise UnsupportedError(f"a method named {info.name!r} is already registered")
+    _check_func(info)
     _USER[info.name] = info
     return info
 

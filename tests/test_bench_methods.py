@@ -221,3 +221,86 @@ def test_questions_prove_cannot_settle_are_left_out_of_the_rate():
     g = rep.summary()[0]
     assert g["unsettled"] == 2 and g["tour_exists"] == 0 and g["success_rate"] is None and g["found"] == 2
     assert any("2 runs on questions prove did not settle" in n for n in rep.table().notes)
+
+
+# ---------------------------------------------------------------------- issue 20: reproducible boards, user errors
+def test_a_size_gets_the_same_holed_boards_whatever_the_other_sizes():
+    """A board's draw depends on (seed, size, draw) only: listing 5x5 before 6x6 changes nothing of 6x6."""
+    alone = bench_methods(["warnsdorff"], ["6x6"], holes=2, draws=3, seeds=1, seed=4)
+    both = bench_methods(["warnsdorff"], ["5x5", "6x6"], holes=2, draws=3, seeds=1, seed=4)
+    six = [b for b in both.to_dict()["boards"] if b["board"].startswith("6x6")]
+    assert six == alone.to_dict()["boards"] and len(six) == 3
+    assert [(r.status, r.invalid) for r in both.runs if r.board.startswith("6x6")] == \
+           [(r.status, r.invalid) for r in alone.runs]
+
+
+def test_reports_name_the_holes_of_every_board():
+    rep = bench_methods(["warnsdorff"], ["6x6"], holes=2, draws=2, seeds=1, seed=4)
+    boards = rep.to_dict()["boards"]
+    assert [b["draw"] for b in boards] == [1, 2] and all(len(b["holes"]) == 2 for b in boards)
+    assert all(r["holes"] in [b["holes"] for b in boards] for r in rep.to_dict()["runs"])
+    notes = "\n".join(rep.table().notes)
+    from ktsolve import Board
+
+    for b in boards:
+        names = ", ".join(Board(6, 6).name(r, c) for r, c in b["holes"])
+        assert f"6x6 - 2 holes #{b['draw']}: holes {names}" in notes
+
+
+def boom(graph, spec, *, seed=None, time_limit=None, progress=None):
+    raise RuntimeError("kaboom " + "x" * 500)
+
+
+def floats(graph, spec, *, seed=None, time_limit=None, progress=None):
+    return [0.5 * i for i in range(graph.n)]
+
+
+def quits(graph, spec, *, seed=None, time_limit=None, progress=None):
+    import sys
+
+    sys.exit(3)
+
+
+@pytest.mark.parametrize("func, message", [(boom, "RuntimeError: kaboom"), (floats, "returned list"),
+                                           (quits, "SystemExit: 3")])
+def test_a_user_method_that_fails_is_a_recorded_run(func, message):
+    register_method(MethodInfo("bad", "heuristic", "fails", func))
+    rep = bench_methods(["bad", "warnsdorff"], ["5x5"], seeds=2)
+    bad = [r for r in rep.runs if r.method == "bad"]
+    assert len(bad) == 2 and all(r.status == "unknown" and message in r.error and len(r.error) <= 300 for r in bad)
+    assert len([r for r in rep.runs if r.method == "warnsdorff"]) == 2 and rep.bugs == 2
+    assert rep.summary()[0]["errors"] == 2
+    assert any(message in n and "bad" in n for n in rep.table().notes)
+
+
+@pytest.mark.parametrize("func", [5, "nosuchmodule", "a:b:c", "", None, "os:", ":path"])
+def test_register_method_refuses_what_is_neither_callable_nor_a_path(func):
+    with pytest.raises(InvalidParameterError, match="func of method 'odd' must be a callable or a 'module:function'"):
+        register_method(MethodInfo("odd", "heuristic", "odd", func))
+
+
+def test_a_path_that_cannot_be_imported_names_the_method():
+    register_method(MethodInfo("ghost", "heuristic", "missing", "nosuchmodule_hc:func"))
+    with pytest.raises(UnsupportedError, match="method 'ghost': cannot import 'nosuchmodule_hc:func'"):
+        bench_methods(["ghost"], ["5x5"], seeds=1)
+    register_method(MethodInfo("ghost2", "heuristic", "missing", "os:no_such_function_hc"))
+    with pytest.raises(UnsupportedError, match="method 'ghost2': .*no_such_function_hc"):
+        bench_methods(["ghost2"], ["5x5"], seeds=1)
+
+
+@pytest.mark.parametrize("body, code, message", [
+    ("def f(graph, spec, **kw):\n    raise ValueError('nope')\nreg(f)", 1, "ValueError: nope"),
+    ("def f(graph, spec, **kw):\n    return [1.5, 2.5]\nreg(f)", 1, "returned list"),
+    ("reg('nosuchmodule_hc:func')", 2, "method 'mine': cannot import 'nosuchmodule_hc:func'"),
+    ("reg(5)", 2, "func of method 'mine' must be a callable"),
+])
+def test_command_line_user_method_failures(tmp_path, body, code, message):
+    plugin = tmp_path / "plug_hc.py"
+    plugin.write_text("import ktsolve\n"
+                      "def reg(f):\n"
+                      "    ktsolve.register_method(ktsolve.MethodInfo('mine', 'heuristic', 'x', f))\n" + body + "\n")
+    res = invoke(["bench", "methods", "--import", str(plugin), "-m", "mine", "--boards", "5x5", "--seeds", "1"],
+                 code=code)
+    assert "Traceback" not in res.stderr and message in (res.stdout + res.stderr)
+    if code == 2:
+        assert len(res.stderr.strip().splitlines()) == 1

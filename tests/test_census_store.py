@@ -14,7 +14,7 @@ from ktsolve.census.worker import answer, make_answer
 from ktsolve.errors import CensusFileError
 
 IDENTITY = {"family": {"kind": "remove", "remove": 1}, "seed": 4}
-HEADER = {"identity": IDENTITY, "description": "5x5 --remove 1, open tours", "seed": 4, "questions": 3}
+HEADER = {"identity": IDENTITY, "description": "5x5 --remove 1, open tours", "seed": 4, "questions": 10}
 
 
 def _task(i, holes=((0, 0),), closed=False):

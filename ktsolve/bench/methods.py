@@ -67,9 +67,13 @@ class Run:
     tours: int | None
     invalid: str | None
     bug: str | None
+    error: str | None = None  # the exception a user's method raised (or what it returned wrongly)
+    holes: tuple = ()  # the board's holes as (row, col) pairs
 
     def to_dict(self) -> dict:
-        return dict(self.__dict__)
+        out = dict(self.__dict__)
+        out["holes"] = [list(h) for h in self.holes]
+        return out
 
 
 @dataclass(frozen=True)
@@ -81,11 +85,12 @@ class MethodsReport:
     skipped: tuple[str, ...] = ()
     interrupted: bool = False
     groups: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+    boards: tuple[dict, ...] = ()  # every board asked: label, draw (from 1), size and holes
 
     @property
     def bugs(self) -> int:
-        """Runs whose answer contradicts prove, plus runs whose tour the validator refused."""
-        return sum(1 for r in self.runs if r.bug or r.invalid)
+        """Runs whose answer contradicts prove, whose tour the validator refused, or whose method failed."""
+        return sum(1 for r in self.runs if r.bug or r.invalid or r.error)
 
     def summary(self) -> list[dict]:
         """One entry per method, board and question: the figures of the table."""
@@ -108,6 +113,7 @@ class MethodsReport:
                 "tours_per_attempt": sum(r.tours or 0 for r in counted) / attempts if attempts else None,
                 "refuted": sum(1 for r in runs if r.truth == "infeasible"),
                 "unsettled": sum(1 for r in runs if r.truth == "unknown"),
+                "errors": sum(1 for r in runs if r.error),
                 "invalid": sum(1 for r in runs if r.invalid),
                 "bugs": sum(1 for r in runs if r.bug),
             })
@@ -116,23 +122,28 @@ class MethodsReport:
     def table(self) -> Table:
         """The summary as a :class:`~ktsolve.bench.Table`."""
         cols = ["method", "board", "tour", "runs", "tour exists", "found", "success", "median s", "tours/attempt",
-                "invalid", "bugs"]
+                "errors", "invalid", "bugs"]
         rows = []
         for g in self.summary():
             rate = g["success_rate"]
             rows.append([g["method"], g["board"], g["tour"], g["runs"], g["tour_exists"], g["found"],
                          None if rate is None else f"{rate:.0%}", g["median_s_to_first"], g["tours_per_attempt"],
-                         g["invalid"], g["bugs"]])
+                         g["errors"], g["invalid"], g["bugs"]])
         s = self.settings
         notes = [
             f"{s['seeds']} seeds per board and question from seed {s['seed']}; {s['time_limit']:g} s per run "
             f"(presolve included); ground truth: ktsolve.prove, {s['prove_time_limit']:g} s, seed 0",
             "success: found / runs where prove found a tour; median s: successful runs only; "
             "tours/attempt: tours over attempts (walks, decodes, leaves) of the runs that report them",
+            "errors: runs whose method raised, or returned what is neither a tour, a result nor None; "
             "invalid: tours the validator refused; bugs: answers that contradict prove",
         ]
         if s.get("holes"):
-            notes.append(f"holes: {s['holes']} per board, {s['draws']} boards per size (random_holed_board)")
+            notes.append(f"holes: {s['holes']} per board, {s['draws']} boards per size (random_holed_board, "
+                         "each drawn from the seed, its size and its draw number)")
+        for b in self.boards:
+            if b["holes"]:
+                notes.append(f"{b['board']} #{b['draw']}: holes {_square_names(b)}")
         unsettled = sum(1 for r in self.runs if r.truth == "unknown")
         if unsettled:
             notes.append(f"{unsettled} runs on questions prove did not settle in {s['prove_time_limit']:g} s: "
@@ -141,12 +152,21 @@ class MethodsReport:
         for r in self.runs:
             if r.bug:
                 notes.append(f"BUG: {r.method} on {r.board} #{r.board_index + 1} ({r.tour}, seed {r.seed}): {r.bug}")
+        errors: dict = {}
+        for r in self.runs:
+            if r.error:
+                errors.setdefault((r.method, r.error), []).append(r)
+        for (method, error), runs in errors.items():
+            first = runs[0]
+            notes.append(f"ERROR: {method} failed in {len(runs)} run{'s' if len(runs) > 1 else ''} (first on "
+                         f"{first.board} #{first.board_index + 1}, {first.tour}, seed {first.seed}): {error}")
         if self.interrupted:
             notes.append("interrupted: the table covers the runs finished before Ctrl-C")
         return Table("Methods against prove's answers", cols, rows, notes)
 
     def to_dict(self) -> dict:
-        return {"settings": dict(self.settings), "summary": self.summary(), "runs": [r.to_dict() for r in self.runs],
+        return {"settings": dict(self.settings), "boards": [dict(b) for b in self.boards],
+                "summary": self.summary(), "runs": [r.to_dict() for r in self.runs],
                 "skipped": list(self.skipped), "interrupted": self.interrupted, "bugs": self.bugs}
 
     def plot(self, folder) -> list[str]:
@@ -230,15 +250,47 @@ def _method_name(method) -> str:
     return name if name.isidentifier() else "user_method"
 
 
+def _square_names(entry: dict) -> str:
+    from ..board import Board
+
+    board = Board(entry["rows"], entry["cols"])
+    return ", ".join(board.name(r, c) for r, c in entry["holes"])
+
+
+def _one_line(text, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _load_method(name: str, info):
+    """Import a method's function now, so a path that cannot be imported is one error naming the method."""
+    from ..errors import UnsupportedError
+    from ..registry import _load
+
+    try:
+        func = _load(info.func)
+    except Exception as exc:  # noqa: BLE001 - whatever the user's path does wrong, one line naming it
+        raise UnsupportedError(f"method {name!r}: cannot import {info.func!r}: {type(exc).__name__}: "
+                               f"{_one_line(exc, 120)}") from None
+    if not callable(func):
+        raise UnsupportedError(f"method {name!r}: {info.func!r} is not a function")
+
+
 def _boards(boards, holes, draws: int, closed: bool, seed: int):
-    """(label, [Board, ...]) for every board argument: sizes get ``draws`` holed boards when ``holes``."""
+    """(label, [Board, ...]) for every board argument: sizes get ``draws`` holed boards when ``holes``.
+
+    Draw ``d`` of a size ``RxC`` is seeded by ``derive_seed(seed, "bench
+    board RxC", d)``: the boards of a size depend on the seed, the size and
+    the draw only, never on the other sizes listed, so a bench can be
+    repeated board by board.
+    """
     from ..board import Board
     from ..generate import random_holed_board
     from ..request import as_board
     from ..seeds import derive_seed
 
     out = []
-    for k, spec in enumerate(boards):
+    for spec in boards:
         if isinstance(spec, Board):
             label = f"{spec.rows}x{spec.cols}" + (f" - {spec.n_holes} holes" if spec.n_holes else "")
             out.append((label, [spec]))
@@ -247,7 +299,8 @@ def _boards(boards, holes, draws: int, closed: bool, seed: int):
         if not holes:
             out.append((board.spec(), [board]))
             continue
-        drawn = [random_holed_board(board.rows, board.cols, holes, closed=closed, seed=derive_seed(seed, k, d))
+        stream = f"bench board {board.rows}x{board.cols}"
+        drawn = [random_holed_board(board.rows, board.cols, holes, closed=closed, seed=derive_seed(seed, stream, d))
                  for d in range(draws)]
         out.append((f"{board.spec()} - {drawn[0].n_holes} holes", drawn))
     return out
@@ -317,7 +370,7 @@ def bench_methods(
         The runs, ``.table()``, ``.summary()``, ``.to_dict()`` and ``.plot(folder)``.
     """
     from ..checks import check_int, check_seed, check_time_limit
-    from ..errors import InvalidParameterError, UnsupportedError
+    from ..errors import InvalidParameterError, KtsolveError, UnsupportedError
     from ..registry import method_info
     from ..request import check_supported, make_spec
     from ..result import Status
@@ -339,6 +392,8 @@ def bench_methods(
     draws = check_int("draws", 3 if draws is None and holes else 1 if draws is None else draws, 1, 10_000)
     params = dict(params or {})
     infos = [(_method_name(m), method_info(m) if isinstance(m, str) else _user_method(m)) for m in methods]
+    for name, info in infos:
+        _load_method(name, info)
     closed_draw = "closed" in tours
     board_sets = _boards(boards, holes, draws, closed_draw, seed)
     run_seeds = [int(s) for s in derive_seeds(seed, "bench methods", 0, seeds)]
@@ -370,9 +425,20 @@ def bench_methods(
     runs, interrupted = [], False
     methods_by_name = dict(zip((n for n, _ in infos), methods, strict=True))
     for name, label, i, b, tour, s in jobs:
-        res = solve(b, methods_by_name[name], closed=tour == "closed", seed=s, time_limit=time_limit,
-                    **params.get(name, {}))
         truth = truths[(id(b), tour)]
+        try:
+            res = solve(b, methods_by_name[name], closed=tour == "closed", seed=s, time_limit=time_limit,
+                        **params.get(name, {}))
+        except KtsolveError as exc:  # bad input (a parameter, a question): the bench cannot go on
+            raise type(exc)(f"method {name!r} on {label}: {exc}") from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a user's method that fails (or calls sys.exit)
+            # is a failed run, recorded; KeyboardInterrupt still ends the bench
+            runs.append(Run(name, label, i, tour, s, "unknown", truth, 0.0, None, None, None, None,
+                            _one_line(f"{type(exc).__name__}: {exc}"), b.holes))
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            continue
         bug = None
         if res.status is Status.FOUND and truth == "infeasible":
             bug = "found a valid tour where prove proved none exists (a bug of prove)"
@@ -380,7 +446,7 @@ def bench_methods(
             bug = f"said no tour exists ({res.proof}), but prove found one"
         stats = res.stats
         runs.append(Run(name, label, i, tour, s, res.status.value, truth, float(res.elapsed),
-                        _attempts(stats), _tours(stats, res.found), stats.get("invalid_tour"), bug))
+                        _attempts(stats), _tours(stats, res.found), stats.get("invalid_tour"), bug, None, b.holes))
         done += 1
         if progress is not None:
             progress(done, total)
@@ -390,4 +456,6 @@ def bench_methods(
     settings = {"methods": [n for n, _ in infos], "boards": [label for label, _ in board_sets], "holes": holes,
                 "draws": draws, "tours": list(tours), "seeds": seeds, "seed": seed, "time_limit": time_limit,
                 "prove_time_limit": prove_time_limit}
-    return MethodsReport(tuple(runs), settings, tuple(skipped), interrupted, tuple(groups))
+    drawn = tuple({"board": label, "draw": d + 1, "rows": b.rows, "cols": b.cols,
+                   "holes": [list(h) for h in b.holes]} for label, bs in board_sets for d, b in enumerate(bs))
+    return MethodsReport(tuple(runs), settings, tuple(skipped), interrupted, tuple(groups), drawn)

@@ -22,6 +22,8 @@ Pieces
     The same batches as tasks of a Dask cluster (``ktsolve[cluster]``).
 :mod:`~ktsolve.census.store`
     The resumable JSON-lines results file.
+:mod:`~ktsolve.census.schema`
+    The one validator of its lines, used by resuming and by summaries.
 :mod:`~ktsolve.census.summary` and :mod:`~ktsolve.census.plot`
     Tables and pictures (SVG; PNG with ``ktsolve[plot]``).
 
@@ -51,7 +53,20 @@ Choices where the issue was silent
   are abandoned (never recorded) and asked on the next run; the file stays
   valid.  A second Ctrl-C raises :class:`KeyboardInterrupt` as usual.
 * **One writer.** The results file is locked while a census writes it; a
-  second census on the same file is refused.
+  second census on the same file is refused, before any worker starts.
+* **Only a regular file holds results.** A census reads its file back,
+  locks it and appends to it, so ``output="-"`` (standard output), a
+  device, a pipe or a socket is refused before any work, as is a
+  ``FILE.tours`` that is not a folder and a picture whose path is the
+  results file (:func:`~ktsolve.census.plot.check_plot_path`).  Every line
+  read back is checked against one schema (:mod:`~ktsolve.census.schema`):
+  resuming and summarising refuse a line that breaks it, naming the file,
+  the line and the field.
+* **Workers.** No more are started than there are questions to ask, CPUs
+  this process may use, and room in the available memory
+  (:func:`~ktsolve.census.pool.worker_cap`; the report's ``worker_cap``
+  and the run line say which applied), and each dies with the census
+  (``PR_SET_PDEATHSIG`` on Linux, and a watch of its parent).
 * **Exit codes** of ``ktsolve census``: 0 every question settled, 3 some
   unknown or not yet asked, 130 interrupted, 2 bad input (nothing written).
 

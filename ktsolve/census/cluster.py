@@ -23,6 +23,8 @@ Dask (milliseconds) stays far below 10 % of the work.
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 import time
 import uuid
@@ -34,12 +36,14 @@ from ..errors import CensusError
 from .pool import BatchPolicy, LocalPool, TaskQueue
 from .worker import Answer, make_answer
 
-__all__ = ["have_dask", "DaskRunner", "run_batch", "warm", "TASK_SECONDS"]
+__all__ = ["have_dask", "DaskRunner", "run_batch", "warm", "probe_scheduler", "TASK_SECONDS"]
 
 #: Seconds of work one Dask task aims at.
 TASK_SECONDS = 1.0
 #: Seconds between two looks at Ctrl-C while no task finishes.
 POLL_S = 0.25
+#: Seconds a client may take past its connect timeout before the census gives up on it.
+CONNECT_GRACE_S = 5.0
 
 _FREE: list[LocalPool] = []
 _FREE_LOCK = threading.Lock()
@@ -87,7 +91,101 @@ def run_batch(settings: dict, tasks: list[Task]) -> tuple[list[Answer], float]:
 
 
 def _one_line(text) -> str:
-    return " ".join(str(text).split())
+    text = " ".join(str(text).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+#: Largest first message a Dask scheduler sends (its handshake is a few hundred bytes).
+_HANDSHAKE_MAX = 1 << 20
+
+
+def _tcp_endpoint(address: str) -> tuple[str, int] | None:
+    """(host, port) of a ``tcp://host:port`` or ``host:port`` address; None for another scheme."""
+    rest = address[len("tcp://"):] if address.startswith("tcp://") else address
+    if "://" in rest:
+        return None
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def probe_scheduler(address: str, timeout: float) -> None:
+    """Check within ``timeout`` seconds, on a plain socket, that a Dask scheduler answers at ``address``.
+
+    A Dask server speaks first: its handshake, one message framed as an
+    8-byte length and a msgpack body naming its ``pickle-protocol``.  A
+    port that accepts and says nothing would keep Dask's client waiting
+    far past its own timeout, and one that says something else can make
+    it allocate whatever length the first bytes spell; both are refused
+    here with :class:`CensusError`.  Only ``tcp://`` addresses are probed.
+    """
+    end = _tcp_endpoint(address)
+    if end is None:
+        return
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection(end, timeout=timeout)
+    except OSError as exc:
+        raise CensusError(f"cannot reach the Dask scheduler at {address!r}: {_one_line(exc)}") from None
+    with sock:
+        def take(n: int) -> bytes:
+            got = b""
+            while len(got) < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise socket.timeout
+                sock.settimeout(left)
+                part = sock.recv(n - len(got))
+                if not part:
+                    raise ConnectionError("it closed the connection")
+                got += part
+            return got
+
+        try:
+            (size,) = struct.unpack("<Q", take(8))
+            if not 0 < size <= _HANDSHAKE_MAX:
+                raise ValueError
+            body = take(size)
+        except (socket.timeout, TimeoutError):
+            raise CensusError(f"{address!r} accepted the connection but said nothing in {timeout:g} s; "
+                              "it is no Dask scheduler") from None
+        except OSError as exc:
+            raise CensusError(f"cannot reach the Dask scheduler at {address!r}: {_one_line(exc)}") from None
+        except ValueError:
+            raise CensusError(f"{address!r} answered, but not as a Dask scheduler") from None
+    if b"pickle-protocol" not in body:
+        raise CensusError(f"{address!r} answered, but not as a Dask scheduler")
+
+
+def _bounded_client(scheduler, timeout: float):
+    """``distributed.Client(scheduler)``, refused with :class:`CensusError` unless it is ready in time.
+
+    The client is made in a daemon thread and waited for ``timeout``
+    seconds and a grace, so no answer from the far side can hold the census
+    longer; any exception it raises (a ``MemoryError`` from a garbled
+    message included) becomes one line.
+    """
+    from distributed import Client
+
+    out: dict = {}
+
+    def make():
+        try:
+            out["client"] = Client(scheduler, timeout=timeout, set_as_default=False)
+        except BaseException as exc:  # noqa: BLE001 - reported in one line below
+            out["error"] = exc
+
+    thread = threading.Thread(target=make, name="ktsolve-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + CONNECT_GRACE_S)
+    if "client" in out:
+        return out["client"]
+    if "error" in out:
+        exc = out["error"]
+        raise CensusError(f"cannot reach the Dask scheduler at {scheduler!r}: {type(exc).__name__}: "
+                          f"{_one_line(exc)}") from None
+    raise CensusError(f"the Dask scheduler at {scheduler!r} did not answer within {timeout + CONNECT_GRACE_S:g} s")
 
 
 class DaskRunner:
@@ -98,6 +196,11 @@ class DaskRunner:
     scheduler : str or distributed.Client
         The scheduler's address (``tcp://host:8786``), or a client the
         caller owns (not closed here).
+    timeout : float
+        Seconds to connect: the probe of a ``tcp://`` address
+        (:func:`probe_scheduler`) and Dask's client each get this long,
+        and the client a grace of :data:`CONNECT_GRACE_S`, so a census
+        never waits much longer for a scheduler that does not answer.
     """
 
     def __init__(self, scheduler, *, timeout: float = 30.0):
@@ -107,10 +210,9 @@ class DaskRunner:
 
         self._owned = not isinstance(scheduler, Client)
         if self._owned:
-            try:
-                self.client = Client(scheduler, timeout=timeout, set_as_default=False)
-            except (OSError, TimeoutError, ValueError, TypeError) as exc:
-                raise CensusError(f"cannot reach the Dask scheduler at {scheduler!r}: {_one_line(exc)}") from None
+            # the whole connect is bounded: a plain-socket probe first, then the client in a thread
+            probe_scheduler(str(scheduler), timeout)
+            self.client = _bounded_client(scheduler, timeout)
         else:
             self.client = scheduler
         self.address = getattr(self.client.scheduler, "address", str(scheduler))

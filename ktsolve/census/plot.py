@@ -22,6 +22,7 @@ formats show the same thing.
 from __future__ import annotations
 
 import os
+import stat
 from html import escape
 
 from ..errors import InvalidParameterError, UnsupportedError
@@ -284,8 +285,39 @@ def _png(items: list, width: float, height: float, path: str) -> None:
     plt.close(fig)
 
 
-def check_plot_path(path) -> str:
-    """``path`` if its extension is one we can draw (checked before a census starts)."""
+def _same_file(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same inode when both exist, else the same real path."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _holds_census(path: str) -> bool:
+    """Whether ``path`` (links followed) is a census results file: its first bytes are a census header."""
+    from .store import HEADER_KEY
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        head = os.read(fd, 64)
+    finally:
+        os.close(fd)
+    return head.lstrip().startswith(b'{"' + HEADER_KEY.encode() + b'"')
+
+
+def check_plot_path(path, *, results=None) -> str:
+    """``path`` if its extension is one we can draw and it is not the census's results (checked before work).
+
+    ``results`` is the results file the census writes or reads: a picture
+    written there (the same name, or a link to it) would replace the
+    results, so it is refused, as is any file that already holds census
+    results.
+    """
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in PLOT_FORMATS:
         raise InvalidParameterError(f"a picture is written as .svg or .png, not {ext or 'a file without extension'!r}")
@@ -294,7 +326,13 @@ def check_plot_path(path) -> str:
             import matplotlib  # noqa: F401
         except ImportError:
             raise UnsupportedError("PNG pictures need matplotlib: pip install 'ktsolve[plot]' (or write .svg)") from None
-    return os.fspath(path)
+    path = os.fspath(path)
+    if results is not None and _same_file(path, os.fspath(results)):
+        raise InvalidParameterError(f"the picture {path!r} is the results file {os.fspath(results)!r}; "
+                                    "give the picture another name")
+    if _holds_census(path):
+        raise InvalidParameterError(f"{path!r} holds census results; give the picture another name")
+    return path
 
 
 def plot(summary: Summary, path) -> str:

@@ -16,7 +16,14 @@ every worker:
   is hung: its worker is killed and replaced, and the question recorded
   ``unknown`` with the reason;
 * a worker that cannot even start three times in a row ends the census
-  with :class:`~ktsolve.errors.CensusError` (something is wrong with the installation).
+  with :class:`~ktsolve.errors.CensusError` (something is wrong with the installation);
+* a worker dies with the process that started it (see
+  :mod:`ktsolve.census.worker`), so a census killed outright leaves none.
+
+:func:`worker_cap` is how many workers a census starts: never more than its
+questions, the CPUs it may use, and what the available memory holds at
+:data:`WORKER_BYTES` a worker (``--workers 1000`` on six questions starts
+at most six, and on two CPUs two).
 
 :class:`BatchPolicy` sizes batches: from the mean cost of the questions
 answered so far, a batch aims at ``target`` seconds of work (so that the
@@ -36,14 +43,19 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable
 
 from ..errors import CensusError
 from .family import Task
-from .worker import Answer, make_answer, send, split_frames
+from .worker import PARENT_ENV, PDEATHSIG_ENV, Answer, make_answer, send, split_frames
 
 __all__ = [
+    "worker_cap",
+    "usable_cpus",
+    "available_memory",
+    "WORKER_BYTES",
     "BatchPolicy",
     "TaskQueue",
     "LocalPool",
@@ -64,8 +76,66 @@ STARTUP_TIMEOUT_S = 900.0
 #: Failed starts in a row after which the pool gives up.
 MAX_START_FAILURES = 3
 
+#: Memory a census worker is counted for: about 210 MB once warm (numba's kernels and OR-Tools
+#: loaded, measured on Linux), and room for the question it works on.
+WORKER_BYTES = 400 << 20
+
 _CHILD = "from ktsolve.census.worker import main; main()"
 
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system says, else the count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to new processes (``MemAvailable`` of /proc/meminfo); None when unknown."""
+    try:
+        with open("/proc/meminfo", "rb") as fh:
+            for line in fh.read(1 << 16).splitlines():
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def worker_cap(asked: int, questions: int, *, cpus: int | None = None,
+               memory: int | None = -1) -> tuple[int, str | None]:
+    """How many workers a local census starts, and why fewer than ``asked`` (None when all of them).
+
+    Never more than the questions to ask (a worker without a question
+    only costs its start and its memory), the CPUs this process may use
+    (more workers than CPUs share them and end no sooner), and the
+    workers that fit in the available memory at :data:`WORKER_BYTES`
+    each; always at least one.  ``cpus`` and ``memory`` default to this
+    machine's (``memory=None``: unknown, no memory cap).
+
+    Examples
+    --------
+    >>> worker_cap(40, 6, cpus=2, memory=None)
+    (2, 'the 2 CPUs this process may use')
+    >>> worker_cap(4, 3, cpus=8, memory=None)
+    (3, 'the 3 questions to ask')
+    >>> worker_cap(8, 100, cpus=8, memory=3 * WORKER_BYTES)
+    (3, 'the memory available (about 1.2 GiB, 400 MiB a worker)')
+    >>> worker_cap(2, 100, cpus=8, memory=None)
+    (2, None)
+    """
+    cpus = usable_cpus() if cpus is None else cpus
+    memory = available_memory() if memory == -1 else memory
+    limits = [(max(1, questions), f"the {questions:,} question{'s' if questions != 1 else ''} to ask"),
+              (max(1, cpus), f"the {cpus} CPU{'s' if cpus != 1 else ''} this process may use")]
+    if memory is not None:
+        limits.append((max(1, memory // WORKER_BYTES),
+                       f"the memory available (about {memory / 2**30:.2g} GiB, {WORKER_BYTES >> 20} MiB a worker)"))
+    n, why = asked, None
+    for limit, reason in limits:
+        if limit < n:
+            n, why = limit, reason
+    return n, why
 
 def hang_after(time_limit: float | None) -> float:
     """Seconds without an answer after which a question counts as hung."""
@@ -161,6 +231,10 @@ class _Worker:
     def __init__(self, slot: int, env: dict):
         self.slot = slot
         self.err = tempfile.TemporaryFile()
+        # the worker dies with this process (see ktsolve.census.worker): PR_SET_PDEATHSIG follows the
+        # thread that starts the child, so it is asked for only when that thread is the main one
+        env = {**env, PARENT_ENV: str(os.getpid()),
+               PDEATHSIG_ENV: "1" if threading.current_thread() is threading.main_thread() else "0"}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
             start_new_session=True, env=env, bufsize=0,

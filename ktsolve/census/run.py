@@ -21,8 +21,9 @@ from ..exit_codes import ExitCode
 from ..request import as_board
 from ..seeds import resolve_seed
 from .family import Family, list_family, question_seeds, random_family, remove_family, starts_family
-from .pool import BatchPolicy, LocalPool, TaskQueue
-from .store import ResultStore, check_identity, now_iso, read_results
+from ..output import is_stdout
+from .pool import BatchPolicy, LocalPool, TaskQueue, usable_cpus, worker_cap
+from .store import ResultStore, check_identity, check_tour_dir, now_iso, read_results
 from .summary import Summary, summarize
 from .worker import INLINE_TOUR_MAX, Answer
 
@@ -60,8 +61,14 @@ class CensusReport:
     restarts : int
         Worker processes replaced after dying or hanging.
     workers : int
+        Workers that ran the questions (local processes, or Dask threads).
     summary : Summary
         The counts over the whole results file.
+    workers_asked : int
+        Workers asked for (``workers=``, by default the CPUs).
+    worker_cap : str or None
+        Why the local pool started fewer workers than asked for (the
+        questions, the CPUs or the memory: :func:`~ktsolve.census.pool.worker_cap`).
     """
 
     path: str
@@ -77,6 +84,8 @@ class CensusReport:
     restarts: int
     workers: int
     summary: Summary
+    workers_asked: int = 0
+    worker_cap: str | None = None
 
     @property
     def busy(self) -> float:
@@ -214,7 +223,10 @@ def census(
         Closed tours, open tours, or both (two questions per board).
     output : path
         The results file (JSON lines).  An existing file of the same census
-        is resumed; one of another census is refused.
+        is resumed; one of another census is refused.  It must be a regular
+        file (or a new name): the census reads it back, locks it and appends
+        to it, which standard output (``"-"``), a device or a pipe cannot
+        do, so those are refused before any work.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
@@ -228,7 +240,10 @@ def census(
         it by more than a grace is killed and recorded ``unknown``.
     workers : int, optional
         Worker processes of the local pool (default: the CPUs this process
-        may use).  Ignored with ``scheduler``.
+        may use).  Never more are started than there are questions to ask,
+        CPUs, and room in the available memory
+        (:func:`~ktsolve.census.pool.worker_cap`; ``report.worker_cap``
+        says which, when it applied).  Ignored with ``scheduler``.
     scheduler : str or distributed.Client, optional
         Run on the Dask cluster of this scheduler address (or client).
     symmetry : bool
@@ -256,9 +271,12 @@ def census(
     Raises
     ------
     InvalidBoardError, InvalidParameterError
-        A bad family, board or value (nothing is written).
+        A bad family, board or value, or ``output="-"`` (nothing is written).
     CensusFileError
-        ``output`` belongs to another census or is no census file.
+        ``output`` belongs to another census, is no census file, is not a
+        regular file, breaks the schema of a results file, or is locked by
+        a census still running; or ``FILE.tours`` is in the way.  All are
+        found before any worker starts.
     CensusError
         Workers that cannot start, a scheduler that cannot be reached.
 
@@ -276,17 +294,22 @@ def census(
     seed = check_seed(seed)
     retry_unknown = check_flag("retry_unknown", retry_unknown)
     if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        workers = usable_cpus()
     workers = check_int("workers", workers, 1, 4096)
     if batch is not None:
         batch = check_int("batch", batch, 1, 10_000_000)
     if output is None:
         raise InvalidParameterError("a census needs an output file (its results, resumable)")
     path = os.fspath(output)
+    if is_stdout(path):
+        # the results are read back, locked and appended: standard output can do none of it
+        raise InvalidParameterError(f"a census writes its results to a file it can resume; {path!r} is standard "
+                                    "output: give -o FILE")
     if os.path.isdir(path):
         raise InvalidParameterError(f"output {path!r} is a directory")
     say = log or (lambda line: None)
-    existing = read_results(path)
+    existing = read_results(path)  # refuses a device, a pipe or a socket without opening it for writing
+    check_tour_dir(path)
     if seed is None:
         seed = int(existing.header["seed"]) if existing is not None and "seed" in existing.header else resolve_seed(None)
     family = make_family(board, remove=remove, starts=starts, from_file=from_file, random=random, holes=holes,
@@ -322,12 +345,21 @@ def census(
     wall = 0.0
     warm: list = []
     restarts = 0
-    n_workers = workers
+    n_workers, cap = workers, None
     if todo:
         owned = runner is None
-        runner = _runner(scheduler, workers) if owned else runner
-        on_dask = not isinstance(runner, LocalPool)
+        if owned and scheduler is None:
+            n_workers, cap = worker_cap(workers, len(todo))
+            if cap is not None:
+                say(f"{n_workers} worker{'s' if n_workers > 1 else ''} (asked for {workers:,}; no more than {cap})")
         store = ResultStore(path)
+        store.lock(existing)  # a census still writing the file is found before any worker starts
+        try:
+            runner = _runner(scheduler, n_workers) if owned else runner
+        except BaseException:
+            store.close()
+            raise
+        on_dask = not isinstance(runner, LocalPool)
         warm_before, restarts_before = len(runner.warm_s), runner.restarts
         try:
             if owned:
@@ -335,9 +367,10 @@ def census(
             n_workers = runner.workers
             if on_dask:
                 say(f"Dask scheduler {runner.address}: {n_workers} worker thread{'s' if n_workers > 1 else ''}")
-            store.open(header, existing)
+            store.begin(header, existing)
             run_no = len(existing.runs) + 1 if existing is not None else 1
             store.mark({"run": run_no, "started": now_iso(), "host": platform.node(), "workers": n_workers,
+                        "workers_asked": workers, "worker_cap": cap,
                         "scheduler": str(runner.address) if on_dask else None,
                         "time_limit": time_limit, "to_ask": len(todo)})
             settings = {"inline_max": INLINE_TOUR_MAX, "tour_dir": store.tour_dir_name}
@@ -374,7 +407,7 @@ def census(
     final = read_results(path)
     summary = summarize(final) if final is not None else None
     return CensusReport(path, family, seed, len(family), len(done), answered_now, interrupted, wall, work,
-                        warm, restarts, n_workers, summary)
+                        warm, restarts, n_workers, summary, workers, cap)
 
 
 def _runner(scheduler, workers: int):

@@ -40,6 +40,7 @@ import datetime
 import fcntl
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 
@@ -47,14 +48,17 @@ import numpy as np
 
 from ..errors import CensusFileError
 from ..files import open_atomic
+from .schema import check_header, check_line
 from .worker import Answer
 
-__all__ = ["Existing", "ResultStore", "read_results", "HEADER_KEY", "FORMAT"]
+__all__ = ["Existing", "ResultStore", "read_results", "check_tour_dir", "HEADER_KEY", "FORMAT"]
 
 HEADER_KEY = "ktsolve_census"
 FORMAT = 1
 #: Seconds between syncs of the results file to disk.
 SYNC_EVERY_S = 5.0
+#: Longest line :func:`read_results` reads (an inline tour of 10,000 squares and its proof take far less).
+MAX_LINE_BYTES = 64 << 20
 
 
 @dataclass
@@ -88,62 +92,130 @@ def _canonical(obj) -> str:
 _BULKY = ("tour", "proof", "evidence")
 
 
+def _open_regular(path: str):
+    """Open ``path`` for reading without blocking on a FIFO; None when it does not exist.
+
+    A results file is a regular file: it is read back, appended and locked.
+    A device, a pipe or a socket is refused before anything is read from it.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CensusFileError(f"cannot read results file {path!r}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise CensusFileError(f"{path!r} is not a regular file; a census results file is read back and appended")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
 def read_results(path, *, full: bool = False) -> Existing | None:
     """Read a results file; None when it does not exist or is empty.
 
     Without ``full``, records keep what summaries and resuming need and
     drop the tour, the proof's text and its evidence (a census of 10^5
-    questions then fits in memory many times over).
+    questions then fits in memory many times over).  The file is read a
+    line at a time, each line at most :data:`MAX_LINE_BYTES`, and every
+    line is checked against the schema (:mod:`ktsolve.census.schema`).
 
     Raises
     ------
     CensusFileError
-        When the file is not a census results file, or a line before the
-        last is damaged.
+        When the file is not a regular file or not a census results file,
+        or a line before the last is damaged or breaks the schema (the
+        message names the file, the line and the field).
     """
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
+    fh = _open_regular(path)
+    if fh is None:
         return None
-    except OSError as exc:
-        raise CensusFileError(f"cannot read results file {path!r}: {exc.strerror or exc}") from None
-    if not data:
-        return None
-    lines = data.split(b"\n")
-    tail = lines.pop()  # after the last newline: empty, or a line cut off
+    with fh:
+        return _read_lines(path, fh, full)
+
+
+def _read_line(path: str, fh, no: int) -> bytes:
+    raw = fh.readline(MAX_LINE_BYTES + 1)
+    if len(raw) > MAX_LINE_BYTES:
+        raise CensusFileError(f"{path!r} line {no} is longer than {MAX_LINE_BYTES:,} bytes; "
+                              "no census writes such lines")
+    return raw
+
+
+def _parse(raw: bytes):
+    """The JSON value of a line, or ``_BAD`` when it is not JSON (a number too large for Python included)."""
     try:
-        header = json.loads(lines[0]) if lines else None
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        header = None
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _BAD
+
+
+_BAD = object()
+
+
+def _read_lines(path: str, fh, full: bool) -> Existing | None:
+    first = _read_line(path, fh, 1)
+    if not first:
+        return None
+    header = _parse(first) if first.endswith(b"\n") else _BAD
     if not isinstance(header, dict) or HEADER_KEY not in header:
-        if not lines:
+        if not first.endswith(b"\n"):
             raise CensusFileError(f"{path!r} holds a line cut off before its end; it is no census results file")
         raise CensusFileError(f"{path!r} exists and is not a census results file; give another output file")
-    out = Existing(header=header, size=len(data), cut=bool(tail))
-    offset = len(lines[0]) + 1
-    for no, raw in enumerate(lines[1:], 2):
-        try:
-            rec = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            if no == len(lines) and not tail:
+    try:
+        check_header(header)
+    except CensusFileError as exc:
+        raise CensusFileError(f"{path!r} line 1: {exc}") from None
+    questions = header["questions"]
+    out = Existing(header=header)
+    offset = len(first)
+    no = 1
+    raw = _read_line(path, fh, 2)
+    while raw:
+        no += 1
+        nxt = _read_line(path, fh, no + 1) if raw.endswith(b"\n") else b""
+        if not raw.endswith(b"\n"):
+            out.cut = True  # after the last newline: a line cut off by a crash
+            break
+        rec = _parse(raw)
+        if rec is _BAD:
+            if not nxt:
                 out.cut = True  # a last line that a crash left as garbage: ask its question again
                 break
-            raise CensusFileError(f"line {no} of {path!r} is damaged (not JSON); the file was edited or the disk failed")
-        offset += len(raw) + 1
-        if "index" in rec:
+            raise CensusFileError(f"{path!r} line {no} is damaged (not JSON); the file was edited or the disk failed")
+        try:
+            kind = check_line(rec, questions)
+        except CensusFileError as exc:
+            raise CensusFileError(f"{path!r} line {no}: {exc}") from None
+        offset += len(raw)
+        if kind == "record":
             if not full:
                 for key in _BULKY:
                     rec.pop(key, None)
-            out.records[int(rec["index"])] = rec
+            out.records[rec["index"]] = rec
             out.lines += 1
-        elif "run" in rec:
+        elif kind == "run":
             out.runs.append(rec)
-        elif "run_end" in rec:
+        else:
             out.run_ends.append(rec)
+        raw = nxt
     out.good_end = offset
+    out.size = os.fstat(fh.fileno()).st_size
     return out
+
+
+def check_tour_dir(path) -> None:
+    """Refuse, before any work, a ``FILE.tours`` beside the results that is not a folder this census can write.
+
+    Tours too long to inline go there; finding out only when the first one
+    arrives would end the census after its work and leave a results file behind.
+    """
+    tours = os.fspath(path) + ".tours"
+    if os.path.lexists(tours) and not os.path.isdir(tours):
+        raise CensusFileError(f"{tours!r} exists and is not a folder; the census keeps long tours there: move it")
+    if os.path.isdir(tours) and not os.access(tours, os.W_OK | os.X_OK):
+        raise CensusFileError(f"cannot write tours to {tours!r}: permission denied")
 
 
 def describe_header(header: dict) -> str:
@@ -176,12 +248,27 @@ class ResultStore:
         self.tour_dir = self.path + ".tours"
         self.tour_dir_name = os.path.basename(self.path) + ".tours"
         self._fh = None
+        self._created = False
         self._synced = time.monotonic()
         self.written = 0
 
     def open(self, header: dict, existing: Existing | None) -> None:
         """Lock the file, drop a cut-off last line, write the header of a new file."""
-        fh = open(self.path, "a+b")
+        self.lock(existing)
+        self.begin(header, existing)
+
+    def lock(self, existing: Existing | None) -> None:
+        """Open and lock the file (creating it empty), before any worker starts; nothing is written yet.
+
+        Raises :class:`CensusFileError` when another census holds the lock
+        or the file changed since ``existing`` was read.  A file created
+        here and still empty at :meth:`close` is removed again.
+        """
+        self._created = not os.path.exists(self.path)
+        try:
+            fh = open(self.path, "a+b")
+        except OSError as exc:
+            raise CensusFileError(f"cannot write results file {self.path!r}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -194,6 +281,11 @@ class ResultStore:
             fh.close()
             raise CensusFileError(f"{self.path!r} changed while the census started; run it again")
         self._fh = fh
+
+    def begin(self, header: dict, existing: Existing | None) -> None:
+        """Write the header of a new file, or drop the cut-off last line of one resumed (the file is locked)."""
+        fh = self._fh
+        size = os.fstat(fh.fileno()).st_size
         if existing is None:
             self._write(json.dumps({HEADER_KEY: 1, "format": FORMAT, **header}, separators=(",", ":")).encode())
             self.sync()
@@ -233,6 +325,8 @@ class ResultStore:
             return
         try:
             self.sync()
+            if self._created and os.fstat(self._fh.fileno()).st_size == 0:
+                os.unlink(self.path)  # locked but never begun (the workers did not start): leave no file
         finally:
             fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
             self._fh.close()

@@ -16,6 +16,16 @@ sends its protocol on a private copy of standard output, with file
 descriptor 1 pointed at standard error, so a library that prints cannot
 corrupt it.
 
+A worker dies with the census that started it: the pool passes its own
+process id in :data:`PARENT_ENV`; on Linux the worker asks the kernel for
+SIGKILL when its parent ends (``prctl(PR_SET_PDEATHSIG)``, only when the
+pool was started from the parent's main thread, since the kernel ties the
+signal to the thread that started the process), and everywhere a daemon
+thread checks every :data:`PARENT_POLL_S` seconds that its parent is still
+the census.  Without this, a census killed by SIGKILL (or by the
+out-of-memory killer) would leave its workers running their questions,
+each in its own session, for up to a time limit.
+
 The result line of a question is built here (in parallel, by the workers)
 as UTF-8 JSON: see :func:`make_answer` for its fields.
 """
@@ -29,6 +39,7 @@ import pickle
 import signal
 import struct
 import sys
+import threading
 import time
 from typing import NamedTuple
 
@@ -42,6 +53,14 @@ __all__ = ["Answer", "make_answer", "answer", "warm_up", "send", "receive", "mai
 INLINE_TOUR_MAX = 10_000
 
 _HEAD = struct.Struct("<Q")
+
+#: Environment variable with the census's process id (set by the pool for its workers).
+PARENT_ENV = "KTSOLVE_CENSUS_PARENT"
+#: Environment variable set to 1 when the worker may use PR_SET_PDEATHSIG (started from a main thread).
+PDEATHSIG_ENV = "KTSOLVE_CENSUS_PDEATHSIG"
+#: Seconds between two looks at the parent process.
+PARENT_POLL_S = 1.0
+_PR_SET_PDEATHSIG = 1
 
 
 class Answer(NamedTuple):
@@ -217,8 +236,51 @@ def split_frames(buf: bytearray) -> list:
     return out
 
 
+def _ask_kernel_for_death_signal() -> bool:
+    """``prctl(PR_SET_PDEATHSIG, SIGKILL)`` through ctypes on Linux; whether it was set."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _die() -> None:
+    """End this process as the kernel's death signal would (SIGKILL): no clean-up, nobody waits for it."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _watch_parent(parent: int, interval: float = PARENT_POLL_S) -> None:
+    """Daemon thread: end this process at once when its parent is no longer ``parent``."""
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                _die()
+            time.sleep(interval)
+
+    threading.Thread(target=watch, name="ktsolve-parent-watch", daemon=True).start()
+
+
+def die_with_parent() -> None:
+    """Tie this worker's life to the census's (see the module docstring); nothing when not started by a pool."""
+    try:
+        parent = int(os.environ.get(PARENT_ENV, ""))
+    except ValueError:
+        return
+    if os.environ.get(PDEATHSIG_ENV) == "1":
+        _ask_kernel_for_death_signal()
+    if os.getppid() != parent:  # the census ended before the signal was asked for
+        _die()
+    _watch_parent(parent)
+
+
 def main() -> None:
     """The worker process: warm up, say ready, then answer batches until the end of standard input."""
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything a library prints goes to standard error, not into the protocol

@@ -78,13 +78,13 @@ def census_command(board, holes, remove, starts, from_file, n_random, mode, seed
     from ..census.summary import summary_json
 
     if plot:
-        check_plot_path(plot)
+        check_plot_path(plot, results=summary_file or output)  # a picture never replaces the results
     if summary_file is not None:
         extra = [n for n, v in (("BOARD", board), ("--remove", remove), ("--starts", starts),
                                 ("--from", from_file), ("--random", n_random), ("-o", output)) if v]
         if extra:
             raise click.UsageError(f"--summary FILE reads a finished census; drop {', '.join(extra)}")
-        if not os.path.isfile(summary_file):
+        if not os.path.exists(summary_file):  # a device or a pipe is refused by read_results, without blocking
             raise click.BadParameter(f"'{summary_file}' does not exist", param_hint="--summary")
         existing = read_results(summary_file)
         if existing is None:
