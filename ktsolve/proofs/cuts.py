@@ -1,0 +1,495 @@
+"""Cut proofs: toughness, two-square cuts and the colours of a region, each with a witness.
+
+Three arguments about the squares that separate a board, each stated and
+proved here, each found by a bounded heuristic and re-checked from its
+evidence alone by :mod:`.cut_check` (which shares no code with this module).
+
+Toughness (``"toughness"``)
+    Take a set ``S`` of ``k >= 1`` squares out of the board.  A closed tour
+    is a cycle through every square; without the ``k`` squares of ``S`` it
+    falls into at most ``k`` paths (each piece ends just before a square of
+    ``S``).  Every square outside ``S`` lies on one of those paths and each
+    path runs inside one part of the board without ``S``, so the board
+    without ``S`` has at most ``k`` parts.  An open tour is a path: without
+    ``S`` it falls into at most ``k + 1`` pieces, and one fewer for each of
+    its ends that lies in ``S`` (a piece runs between two consecutive
+    squares of ``S``, or between an end and a square of ``S``).  So more
+    than ``k`` parts (closed), or more than ``k + 1 - (fixed ends in S)``
+    (open), prove that no tour exists.  The witness is ``S``; the checker
+    counts the parts.
+
+Two-square cuts (``"two-square cut"``, closed tours)
+    Let ``{u, v}`` split the board into parts, and ``A`` be one of them with
+    squares left outside ``A``, ``u`` and ``v``.  If a closed tour exists,
+    the board without ``{u, v}`` has at most two parts (toughness), so
+    exactly two, ``A`` and ``B``.  The tour without ``u`` and ``v`` is at
+    most two paths, each inside one part, and each part needs one: so ``u``
+    and ``v`` are not neighbours on the tour, and the tour is ``u``, a path
+    through all of ``A``, ``v``, a path through all of ``B``.  So
+    ``A + {u, v}`` has a Hamiltonian path from ``u`` to ``v``.  It has none
+    when (``"no entry"``) ``u`` or ``v`` has no move into ``A``; or
+    (``"colour"``) the colours do not fit: the path ``u, a1, ..., ak, v``
+    alternates colours, ``a1`` has the colour opposite to ``u`` and ``ak``
+    the colour opposite to ``v``, so ``A`` has one more square of the colour
+    opposite to ``u`` than of ``u``'s colour when ``u`` and ``v`` have the
+    same colour, and equally many of both otherwise; or (``"search"``) an
+    exhaustive search of the small piece finds no such path (the checker
+    repeats it with its own search).
+
+Colours of a region (``"region colours"``)
+    Let ``R`` be any set of squares, ``W`` and ``B`` its squares of the two
+    colours, ``C`` the squares outside ``R`` with a move into ``R``.  Every
+    square of a tour uses two of the tour's moves, an end one.  A move from
+    a square of ``W`` goes to ``B`` or to a square of ``C`` of the other
+    colour (``C_b``); a move from ``B`` goes to ``W`` or to ``C_w``.
+    Counting the moves at ``W`` and at ``B`` and subtracting,
+    ``2|W| - e_W = m(W, B) + m(W, C_b)`` and ``2|B| - e_B = m(W, B) +
+    m(B, C_w)``, where ``m`` counts tour moves and ``e_W`` the tour's ends
+    in ``W``; so ``2 (|W| - |B|) <= m(W, C_b) + e_W``.  A square ``c`` of
+    ``C_b`` uses at most two moves, and at most as many as it has into
+    ``R``: ``m(W, C_b) <= sum over c in C_b of min(2, moves from c into
+    R)``.  So when ``2 (|W| - |B|)`` is larger than that sum plus the ends
+    that may lie in ``W`` (none for a closed tour; the fixed ends in ``W``
+    and one for each end not fixed, for an open tour), no tour exists.  A
+    region bounded by a small cut ``C`` and much richer in one colour is the
+    typical witness; with ``R`` the whole board it is the colour-parity
+    argument.  (It is the special case ``X = W``, ``Y = B`` plus the squares
+    of ``C_b`` with two moves into ``R``, of the 2-factor condition of
+    :mod:`ktsolve.factor`, with a witness small enough to check by hand.)
+
+Finding the witnesses
+    Exact search for the best ``S`` or ``R`` is hard, so the finders are
+    bounded heuristics, each with an exact checker: every pair ``{u, v}``
+    whose removal splits the board is found from one depth-first search per
+    square ``u`` (the cut squares of the board without ``u``, Hopcroft &
+    Tarjan), in order of degree, while the time lasts; its parts give
+    toughness with ``k = 2`` and the two-square cut argument.  Larger ``S``
+    grow greedily from the two neighbours of a square with two moves, adding
+    the square that would cut off most squares left with one or two moves;
+    each ``S`` is counted with one linear pass.  Regions grow greedily from
+    squares with two moves, adding the square next to ``R`` that raises
+    ``2 (|W| - |B|) - supply`` most, with the change computed locally.
+    All run in time linear in the board per candidate, and the number of
+    candidates is bounded (``time_limit`` and the ``*_MAX`` constants).
+
+Examples
+--------
+>>> from ktsolve import Board, TourSpec
+>>> from ktsolve.graph import KnightGraph
+>>> toughness_proof(KnightGraph(Board(3, 4)), TourSpec(closed=True)).argument
+'toughness'
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..graph import KnightGraph
+from ..result import Proof
+from ..tour import TourSpec
+from ._common import SHOW, colour_names, kernel, listing, spec_nodes, square_name
+
+__all__ = [
+    "cut_proofs",
+    "toughness_proof",
+    "two_cut_proof",
+    "region_proof",
+    "SEEDS_MAX",
+    "GROW_STEPS",
+    "PIECE_SEARCH_MAX",
+]
+
+#: Most seeds (squares with two moves) the greedy growth of ``S`` and of regions starts from.
+SEEDS_MAX = 400
+#: Most squares added to one ``S`` or one region by the greedy growth.
+GROW_STEPS = 12
+#: Largest piece (with its two cut squares) the two-square cut argument searches exhaustively.
+PIECE_SEARCH_MAX = 20
+#: Node budget of that search (a piece whose search runs out proves nothing).
+PIECE_SEARCH_NODES = 200_000
+#: Seconds the cut proofs take without a time limit.
+DEFAULT_TIME = 2.0
+
+
+class _Clock:
+    """A budget in seconds; ``out()`` is True once it is spent."""
+
+    def __init__(self, seconds: float | None):
+        self.end = None if seconds is None else time.perf_counter() + seconds
+
+    def out(self) -> bool:
+        return self.end is not None and time.perf_counter() > self.end
+
+
+class _Net:
+    """The graph's arrays and neighbour lists of the squares touched so far (no Python object per square)."""
+
+    def __init__(self, graph: KnightGraph):
+        self.graph = graph
+        self.n = graph.n
+        self.indptr, self.indices = graph.indptr, graph.indices
+        self.degree = graph.degree
+        self.colour = graph.colour
+        self._nb: dict[int, list[int]] = {}
+        self._src = None
+
+    def nb(self, v: int) -> list[int]:
+        out = self._nb.get(v)
+        if out is None:
+            out = self.indices[self.indptr[v] : self.indptr[v + 1]].tolist()
+            self._nb[v] = out
+        return out
+
+    def labels_without(self, gone: np.ndarray) -> np.ndarray:
+        """Component labels of the board with the squares ``gone`` (bool mask) taken out."""
+        if self._src is None:
+            self._src = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(self.indptr))
+        alive = (~(gone[self._src] | gone[self.indices])).astype(np.uint8)
+        return kernel("component_labels", self.n)(self.indptr, self.indices, alive)
+
+    def parts_without(self, squares) -> tuple[int, np.ndarray, np.ndarray]:
+        """Parts left without ``squares``: their number, the labels, and the mask of ``squares``."""
+        gone = np.zeros(self.n, dtype=bool)
+        gone[list(squares)] = True
+        label = self.labels_without(gone)
+        # every removed square is a part of its own in the labelling
+        return int(label.max()) + 1 - int(gone.sum()), label, gone
+
+
+def _bound(spec: TourSpec, ends: list[int], removed) -> int:
+    """Most pieces a tour falls into without the squares ``removed`` (see the module docstring)."""
+    k = len(removed)
+    if spec.closed:
+        return k
+    return k + 1 - sum(1 for x in ends if x in removed)
+
+
+def _fixed(graph: KnightGraph, spec: TourSpec) -> list[int]:
+    s, e = spec_nodes(graph, spec)
+    return [x for x in dict.fromkeys((s, e)) if x is not None]
+
+
+def _toughness(graph, spec, ends, removed, parts, label, gone) -> Proof:
+    names = [square_name(graph, v) for v in sorted(removed)]
+    keep = np.flatnonzero(~gone)
+    ids, first, sizes = np.unique(label[keep], return_index=True, return_counts=True)
+    order = np.argsort(-sizes, kind="stable")
+    examples = [square_name(graph, keep[first[i]]) for i in order]
+    sizes = sizes[order].tolist()
+    k = len(removed)
+    shown = ", ".join(f"{sz} square{'s' if sz != 1 else ''} around {ex}" for sz, ex in zip(sizes[:4], examples[:4]))
+    if len(sizes) > 4:
+        shown += " ..."
+    bound = _bound(spec, ends, removed)
+    if spec.closed:
+        why = (f"a closed tour without {k} of its squares falls into at most {k} pieces, and each "
+               f"part needs a piece of its own")
+    else:
+        inside = [square_name(graph, x) for x in ends if x in removed]
+        extra = f" ({' and '.join(inside)}, an end of the tour, {'are' if len(inside) > 1 else 'is'} taken out)" \
+            if inside else ""
+        why = (f"an open tour without {k} of its squares falls into at most {bound} pieces{extra}, "
+               f"and each part needs a piece of its own")
+    return Proof(
+        f"taking out the {k} squares {listing(names, k)} leaves {parts} separate parts ({shown}); {why}",
+        argument="toughness",
+        evidence={"removed": names, "parts": parts, "bound": bound, "sizes": sizes[:1000],
+                  "squares": examples[:1000]},
+    )
+
+
+# ---------------------------------------------------------------------- two-square cuts
+def _path_search(net: _Net, inside: set[int], u: int, v: int) -> tuple[bool | None, int]:
+    """Is there a path from ``u`` to ``v`` through exactly ``inside``?  (None: out of nodes), nodes.
+
+    Depth-first with the one pruning that a square of the piece left with
+    no unused neighbour (other than through the path's head) is dead.
+    """
+    need = len(inside)
+    used = {u}
+    nodes = 0
+
+    def free_deg(x):
+        return sum(1 for y in net.nb(x) if y in inside and (y not in used or y == v))
+
+    def go(x, depth) -> bool | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > PIECE_SEARCH_NODES:
+            return None
+        for y in net.nb(x):
+            if y not in inside or y in used:
+                continue
+            if y == v:
+                if depth + 1 == need:
+                    return True
+                continue
+            used.add(y)
+            res = go(y, depth + 1)
+            used.discard(y)
+            if res is not False:
+                return res
+        return False
+
+    if any(free_deg(a) == 0 for a in inside if a not in (u, v)):
+        return False, 0
+    return go(u, 1), nodes
+
+
+def _piece_proof(graph, net: _Net, u: int, v: int, piece: np.ndarray) -> Proof | None:
+    """The two-square cut argument on one piece ``A`` cut off by ``{u, v}``; None when it holds."""
+    colour = net.colour
+    pset = set(piece.tolist())
+    un, vn = square_name(graph, u), square_name(graph, v)
+    names = [square_name(graph, a) for a in sorted(pset)]
+    where = f"{{{listing(names, len(names), 6)}}}"
+    head = (f"taking out {un} and {vn} cuts the {len(names)} square{'s' if len(names) != 1 else ''} {where} "
+            f"off the rest of the board; a closed tour must then run from {un} through all of them to {vn} "
+            f"(and back through the rest), ")
+    ev = {"cut": [un, vn], "piece": names}
+    for x, xn in ((u, un), (v, vn)):
+        if not any(y in pset for y in net.nb(x)):
+            return Proof(head + f"but {xn} has no move into them", argument="two-square cut",
+                         evidence={**ev, "reason": "no entry"})
+    same = int(np.count_nonzero(colour[piece] == colour[u]))
+    other = len(pset) - same
+    cols = colour_names(graph)
+    cu, co = cols[int(colour[u])], cols[1 - int(colour[u])]
+    if colour[u] == colour[v]:
+        ok, want = other == same + 1, f"one more {co} than {cu} square, as {un} and {vn} are both {cu}"
+    else:
+        ok, want = other == same, f"equally many squares of both colours, as {un} and {vn} differ in colour"
+    if not ok:
+        return Proof(head + f"but such a path alternates colours, so they would have {want}; they have "
+                     f"{other} {co} and {same} {cu}", argument="two-square cut",
+                     evidence={**ev, "reason": "colour", co: other, cu: same})
+    if len(pset) + 2 <= PIECE_SEARCH_MAX:
+        found, nodes = _path_search(net, pset | {u, v}, u, v)
+        if found is False:
+            return Proof(head + f"but an exhaustive search ({nodes:,} nodes) finds no such path",
+                         argument="two-square cut", evidence={**ev, "reason": "search", "nodes": nodes})
+    return None
+
+
+def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+    """Toughness with two squares, and the two-square cut argument for closed tours (module docstring).
+
+    For each square ``u`` (fewest moves first) one depth-first search finds
+    the cut squares ``v`` of the board without ``u``; each pair ``{u, v}``
+    is tried.  Stops at the first proof or when ``time_limit`` is spent.
+    """
+    n = graph.n
+    if n < 5:
+        return None
+    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
+    net = _Net(graph)
+    ends = _fixed(graph, spec)
+    indptr, indices = net.indptr, net.indices
+    src = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
+    dfs, blocks = kernel("lowpoint_dfs", n), kernel("blocks", n)
+    seen: set[tuple[int, int]] = set()
+    for u in np.argsort(net.degree, kind="stable").tolist():
+        if clock.out():
+            return None
+        alive = ((src != u) & (indices != u)).astype(np.uint8)
+        root = 0 if u != 0 else 1
+        disc, low, parent, order, count = dfs(indptr, indices, alive, root)
+        if count < n - 1:
+            continue  # u is a cut square itself (or the board falls apart): the quick proofs speak
+        parts, _, _ = blocks(disc, low, parent, order, count)
+        for v in np.flatnonzero(parts > 1).tolist():
+            pair = (min(u, v), max(u, v))
+            if pair in seen:
+                continue
+            seen.add(pair)
+            k = int(parts[v])
+            if k > _bound(spec, ends, pair):
+                count_, label, gone = net.parts_without(pair)
+                return _toughness(graph, spec, ends, set(pair), count_, label, gone)
+            if not spec.closed or k != 2:
+                continue
+            _, label, gone = net.parts_without(pair)
+            keep = np.flatnonzero(~gone)
+            lab = label[keep]
+            sizes = np.bincount(lab, minlength=int(label.max()) + 1)
+            for comp in np.unique(lab).tolist():
+                if sizes[comp] <= 1 and net.degree[keep[lab == comp][0]] == 2:
+                    continue  # one square between u and v: its path u, a, v always fits
+                piece = keep[lab == comp]
+                proof = _piece_proof(graph, net, u, v, piece)
+                if proof is not None:
+                    return proof
+            if clock.out():
+                return None
+    return None
+
+
+# ---------------------------------------------------------------------- larger S, greedily
+def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+    """A set ``S`` whose removal leaves more parts than a tour allows (module docstring), or None.
+
+    Seeds: the two neighbours of each square with two moves (at most
+    :data:`SEEDS_MAX`).  Each ``S`` grows by the square ``x`` that would
+    cut off most squares: every square ``y`` next to ``S`` with ``r``
+    neighbours left outside ``S`` (``r <= 2``) adds ``1 / r`` to each of
+    them; at most :data:`GROW_STEPS` squares are added.  Each ``S`` is
+    counted with one linear pass over the board.
+    """
+    n = graph.n
+    if n < 3:
+        return None
+    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
+    net = _Net(graph)
+    ends = _fixed(graph, spec)
+    deg = net.degree
+    seeds = np.flatnonzero(deg == 2)[:SEEDS_MAX].tolist()
+    tried: set[frozenset] = set()
+    for w in seeds:
+        S = set(net.nb(w))
+        for _ in range(GROW_STEPS + 1):
+            key = frozenset(S)
+            if clock.out():
+                return None
+            if key in tried:
+                break
+            tried.add(key)
+            parts, label, gone = net.parts_without(S)
+            if parts > _bound(spec, ends, S):
+                return _toughness(graph, spec, ends, S, parts, label, gone)
+            x = _best_cut_square(net, S)
+            if x is None:
+                break
+            S.add(x)
+    return None
+
+
+def _best_cut_square(net: _Net, S: set[int]) -> int | None:
+    """The square outside ``S`` that would cut off most squares next to ``S`` (None: none would)."""
+    gain: dict[int, float] = {}
+    near = {y for x in S for y in net.nb(x) if y not in S}
+    for y in near:
+        rest = [z for z in net.nb(y) if z not in S]
+        if 1 <= len(rest) <= 2:
+            for z in rest:
+                gain[z] = gain.get(z, 0.0) + 1.0 / len(rest)
+    if not gain:
+        return None
+    return max(gain, key=lambda z: (gain[z], -z))
+
+
+# ---------------------------------------------------------------------- regions
+def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+    """A region with more squares of one colour than its border can feed (module docstring), or None.
+
+    Regions grow from each square with two moves (at most
+    :data:`SEEDS_MAX`, that square's colour the one in excess) by the
+    square next to the region that raises ``2 (|W| - |B|) - supply`` most,
+    at most :data:`GROW_STEPS` squares; the change is computed from the
+    neighbours of the added square alone.
+    """
+    n = graph.n
+    if n < 3:
+        return None
+    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
+    net = _Net(graph)
+    colour = net.colour
+    fixed = _fixed(graph, spec)
+    free_ends = 0 if spec.closed else 2 - len(fixed)
+    seeds = np.flatnonzero(net.degree == 2)[:SEEDS_MAX].tolist()
+    for w in seeds:
+        if clock.out():
+            return None
+        major = int(colour[w])
+        R: set[int] = set()
+        into: dict[int, int] = {}  # squares outside R: their moves into R
+        score = 0  # 2 (|W| - |B|) - supply - fixed ends in W
+
+        def delta(x):
+            if int(colour[x]) == major:
+                d = 2 - sum(1 for y in net.nb(x) if y not in R and into.get(y, 0) <= 1)
+                if not spec.closed and x in fixed:
+                    d -= 1
+                return d
+            return -2 + min(2, into.get(x, 0))
+
+        def add(x):
+            nonlocal score
+            score += delta(x)
+            R.add(x)
+            into.pop(x, None)
+            for y in net.nb(x):
+                if y not in R:
+                    into[y] = into.get(y, 0) + 1
+
+        add(w)
+        for _ in range(GROW_STEPS):
+            if score > free_ends:
+                break
+            cands = list(into)
+            if not cands:
+                break
+            x = max(cands, key=lambda z: (delta(z), int(colour[z]) == major, -z))
+            if delta(x) < -2:
+                break
+            add(x)
+        if score > free_ends:
+            proof = _region(graph, spec, R, major, fixed, free_ends)
+            if proof is not None:
+                return proof
+    return None
+
+
+def _region(graph, spec, R, major, fixed, free_ends) -> Proof | None:
+    """The proof for region ``R`` (recounted from scratch), or None when it does not hold."""
+    colour = graph.colour
+    names = colour_names(graph)
+    W = sum(1 for r in R if colour[r] == major)
+    B = len(R) - W
+    border: dict[int, int] = {}
+    for r in R:
+        for y in graph.neighbours(r).tolist():
+            if y not in R:
+                border[y] = border.get(y, 0) + 1
+    feed = {c: min(2, k) for c, k in border.items() if colour[c] != major}
+    ends_in = sum(1 for x in fixed if x in R and colour[x] == major) + free_ends if not spec.closed else 0
+    supply = sum(feed.values())
+    if 2 * (W - B) <= supply + ends_in:
+        return None
+    maj, mnr = names[major], names[1 - major]
+    rn = sorted(square_name(graph, r) for r in R)
+    fed = ", ".join(f"{square_name(graph, c)} {k}" for c, k in sorted(feed.items())[:SHOW])
+    ends_txt = ("" if spec.closed else
+                f", plus at most {ends_in} end{'s' if ends_in != 1 else ''} of the tour")
+    text = (
+        f"the {len(R)} squares {{{listing(rn, len(rn))}}} hold {W} {maj} and {B} {mnr} squares; every square "
+        f"of a tour uses two moves, so the {maj} ones need {2 * W} move-ends, the {mnr} ones inside take at "
+        f"most {2 * B} of them, and the {mnr} squares around them give at most {supply} more "
+        f"(two each at most, and no more than their moves into the group: {fed}{' ...' if len(feed) > SHOW else ''})"
+        f"{ends_txt}: {2 * B + supply + ends_in} < {2 * W}"
+    )
+    return Proof(text, argument="region colours",
+                 evidence={"region": rn, "colour": maj, maj: W, mnr: B, "supply": supply, "ends": ends_in})
+
+
+# ---------------------------------------------------------------------- all of them
+def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+    """The first of :func:`two_cut_proof`, :func:`toughness_proof`, :func:`region_proof` that proves.
+
+    ``time_limit`` (default :data:`DEFAULT_TIME` seconds) is shared: the
+    regions and the greedy ``S`` get a quarter each, the two-square cuts
+    what is left.  Assumes the quick proofs found nothing (a connected board
+    with no cut square); full boards with both sides at least 5 are
+    2-connected and balanced, and are still searched (nothing is assumed).
+    """
+    budget = DEFAULT_TIME if time_limit is None else max(0.0, float(time_limit))
+    t0 = time.perf_counter()
+    for finder, share in ((region_proof, 0.25), (toughness_proof, 0.25), (two_cut_proof, 1.0)):
+        left = budget - (time.perf_counter() - t0)
+        if left <= 0:
+            return None
+        proof = finder(graph, spec, time_limit=left * share)
+        if proof is not None:
+            return proof
+    return None
