@@ -278,3 +278,78 @@ def test_time_limits_bound_the_search():
     assert time.perf_counter() - t0 < 1.0
     for f in FINDERS:
         assert f(g, spec, time_limit=0.0) is None
+
+
+# ---------------------------------------------------------------------- wiring
+WIRED = Board(4, 6, [(0, 2), (3, 0)])  # no closed tour; the quick and matching proofs say nothing
+
+
+def test_the_plans_run_the_cut_proofs_after_the_matching_proof_on_holed_boards():
+    from ktsolve.portfolio import auto_plan, prove_plan
+
+    spec = TourSpec(closed=True)
+    for plan in (auto_plan(WIRED, spec), prove_plan(WIRED, spec)):
+        names = [s.name for s in plan]
+        assert names.index("quick proofs") < names.index("matching proof") < names.index("cut proofs")
+    assert "cut proofs" not in [s.name for s in auto_plan(Board(8, 8), spec)]  # full boards: the theorems
+
+
+def test_solve_and_prove_settle_with_the_cut_proofs_and_the_witness_checks():
+    from ktsolve import prove
+    from ktsolve.proofs import matching_proof, quick_proof
+
+    g, spec = KnightGraph(WIRED), TourSpec(closed=True)
+    assert quick_proof(g, spec) is None and matching_proof(g, spec) is None
+    assert _exact(WIRED, spec) is Status.INFEASIBLE
+    for res in (solve(WIRED, closed=True), prove(WIRED, closed=True), solve(WIRED, "warnsdorff", closed=True)):
+        assert res.status is Status.INFEASIBLE
+        assert res.stats["settled_by"] == "cut proofs" and res.proof.argument == "region colours"
+        assert check_proof(g, spec, res.proof) is None
+
+
+def test_the_testing_oracle_rechecks_witnesses(monkeypatch, tmp_path):
+    import sys
+
+    from ktsolve.testing import oracle
+
+    solve_module = sys.modules["ktsolve.solve"]
+
+    oracle.clear_cache()
+    real = solve_module.prove
+    forged = Proof("forged", "toughness", {"removed": ["a1"]})
+
+    def lying_prove(*args, **kw):
+        res = real(*args, **kw)
+        return res.replace(proof=forged)
+
+    monkeypatch.setattr(solve_module, "prove", lying_prove)
+    with pytest.raises(RuntimeError, match="does not check"):
+        oracle.exact_answer(WIRED, closed=True)
+    monkeypatch.setattr(solve_module, "prove", real)
+    oracle.clear_cache()
+    assert oracle.exact_answer(WIRED, closed=True).status is Status.INFEASIBLE
+    # a stored answer whose witness does not check is not trusted
+    oracle.use_disk_cache(tmp_path / "answers.sqlite")
+    try:
+        ans = oracle.exact_answer(WIRED, closed=True)
+        oracle._disk_put(WIRED, make_spec(WIRED, closed=True), oracle.ExactAnswer(
+            Status.INFEASIBLE, None, forged, "cut proofs", 0.0, None))
+        assert oracle._disk_get(WIRED, make_spec(WIRED, closed=True)) is None
+        oracle._disk_put(WIRED, make_spec(WIRED, closed=True), ans)
+        assert oracle._disk_get(WIRED, make_spec(WIRED, closed=True)) is not None
+    finally:
+        oracle.use_disk_cache(None)
+        oracle.clear_cache()
+
+
+def test_exhaustive_proofs_say_how_large_the_search_was():
+    import re
+
+    res = solve(Board(3, 4), "backtrack", closed=True, presolve_proofs=False)
+    assert res.proof.argument == "exhaustive search"
+    assert re.search(r"[\d,]+ nodes \([\d.e-]+ s\)", res.proof), res.proof
+    assert res.proof.evidence["nodes"] > 0 and "seconds" in res.proof.evidence
+    res = solve(Board(3, 3), "csp", closed=True, presolve_proofs=False)
+    assert re.search(r"[\d,]+ knight's-move checks, [\d.e-]+ s", res.proof), res.proof
+    res = solve(Board(3, 4), "cpsat", closed=True, presolve_proofs=False, seed=0)
+    assert re.search(r"\d+ branches, \d+ conflicts, [\d.e-]+ s", res.proof), res.proof

@@ -213,6 +213,8 @@ def _disk_get(board: Board, spec: TourSpec) -> ExactAnswer | None:
         return ExactAnswer(Status.FOUND, tour, None, settled_by, seconds, None, cached=True)
     if status == Status.INFEASIBLE.value and version == _version():
         p = Proof(proof, argument=argument, evidence=json.loads(evidence))
+        if _witness_fails(board, spec, p) is not None:
+            return None  # a witness that no longer checks is recomputed, never trusted
         return ExactAnswer(Status.INFEASIBLE, None, p, settled_by, seconds, None, cached=True)
     return None
 
@@ -233,6 +235,24 @@ def _disk_put(board: Board, spec: TourSpec, ans: ExactAnswer) -> None:
             (_disk_key(board, spec), _version(), ans.status.value, squares, proof, argument, evidence,
              ans.settled_by, float(ans.seconds)),
         )
+
+
+#: Largest board whose infeasible answers get their witness re-checked (the checkers use plain sets).
+RECHECK_MAX = 20_000
+
+
+def _witness_fails(board: Board, spec: TourSpec, proof) -> str | None:
+    """Why the witness of ``proof`` does not check (:func:`ktsolve.proofs.check_proof`), or None.
+
+    Proofs without a checkable witness (exhaustive search, CP-SAT, the
+    quick proofs) and boards above :data:`RECHECK_MAX` squares give None.
+    """
+    if proof is None or board.n_squares > RECHECK_MAX:
+        return None
+    from ..graph import KnightGraph
+    from ..proofs import check_proof
+
+    return check_proof(KnightGraph.of(board), spec, proof)
 
 
 def _usable(ans: ExactAnswer, time_limit: float | None) -> bool:
@@ -292,6 +312,11 @@ def exact_answer(board, *, closed: bool = False, start=None, end=None,
     t0 = time.perf_counter()
     res = prove(board, closed=spec.closed, start=spec.start, end=spec.end, seed=ORACLE_SEED, time_limit=time_limit)
     seconds = time.perf_counter() - t0
+    if res.status is Status.INFEASIBLE:
+        why = _witness_fails(board, spec, res.proof)
+        if why is not None:
+            raise RuntimeError(f"ktsolve.prove's proof that no {spec.describe(board)} exists does not check "
+                               f"({why}); this is a bug in ktsolve")
     ans = ExactAnswer(res.status, res.tour, res.proof, str(res.stats.get("settled_by", "none")), seconds,
                       time_limit)
     with _lock:
