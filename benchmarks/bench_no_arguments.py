@@ -1,0 +1,117 @@
+"""How many dense holed boards each cut proof settles as infeasible, and how long it takes.
+
+Boards from ``frontier_boards.dense_holes`` (every square keeps two moves,
+colours balanced), ``--boards`` seeds per cell, each asked for a closed
+tour and for an open tour with free ends.  Every board first goes through
+the quick proofs and the matching proof (``--matching-limit`` seconds);
+then each cut proof of :mod:`ktsolve.proofs.cuts` runs on its own
+(``--limit`` seconds each), whatever the others said.  Reported per cell:
+the boards the quick and matching proofs settle, the boards each cut proof
+settles (and, after the slash, those of them the quick and matching proofs
+did not settle), the median and largest seconds of each cut proof, and
+whether every witness passed its checker (target: all).
+
+Run:  python benchmarks/bench_no_arguments.py [--sizes 12,16,20,40,60] [--shares 0.2,0.25,0.3,0.35]
+      [--boards 5] [--limit 1.0] [--matching-limit 5.0]
+Writes benchmarks/results/no_arguments.md (``--out NAME`` to change the name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _machine import fmt_s, machine_lines, markdown_table, write_result  # noqa: E402
+from frontier_boards import dense_holes  # noqa: E402
+
+from ktsolve import Board, KnightGraph, TourSpec  # noqa: E402
+from ktsolve.proofs import check_proof, matching_proof, quick_proof  # noqa: E402
+from ktsolve.proofs.cuts import region_proof, toughness_proof, two_cut_proof  # noqa: E402
+
+FINDERS = (("region", region_proof), ("toughness", toughness_proof), ("two-cut", two_cut_proof))
+
+
+def _floats(text: str) -> list[float]:
+    return [float(x) for x in text.split(",") if x]
+
+
+def run_cell(n: int, share: float, closed: bool, boards: int, limit: float, matching_limit: float) -> dict:
+    cell = {"boards": 0, "quick": 0, "matching": 0, "checked": True}
+    for name, _ in FINDERS:
+        cell[name] = [0, 0, []]  # settled, settled beyond quick + matching, seconds
+    spec = TourSpec(closed=closed)
+    for seed in range(boards):
+        board = Board(n, n, dense_holes(n, share, seed, closed=closed))
+        g = KnightGraph(board)
+        cell["boards"] += 1
+        before = quick_proof(g, spec)
+        if before is not None:
+            cell["quick"] += 1
+        else:
+            before = matching_proof(g, spec, time_limit=matching_limit)
+            cell["matching"] += before is not None
+        for name, finder in FINDERS:
+            t0 = time.perf_counter()
+            proof = finder(g, spec, time_limit=limit)
+            cell[name][2].append(time.perf_counter() - t0)
+            if proof is not None:
+                cell[name][0] += 1
+                cell[name][1] += before is None
+                cell["checked"] &= check_proof(g, spec, proof) is None
+    return cell
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="12,16,20,40,60")
+    ap.add_argument("--shares", default="0.2,0.25,0.3,0.35")
+    ap.add_argument("--boards", type=int, default=5, help="boards per cell (seeds 0..N-1)")
+    ap.add_argument("--limit", type=float, default=1.0, help="seconds per cut proof and board")
+    ap.add_argument("--matching-limit", type=float, default=5.0)
+    ap.add_argument("--out", default="no_arguments")
+    args = ap.parse_args()
+    rows = []
+    for n in [int(x) for x in args.sizes.split(",")]:
+        for share in _floats(args.shares):
+            for closed in (True, False):
+                c = run_cell(n, share, closed, args.boards, args.limit, args.matching_limit)
+                row = [f"{n}x{n}", f"{share:.2f}", "closed" if closed else "open", c["boards"], c["quick"],
+                       c["matching"]]
+                for name, _ in FINDERS:
+                    settled, beyond, secs = c[name]
+                    row += [f"{settled} / {beyond}", f"{fmt_s(statistics.median(secs))} / {fmt_s(max(secs))}"]
+                row.append("yes" if c["checked"] else "NO")
+                rows.append(row)
+                print(" | ".join(map(str, row)), flush=True)
+    cols = ["board", "holes", "tour", "boards", "quick", "matching"]
+    for name, _ in FINDERS:
+        cols += [f"{name}: settled / beyond", f"{name}: median / max"]
+    cols.append("witnesses check")
+    text = "\n".join([
+        "# The cut proofs on dense holed boards",
+        "",
+        *machine_lines(),
+        "",
+        f"Command: `python benchmarks/bench_no_arguments.py --sizes {args.sizes} --shares {args.shares} "
+        f"--boards {args.boards} --limit {args.limit} --matching-limit {args.matching_limit}`",
+        "",
+        "Boards from `frontier_boards.dense_holes(n, share, seed)`, seeds 0..boards-1 (for the open question "
+        "the boards drawn with `closed=False`).  `quick` and `matching`: boards the quick proofs settle, and "
+        "the matching proof settles after them.  Each cut proof then runs alone with the limit: `settled` "
+        "boards it proves infeasible, `beyond` those of them the quick and matching proofs left open; "
+        "`median / max`: its seconds per board (a proof that finds nothing runs until its search ends or the "
+        "limit).  `witnesses check`: every witness passed `ktsolve.proofs.check_proof`.",
+        "",
+        markdown_table(cols, rows),
+        "",
+    ])
+    path = write_result(args.out, text)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
