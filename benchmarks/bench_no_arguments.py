@@ -2,7 +2,8 @@
 
 Boards from ``frontier_boards.dense_holes`` (every square keeps two moves,
 colours balanced), ``--boards`` seeds per cell, each asked for a closed
-tour and for an open tour with free ends.  Every board first goes through
+tour and for an open tour with free ends (the same balanced boards: the
+unbalanced boards drawn for open tours all fall to colour parity).  Every board first goes through
 the quick proofs and the matching proof (``--matching-limit`` seconds);
 then each cut proof of :mod:`ktsolve.proofs.cuts` runs on its own
 (``--limit`` seconds each), whatever the others said.  Reported per cell:
@@ -11,8 +12,12 @@ settles (and, after the slash, those of them the quick and matching proofs
 did not settle), the median and largest seconds of each cut proof, and
 whether every witness passed its checker (target: all).
 
+On boards of at most ``--truth-max`` squares a side, the plain CP-SAT model
+(``frontier_boards.plain_cpsat``, ``--truth-limit`` seconds) says how many
+boards have no tour at all, which is what the proofs could settle.
+
 Run:  python benchmarks/bench_no_arguments.py [--sizes 12,16,20,40,60] [--shares 0.2,0.25,0.3,0.35]
-      [--boards 5] [--limit 1.0] [--matching-limit 5.0]
+      [--boards 5] [--limit 1.0] [--matching-limit 5.0] [--truth-max 12] [--truth-limit 10]
 Writes benchmarks/results/no_arguments.md (``--out NAME`` to change the name).
 """
 
@@ -26,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _machine import fmt_s, machine_lines, markdown_table, write_result  # noqa: E402
-from frontier_boards import dense_holes  # noqa: E402
+from frontier_boards import dense_holes, plain_cpsat  # noqa: E402
 
 from ktsolve import Board, KnightGraph, TourSpec  # noqa: E402
 from ktsolve.proofs import check_proof, matching_proof, quick_proof  # noqa: E402
@@ -39,14 +44,18 @@ def _floats(text: str) -> list[float]:
     return [float(x) for x in text.split(",") if x]
 
 
-def run_cell(n: int, share: float, closed: bool, boards: int, limit: float, matching_limit: float) -> dict:
-    cell = {"boards": 0, "quick": 0, "matching": 0, "checked": True}
+def run_cell(n: int, share: float, closed: bool, boards: int, limit: float, matching_limit: float,
+             truth_limit: float | None) -> dict:
+    cell = {"boards": 0, "quick": 0, "matching": 0, "checked": True, "none": 0 if truth_limit else None}
     for name, _ in FINDERS:
         cell[name] = [0, 0, []]  # settled, settled beyond quick + matching, seconds
     spec = TourSpec(closed=closed)
     for seed in range(boards):
-        board = Board(n, n, dense_holes(n, share, seed, closed=closed))
+        holes = dense_holes(n, share, seed)
+        board = Board(n, n, holes)
         g = KnightGraph(board)
+        if truth_limit:
+            cell["none"] += plain_cpsat(n, holes, closed=closed, time_limit=truth_limit)[0] == "infeasible"
         cell["boards"] += 1
         before = quick_proof(g, spec)
         if before is not None:
@@ -72,22 +81,25 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=5, help="boards per cell (seeds 0..N-1)")
     ap.add_argument("--limit", type=float, default=1.0, help="seconds per cut proof and board")
     ap.add_argument("--matching-limit", type=float, default=5.0)
+    ap.add_argument("--truth-max", type=int, default=12, help="largest side CP-SAT checks (0: none)")
+    ap.add_argument("--truth-limit", type=float, default=10.0)
     ap.add_argument("--out", default="no_arguments")
     args = ap.parse_args()
     rows = []
     for n in [int(x) for x in args.sizes.split(",")]:
         for share in _floats(args.shares):
             for closed in (True, False):
-                c = run_cell(n, share, closed, args.boards, args.limit, args.matching_limit)
-                row = [f"{n}x{n}", f"{share:.2f}", "closed" if closed else "open", c["boards"], c["quick"],
-                       c["matching"]]
+                truth = args.truth_limit if n <= args.truth_max else None
+                c = run_cell(n, share, closed, args.boards, args.limit, args.matching_limit, truth)
+                row = [f"{n}x{n}", f"{share:.2f}", "closed" if closed else "open", c["boards"],
+                       "-" if c["none"] is None else c["none"], c["quick"], c["matching"]]
                 for name, _ in FINDERS:
                     settled, beyond, secs = c[name]
                     row += [f"{settled} / {beyond}", f"{fmt_s(statistics.median(secs))} / {fmt_s(max(secs))}"]
                 row.append("yes" if c["checked"] else "NO")
                 rows.append(row)
                 print(" | ".join(map(str, row)), flush=True)
-    cols = ["board", "holes", "tour", "boards", "quick", "matching"]
+    cols = ["board", "holes", "tour", "boards", "no tour (CP-SAT)", "quick", "matching"]
     for name, _ in FINDERS:
         cols += [f"{name}: settled / beyond", f"{name}: median / max"]
     cols.append("witnesses check")
@@ -97,10 +109,13 @@ def main() -> None:
         *machine_lines(),
         "",
         f"Command: `python benchmarks/bench_no_arguments.py --sizes {args.sizes} --shares {args.shares} "
-        f"--boards {args.boards} --limit {args.limit} --matching-limit {args.matching_limit}`",
+        f"--boards {args.boards} --limit {args.limit} --matching-limit {args.matching_limit} "
+        f"--truth-max {args.truth_max} --truth-limit {args.truth_limit}`",
         "",
-        "Boards from `frontier_boards.dense_holes(n, share, seed)`, seeds 0..boards-1 (for the open question "
-        "the boards drawn with `closed=False`).  `quick` and `matching`: boards the quick proofs settle, and "
+        "Boards from `frontier_boards.dense_holes(n, share, seed)` (colours balanced), seeds 0..boards-1, "
+        "asked for a closed tour and for an open one with free ends.  `no tour (CP-SAT)`: boards the plain "
+        "CP-SAT model proves to have no tour (`-`: not asked; an unsettled board counts as having one), the "
+        "most any proof could settle.  `quick` and `matching`: boards the quick proofs settle, and "
         "the matching proof settles after them.  Each cut proof then runs alone with the limit: `settled` "
         "boards it proves infeasible, `beyond` those of them the quick and matching proofs left open; "
         "`median / max`: its seconds per board (a proof that finds nothing runs until its search ends or the "

@@ -89,7 +89,7 @@ import numpy as np
 from ..graph import KnightGraph
 from ..result import Proof
 from ..tour import TourSpec
-from ._common import SHOW, colour_names, kernel, listing, spec_nodes, square_name
+from ._common import PY_MAX, SHOW, colour_names, listing, spec_nodes, square_name
 
 __all__ = [
     "cut_proofs",
@@ -113,6 +113,24 @@ PIECE_SEARCH_NODES = 200_000
 DEFAULT_TIME = 2.0
 
 
+#: Boards from this many squares run the compiled kernels when the budget is at least
+#: :data:`LOAD_BUDGET` seconds (loading them from numba's cache takes about 0.3 s once; the
+#: plain-Python kernels take milliseconds per pass on a few hundred squares, and the sweep of
+#: two-square cuts makes one pass per square).
+FAST_MIN = 100
+LOAD_BUDGET = 1.0
+
+
+def _kernel(name: str, n: int, seconds: float | None):
+    """The compiled kernel where it pays (see :data:`FAST_MIN`), else its plain-Python twin."""
+    from . import _kernels
+
+    func = getattr(_kernels, name)
+    if n > PY_MAX or func.signatures or (n >= FAST_MIN and (seconds is None or seconds >= LOAD_BUDGET)):
+        return func
+    return func.py_func
+
+
 class _Clock:
     """A budget in seconds; ``out()`` is True once it is spent."""
 
@@ -126,7 +144,8 @@ class _Clock:
 class _Net:
     """The graph's arrays and neighbour lists of the squares touched so far (no Python object per square)."""
 
-    def __init__(self, graph: KnightGraph):
+    def __init__(self, graph: KnightGraph, seconds: float | None = None):
+        self.seconds = seconds
         self.graph = graph
         self.n = graph.n
         self.indptr, self.indices = graph.indptr, graph.indices
@@ -147,7 +166,7 @@ class _Net:
         if self._src is None:
             self._src = np.repeat(np.arange(self.n, dtype=np.int32), np.diff(self.indptr))
         alive = (~(gone[self._src] | gone[self.indices])).astype(np.uint8)
-        return kernel("component_labels", self.n)(self.indptr, self.indices, alive)
+        return _kernel("component_labels", self.n, self.seconds)(self.indptr, self.indices, alive)
 
     def parts_without(self, squares) -> tuple[int, np.ndarray, np.ndarray]:
         """Parts left without ``squares``: their number, the labels, and the mask of ``squares``."""
@@ -284,11 +303,12 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
     if n < 5:
         return None
     clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
-    net = _Net(graph)
+    net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
     ends = _fixed(graph, spec)
     indptr, indices = net.indptr, net.indices
     src = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
-    dfs, blocks = kernel("lowpoint_dfs", n), kernel("blocks", n)
+    seconds = DEFAULT_TIME if time_limit is None else time_limit
+    dfs, blocks = _kernel("lowpoint_dfs", n, seconds), _kernel("blocks", n, seconds)
     seen: set[tuple[int, int]] = set()
     for u in np.argsort(net.degree, kind="stable").tolist():
         if clock.out():
@@ -341,7 +361,7 @@ def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | N
     if n < 3:
         return None
     clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
-    net = _Net(graph)
+    net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
     ends = _fixed(graph, spec)
     deg = net.degree
     seeds = np.flatnonzero(deg == 2)[:SEEDS_MAX].tolist()
