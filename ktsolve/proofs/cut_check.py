@@ -230,11 +230,38 @@ def check_region(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
     supply = sum(min(2, len(adj[c] & inside)) for c in border if colour[c] != major)
     if not spec.closed:
         fixed = _ends(graph, spec)
-        supply += sum(1 for x in fixed if x in inside and colour[x] == major) + (2 - len(fixed))
+        supply += sum(1 for x in fixed if x in inside and colour[x] == major)
+        supply += _free_ends_of(colour, fixed, major)
     if 2 * excess <= supply:
         return (f"the region has {excess} more squares of one colour, and its border and the tour's "
                 f"ends can feed {supply} move-ends to them, enough for {supply // 2}")
     return None
+
+
+def _free_ends_of(colour: list[int], fixed: list[int], major: int) -> int:
+    """How many ends of an open tour that are not fixed can have colour ``major``.
+
+    The tour alternates colours: with equally many squares of both colours
+    its two ends have one colour each; with one more square of one colour,
+    both ends have that colour.  Otherwise (no open tour exists at all, by
+    colour parity) every end not fixed is counted.
+    """
+    light = colour.count(0)
+    dark = len(colour) - light
+    if light == dark:
+        pool = [0, 1]
+    elif light == dark + 1:
+        pool = [0, 0]
+    elif dark == light + 1:
+        pool = [1, 1]
+    else:
+        return 2 - len(fixed)
+    for x in fixed:
+        if colour[x] in pool:
+            pool.remove(colour[x])
+        else:
+            return 2 - len(fixed)
+    return pool.count(major)
 
 
 #: The arguments :func:`check_proof` re-checks, and their checkers.

@@ -49,8 +49,13 @@ Colours of a region (``"region colours"``)
     ``C_b`` uses at most two moves, and at most as many as it has into
     ``R``: ``m(W, C_b) <= sum over c in C_b of min(2, moves from c into
     R)``.  So when ``2 (|W| - |B|)`` is larger than that sum plus the ends
-    that may lie in ``W`` (none for a closed tour; the fixed ends in ``W``
-    and one for each end not fixed, for an open tour), no tour exists.  A
+    that may lie in ``W`` (none for a closed tour; for an open tour the
+    fixed ends in ``W``, and the ends not fixed that may have ``W``'s
+    colour), no tour exists.  The colours of an open tour's ends are known
+    from the board: it alternates colours, so with equally many squares of
+    both colours its ends have one colour each, and with one more square of
+    a colour both ends have that colour (a board with other counts has no
+    open tour at all, and every end is counted).  A
     region bounded by a small cut ``C`` and much richer in one colour is the
     typical witness; with ``R`` the whole board it is the colour-parity
     argument.  (It is the special case ``X = W``, ``Y = B`` plus the squares
@@ -183,6 +188,33 @@ def _bound(spec: TourSpec, ends: list[int], removed) -> int:
     if spec.closed:
         return k
     return k + 1 - sum(1 for x in ends if x in removed)
+
+
+def _free_end_colours(graph: KnightGraph, spec: TourSpec, fixed: list[int]) -> list[int] | None:
+    """Colours of the open tour's ends that are not fixed, from the colour counts (None: any colour)."""
+    counts = np.bincount(graph.colour, minlength=2)
+    if counts[0] == counts[1]:
+        ends = [0, 1]
+    elif abs(int(counts[0]) - int(counts[1])) == 1:
+        big = 0 if counts[0] > counts[1] else 1
+        ends = [big, big]
+    else:
+        return None  # no open tour at all: the colour-parity proof says so
+    for x in fixed:
+        if int(graph.colour[x]) not in ends:
+            return None  # a fixed end of the wrong colour: the colour-parity proof says so
+        ends.remove(int(graph.colour[x]))
+    return ends
+
+
+def _free_ends(graph: KnightGraph, spec: TourSpec, fixed: list[int], major: int) -> int:
+    """How many of the ends that are not fixed may have colour ``major`` (0 for a closed tour)."""
+    if spec.closed:
+        return 0
+    colours = _free_end_colours(graph, spec, fixed)
+    if colours is None:
+        return 2 - len(fixed)
+    return colours.count(major)
 
 
 def _fixed(graph: KnightGraph, spec: TourSpec) -> list[int]:
@@ -416,12 +448,12 @@ def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None
     net = _Net(graph)
     colour = net.colour
     fixed = _fixed(graph, spec)
-    free_ends = 0 if spec.closed else 2 - len(fixed)
     seeds = np.flatnonzero(net.degree == 2)[:SEEDS_MAX].tolist()
     for w in seeds:
         if clock.out():
             return None
         major = int(colour[w])
+        free_ends = _free_ends(graph, spec, fixed, major)
         R: set[int] = set()
         into: dict[int, int] = {}  # squares outside R: their moves into R
         score = 0  # 2 (|W| - |B|) - supply - fixed ends in W
