@@ -142,21 +142,21 @@ def test_checkers_refuse_every_witness_on_boards_with_a_tour():
             R = _random_region(rng, g, int(rng.integers(1, 12)))
             assert check_region(g, spec, {"region": [g.name(v) for v in R]}) is not None, (board, spec, R)
             refused["region colours"] += 1
-        if spec.closed:
-            G = g.to_networkx()
-            for u in range(g.n):
-                for v in range(u + 1, g.n):
-                    H = G.copy()
-                    H.remove_nodes_from([u, v])
-                    comps = list(nx.connected_components(H))
-                    if len(comps) < 2:
-                        continue
-                    for comp in comps:
-                        for reason in ("colour", "no entry", "search"):
-                            ev = {"cut": [g.name(u), g.name(v)], "piece": [g.name(a) for a in comp],
-                                  "reason": reason}
-                            assert check_two_cut(g, spec, ev) is not None, (board, u, v, comp, reason)
-                            refused["two-square cut"] += 1
+        G = g.to_networkx()
+        for u in range(g.n):
+            for v in range(u + 1, g.n):
+                H = G.copy()
+                H.remove_nodes_from([u, v])
+                comps = list(nx.connected_components(H))
+                if len(comps) < 2:
+                    continue
+                for reason in ("colour", "no entry", "search"):
+                    # each piece alone, and all of them at once
+                    for pieces in [[c] for c in comps] + [comps]:
+                        ev = {"cut": [g.name(u), g.name(v)],
+                              "pieces": [{"piece": [g.name(a) for a in c], "reason": reason} for c in pieces]}
+                        assert check_two_cut(g, spec, ev) is not None, (board, spec, u, v, pieces, reason)
+                        refused["two-square cut"] += 1
     assert boards >= 20 and all(k > 20 for k in refused.values()), (boards, refused)
 
 
@@ -236,12 +236,16 @@ def test_forged_two_cut_witnesses_are_refused():
     g, spec = KnightGraph(Board(3, 6)), TourSpec(closed=True)
     p = two_cut_proof(g, spec)
     assert p is not None and p.argument == "two-square cut" and check_proof(g, spec, p) is None
-    piece = _index(g, p.evidence["piece"])
+    item = p.evidence["pieces"][0]
+    piece = _index(g, item["piece"])
     u, v = _index(g, p.evidence["cut"])
     # a piece with one square more, fewer or moved is not a whole part of the board without {u, v}
     for kind, forged in _forgeries(g, piece):
-        ev = dict(p.evidence, piece=_names(g, forged))
+        ev = dict(p.evidence, pieces=[dict(item, piece=_names(g, forged))])
         assert check_two_cut(g, spec, ev) is not None, (kind, forged)
+    # no piece, or the same piece twice, proves nothing
+    assert check_two_cut(g, spec, dict(p.evidence, pieces=[])) is not None
+    assert check_two_cut(g, spec, dict(p.evidence, pieces=[item, item])) is not None
     # one cut square moved: the piece is no longer cut off by the pair (or the argument fails)
     for w in range(g.n):
         if w in (u, v) or w in piece:
@@ -252,9 +256,10 @@ def test_forged_two_cut_witnesses_are_refused():
         if any(set(c) == set(piece) for c in nx.connected_components(H)):
             continue  # the same piece is cut off by this pair too: not a forgery
         assert check_two_cut(g, spec, ev) is not None, w
-    # an open question, or another reason, is refused
+    # an open question (two free ends) needs more pieces; another reason is refused
     assert check_two_cut(g, TourSpec(), p.evidence) is not None
-    assert check_proof(g, spec, Proof("x", "two-square cut", dict(p.evidence, reason="magic"))) is not None
+    magic = dict(p.evidence, pieces=[dict(item, reason="magic")])
+    assert check_proof(g, spec, Proof("x", "two-square cut", magic)) is not None
 
 
 def test_check_proof_refuses_malformed_and_passes_unknown_arguments():

@@ -152,53 +152,73 @@ def _hamiltonian_path(adj: list[set[int]], inside: set[int], u: int, v: int) -> 
     return False
 
 
-def check_two_cut(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
-    """None when ``evidence["piece"]``, cut off by ``evidence["cut"]``, has no path a closed tour can use."""
-    if not spec.closed:
-        return "the two-square cut argument is about closed tours"
-    cut = _squares(graph, evidence.get("cut", ()))
-    if isinstance(cut, str):
-        return cut
-    if len(cut) != 2:
-        return "the cut must have exactly two squares"
-    piece = _squares(graph, evidence.get("piece", ()))
-    if isinstance(piece, str):
-        return piece
-    u, v = cut
-    adj = _adjacency(graph)
-    piece_set = set(piece)
-    if not piece_set or piece_set & {u, v}:
-        return "the piece must be squares other than the two cut squares"
-    comps = _components(adj, {u, v})
-    if not any(set(c) == piece_set for c in comps):
-        return "the piece is not one whole part of the board without the two cut squares"
-    if len(piece_set) + 2 >= graph.n:
-        return "nothing is left on the other side of the cut"
-    colour = [int(c) for c in graph.colour]
-    reason = evidence.get("reason")
+def _piece_fails(adj, colour, u: int, v: int, piece: set[int], item) -> str | None:
+    """None when ``piece + {u, v}`` has no Hamiltonian path from ``u`` to ``v`` for the reason given."""
+    reason = item.get("reason")
     if reason == "colour":
         # A path u, a1, ..., ak, v alternates colours: a1 has the colour opposite to u,
         # ak the colour opposite to v.
         same = sum(1 for a in piece if colour[a] == colour[u])
         other = len(piece) - same
-        want_other_minus_same = 1 if colour[u] == colour[v] else 0
-        if other - same == want_other_minus_same:
-            return "the piece's colour counts fit a path between the cut squares"
+        if other - same == (1 if colour[u] == colour[v] else 0):
+            return "a piece's colour counts fit a path between the cut squares"
         return None
     if reason == "no entry":
-        if adj[u] & piece_set and adj[v] & piece_set:
+        if adj[u] & piece and adj[v] & piece:
             return "both cut squares have a move into the piece"
         return None
     if reason == "search":
-        if len(piece_set) + 2 > SEARCH_CHECK_MAX:
-            return f"the piece is too large for the checker's own search ({SEARCH_CHECK_MAX} squares at most)"
-        found = _hamiltonian_path(adj, piece_set | {u, v}, u, v)
+        if len(piece) + 2 > SEARCH_CHECK_MAX:
+            return f"a piece is too large for the checker's own search ({SEARCH_CHECK_MAX} squares at most)"
+        found = _hamiltonian_path(adj, piece | {u, v}, u, v)
         if found is None:
             return "the checker's own search ran out of nodes"
         if found:
-            return "a path between the cut squares through the whole piece exists"
+            return "a path between the cut squares through a whole piece exists"
         return None
     return f"unknown reason {reason!r}"
+
+
+def check_two_cut(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+    """None when the pieces cut off by ``evidence["cut"]`` with no path between its squares need more ends.
+
+    Each piece must be a whole part of the board without the two cut
+    squares, hold no fixed end, and have no Hamiltonian path between the cut
+    squares (for its reason); a closed tour allows no such piece, an open
+    tour as many as its ends that are not fixed.
+    """
+    cut = _squares(graph, evidence.get("cut", ()))
+    if isinstance(cut, str):
+        return cut
+    if len(cut) != 2:
+        return "the cut must have exactly two squares"
+    u, v = cut
+    adj = _adjacency(graph)
+    colour = [int(c) for c in graph.colour]
+    comps = [set(c) for c in _components(adj, {u, v})]
+    if len(comps) < 2:
+        return "the two squares do not split the board"
+    fixed = [] if spec.closed else _ends(graph, spec)
+    free = 0 if spec.closed else 2 - len(fixed)
+    seen: list[set[int]] = []
+    for item in evidence.get("pieces", ()):
+        piece = _squares(graph, item.get("piece", ()))
+        if isinstance(piece, str):
+            return piece
+        piece_set = set(piece)
+        if not any(c == piece_set for c in comps):
+            return "a piece is not one whole part of the board without the two cut squares"
+        if piece_set in seen:
+            return "a piece is named twice"
+        if any(x in piece_set for x in fixed):
+            return "a piece holds a fixed end of the tour"
+        why = _piece_fails(adj, colour, u, v, piece_set, item)
+        if why is not None:
+            return why
+        seen.append(piece_set)
+    if len(seen) <= free:
+        return f"{len(seen)} pieces need an end of the tour, and {free} ends are free"
+    return None
 
 
 def check_region(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:

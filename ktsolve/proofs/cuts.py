@@ -18,23 +18,28 @@ Toughness (``"toughness"``)
     (open), prove that no tour exists.  The witness is ``S``; the checker
     counts the parts.
 
-Two-square cuts (``"two-square cut"``, closed tours)
-    Let ``{u, v}`` split the board into parts, and ``A`` be one of them with
-    squares left outside ``A``, ``u`` and ``v``.  If a closed tour exists,
-    the board without ``{u, v}`` has at most two parts (toughness), so
-    exactly two, ``A`` and ``B``.  The tour without ``u`` and ``v`` is at
-    most two paths, each inside one part, and each part needs one: so ``u``
-    and ``v`` are not neighbours on the tour, and the tour is ``u``, a path
-    through all of ``A``, ``v``, a path through all of ``B``.  So
-    ``A + {u, v}`` has a Hamiltonian path from ``u`` to ``v``.  It has none
-    when (``"no entry"``) ``u`` or ``v`` has no move into ``A``; or
-    (``"colour"``) the colours do not fit: the path ``u, a1, ..., ak, v``
-    alternates colours, ``a1`` has the colour opposite to ``u`` and ``ak``
-    the colour opposite to ``v``, so ``A`` has one more square of the colour
-    opposite to ``u`` than of ``u``'s colour when ``u`` and ``v`` have the
-    same colour, and equally many of both otherwise; or (``"search"``) an
-    exhaustive search of the small piece finds no such path (the checker
-    repeats it with its own search).
+Two-square cuts (``"two-square cut"``)
+    Let ``{u, v}`` split the board into parts, and ``A`` be one of them.  A
+    tour with no end in ``A`` visits ``A`` in runs, each entered from and
+    left to ``u`` or ``v`` (the only squares outside ``A`` next to it), one
+    on each side, as a square is visited once.  Two runs would use both
+    moves of ``u`` and of ``v``, and the tour could then never leave
+    ``A + {u, v}``; but other parts exist.  So the tour runs once through
+    ``A``: ``A + {u, v}`` has a Hamiltonian path from ``u`` to ``v`` (also
+    when ``u`` or ``v`` is an end of the tour).  A part with no such path
+    must therefore hold an end of the tour: a closed tour has none, and an
+    open one has two (its fixed ends count only for the parts they lie in).
+    So one such part proves that no closed tour exists, and more such parts
+    without a fixed end than there are ends not fixed prove that no open
+    tour exists.  ``A + {u, v}`` has no such path when (``"no entry"``)
+    ``u`` or ``v`` has no move into ``A``; or (``"colour"``) the colours do
+    not fit: the path ``u, a1, ..., ak, v`` alternates colours, ``a1`` has
+    the colour opposite to ``u`` and ``ak`` the colour opposite to ``v``, so
+    ``A`` has one more square of the colour opposite to ``u`` than of
+    ``u``'s colour when ``u`` and ``v`` have the same colour, and equally
+    many of both otherwise; or (``"search"``) an exhaustive search of the
+    small piece finds no such path (the checker repeats it with its own
+    search).
 
 Colours of a region (``"region colours"``)
     Let ``R`` be any set of squares, ``W`` and ``B`` its squares of the two
@@ -289,21 +294,14 @@ def _path_search(net: _Net, inside: set[int], u: int, v: int) -> tuple[bool | No
     return go(u, 1), nodes
 
 
-def _piece_proof(graph, net: _Net, u: int, v: int, piece: np.ndarray) -> Proof | None:
-    """The two-square cut argument on one piece ``A`` cut off by ``{u, v}``; None when it holds."""
+def _piece_fails(graph, net: _Net, u: int, v: int, piece: np.ndarray) -> tuple[str, str, dict] | None:
+    """Why ``A + {u, v}`` has no Hamiltonian path from ``u`` to ``v``: (reason, words, evidence), or None."""
     colour = net.colour
     pset = set(piece.tolist())
     un, vn = square_name(graph, u), square_name(graph, v)
-    names = [square_name(graph, a) for a in sorted(pset)]
-    where = f"{{{listing(names, len(names), 6)}}}"
-    head = (f"taking out {un} and {vn} cuts the {len(names)} square{'s' if len(names) != 1 else ''} {where} "
-            f"off the rest of the board; a closed tour must then run from {un} through all of them to {vn} "
-            f"(and back through the rest), ")
-    ev = {"cut": [un, vn], "piece": names}
     for x, xn in ((u, un), (v, vn)):
         if not any(y in pset for y in net.nb(x)):
-            return Proof(head + f"but {xn} has no move into them", argument="two-square cut",
-                         evidence={**ev, "reason": "no entry"})
+            return "no entry", f"{xn} has no move into them", {}
     same = int(np.count_nonzero(colour[piece] == colour[u]))
     other = len(pset) - same
     cols = colour_names(graph)
@@ -313,23 +311,52 @@ def _piece_proof(graph, net: _Net, u: int, v: int, piece: np.ndarray) -> Proof |
     else:
         ok, want = other == same, f"equally many squares of both colours, as {un} and {vn} differ in colour"
     if not ok:
-        return Proof(head + f"but such a path alternates colours, so they would have {want}; they have "
-                     f"{other} {co} and {same} {cu}", argument="two-square cut",
-                     evidence={**ev, "reason": "colour", co: other, cu: same})
+        return ("colour", f"such a path alternates colours, so they would have {want}; they have {other} {co} "
+                f"and {same} {cu}", {co: other, cu: same})
     if len(pset) + 2 <= PIECE_SEARCH_MAX:
         found, nodes = _path_search(net, pset | {u, v}, u, v)
         if found is False:
-            return Proof(head + f"but an exhaustive search ({nodes:,} nodes) finds no such path",
-                         argument="two-square cut", evidence={**ev, "reason": "search", "nodes": nodes})
+            return "search", f"an exhaustive search ({nodes:,} nodes) finds no such path", {"nodes": nodes}
     return None
 
 
+def _two_cut(graph, spec: TourSpec, u: int, v: int, failing: list, fixed: list[int], free: int) -> Proof:
+    """The proof from the pieces cut off by ``{u, v}`` that no path from ``u`` to ``v`` covers."""
+    un, vn = square_name(graph, u), square_name(graph, v)
+    parts, evidence = [], []
+    for piece, (reason, words, extra) in failing:
+        names = [square_name(graph, a) for a in sorted(piece.tolist())]
+        parts.append(f"the {count_words(len(names))} {{{listing(names, len(names), 6)}}}: {words}")
+        evidence.append({"piece": names, "reason": reason, **extra})
+    head = (f"taking out {un} and {vn} cuts the board into separate parts; a tour that has no end in such a "
+            f"part enters it once from {un}, runs through all of it and leaves to {vn} (it cannot enter twice: "
+            f"{un} and {vn} would then lead only into it): such a part needs a path from {un} to {vn} through "
+            f"all its squares. ")
+    if spec.closed:
+        tail = "A closed tour has no ends, but no such path exists for " + parts[0]
+    else:
+        fixed_txt = ("" if not fixed else
+                     f" (the fixed end{'s' if len(fixed) > 1 else ''} "
+                     f"{' and '.join(square_name(graph, x) for x in fixed)} lie outside these parts)")
+        tail = (f"No such path exists for {'; nor for '.join(parts)}; each of these {len(parts)} parts must "
+                f"hold an end of the tour, but only {free} end{'s are' if free != 1 else ' is'} not fixed"
+                f"{fixed_txt}")
+    return Proof(head + tail, argument="two-square cut",
+                 evidence={"cut": [un, vn], "pieces": evidence, "free_ends": free})
+
+
+def count_words(k: int) -> str:
+    return f"{k} square{'s' if k != 1 else ''}"
+
+
 def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
-    """Toughness with two squares, and the two-square cut argument for closed tours (module docstring).
+    """Toughness with two squares, and the two-square cut argument (module docstring).
 
     For each square ``u`` (fewest moves first) one depth-first search finds
     the cut squares ``v`` of the board without ``u``; each pair ``{u, v}``
-    is tried.  Stops at the first proof or when ``time_limit`` is spent.
+    is tried: too many parts prove by toughness; otherwise each part must
+    have a path from ``u`` to ``v`` through it, unless a tour's end lies in
+    it.  Stops at the first proof or when ``time_limit`` is spent.
     """
     n = graph.n
     if n < 5:
@@ -337,10 +364,13 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
     clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
     net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
     ends = _fixed(graph, spec)
+    free = 0 if spec.closed else 2 - len(ends)
     indptr, indices = net.indptr, net.indices
     src = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
     seconds = DEFAULT_TIME if time_limit is None else time_limit
     dfs, blocks = _kernel("lowpoint_dfs", n, seconds), _kernel("blocks", n, seconds)
+    # pairs that are the two moves of a square with two moves: that square is a part of its
+    # own whose path u, w, v always fits, so only the rest is worth a look (on small boards)
     seen: set[tuple[int, int]] = set()
     for u in np.argsort(net.degree, kind="stable").tolist():
         if clock.out():
@@ -360,19 +390,21 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
             if k > _bound(spec, ends, pair):
                 count_, label, gone = net.parts_without(pair)
                 return _toughness(graph, spec, ends, set(pair), count_, label, gone)
-            if not spec.closed or k != 2:
-                continue
             _, label, gone = net.parts_without(pair)
             keep = np.flatnonzero(~gone)
             lab = label[keep]
-            sizes = np.bincount(lab, minlength=int(label.max()) + 1)
+            failing = []
             for comp in np.unique(lab).tolist():
-                if sizes[comp] <= 1 and net.degree[keep[lab == comp][0]] == 2:
-                    continue  # one square between u and v: its path u, a, v always fits
                 piece = keep[lab == comp]
-                proof = _piece_proof(graph, net, u, v, piece)
-                if proof is not None:
-                    return proof
+                if piece.size == 1 and net.degree[piece[0]] == 2:
+                    continue  # one square between u and v: its path u, a, v always fits
+                if any(x in ends for x in piece.tolist()):
+                    continue  # a fixed end inside: the piece need not be one path from u to v
+                why = _piece_fails(graph, net, u, v, piece)
+                if why is not None:
+                    failing.append((piece, why))
+            if len(failing) > free:
+                return _two_cut(graph, spec, u, v, failing[: free + 1], ends, free)
             if clock.out():
                 return None
     return None
