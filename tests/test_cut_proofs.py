@@ -359,3 +359,12 @@ def test_exhaustive_proofs_say_how_large_the_search_was():
     assert re.search(r"[\d,]+ knight's-move checks, [\d.e-]+ s", res.proof), res.proof
     res = solve(Board(3, 4), "cpsat", closed=True, presolve_proofs=False, seed=0)
     assert re.search(r"\d+ branches, \d+ conflicts, [\d.e-]+ s", res.proof), res.proof
+
+
+def test_proof_marks_show_the_witness():
+    from ktsolve.render import proof_marks
+
+    for board, finder in ((Board(3, 4), toughness_proof), (Board(3, 6), two_cut_proof), (Board(3, 6), region_proof)):
+        p = finder(KnightGraph(board), TourSpec(closed=True))
+        m = proof_marks(board, p)
+        assert m.named and m.legend, (finder.__name__, p)
