@@ -545,7 +545,8 @@ def _region(graph, spec, R, major, fixed, free_ends) -> Proof | None:
     rn = sorted(square_name(graph, r) for r in R)
     fed = ", ".join(f"{square_name(graph, c)} {k}" for c, k in sorted(feed.items())[:SHOW])
     ends_txt = ("" if spec.closed else
-                f", plus at most {ends_in} end{'s' if ends_in != 1 else ''} of the tour")
+                f", plus {ends_in} for the {maj} squares among them that may be an end of the tour and "
+                f"use one move only (the colours of an open tour's ends follow from the board's colour counts)")
     text = (
         f"the {len(R)} squares {{{listing(rn, len(rn))}}} hold {W} {maj} and {B} {mnr} squares; every square "
         f"of a tour uses two moves, so the {maj} ones need {2 * W} move-ends, the {mnr} ones inside take at "
@@ -559,7 +560,7 @@ def _region(graph, spec, R, major, fixed, free_ends) -> Proof | None:
 
 # ---------------------------------------------------------------------- all of them
 def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
-    """The first of :func:`two_cut_proof`, :func:`toughness_proof`, :func:`region_proof` that proves.
+    """The first of :func:`region_proof`, :func:`toughness_proof`, :func:`two_cut_proof` that proves.
 
     ``time_limit`` (default :data:`DEFAULT_TIME` seconds) is shared: the
     regions and the greedy ``S`` get a quarter each, the two-square cuts
