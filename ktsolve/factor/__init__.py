@@ -147,3 +147,26 @@ Journal of Mathematics 8:399-404, 1956.
 
 END = 8
 NONE = -1
+
+from .check import check_links, check_two_factor_witness, witness_proof  # noqa: E402
+from .core import TwoFactor, Witness, two_factor, warm  # noqa: E402
+from .links import cycle_count, cycles, links_from_tour  # noqa: E402
+from .network import Extra, Network, network  # noqa: E402
+
+__all__ = [
+    "END",
+    "NONE",
+    "two_factor",
+    "TwoFactor",
+    "Witness",
+    "check_two_factor_witness",
+    "witness_proof",
+    "check_links",
+    "links_from_tour",
+    "cycles",
+    "cycle_count",
+    "network",
+    "Network",
+    "Extra",
+    "warm",
+]
