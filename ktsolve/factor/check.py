@@ -32,10 +32,10 @@ def witness_counts(board: Board, net: Network, colour: int, x_flat, y_flat, x_ex
 
     Examples
     --------
-    >>> b = Board(3, 4)
+    >>> b = Board(5, 4, holes=[(1, 3), (3, 0)])
     >>> net = network(b, closed=True)
-    >>> witness_counts(b, net, 0, [0, 11], [6, 5], False, False)   # a3, d1 and their neighbours
-    (4, 4, 0)
+    >>> witness_counts(b, net, 0, [0, 16, 18], [9], False, False)   # a5, a1, c1 and b3
+    (6, 2, 3)
     """
     rows, cols = board.rows, board.cols
     x = np.asarray(x_flat, dtype=np.int64)
@@ -101,13 +101,13 @@ def check_two_factor_witness(board: Board, spec: TourSpec, witness) -> str | Non
     Examples
     --------
     >>> from ktsolve.factor import two_factor
-    >>> b = Board(3, 4)
+    >>> b = Board(5, 4, holes=[(1, 3), (3, 0)])
     >>> w = two_factor(b).witness
     >>> check_two_factor_witness(b, TourSpec(closed=True), w) is None
     True
     >>> from dataclasses import replace
     >>> check_two_factor_witness(b, TourSpec(closed=True), replace(w, Y=w.Y[:0]))
-    'the witness is not one: X needs 8 moves, and Y and the moves leaving X elsewhere give 8 + 0'
+    'the witness is not one: X needs 6 moves, and Y and the moves leaving X elsewhere give 0 + 6'
     """
     try:
         colour = int(witness.colour)
@@ -149,54 +149,77 @@ def _names(board: Board, squares) -> str:
 def witness_proof(board: Board, spec: TourSpec, witness) -> Proof:
     """The witness as a proof a person can follow (argument ``"2-factor"``).
 
-    The evidence holds the colour, the sets by square name (or by square
-    number above 10,000 squares) and the counts, which
+    The evidence holds the colour, the sets (square names up to 10,000
+    squares, square numbers as int32 arrays above) and the counts, which
     :func:`check_two_factor_witness` re-checks.
 
     Examples
     --------
     >>> from ktsolve.factor import two_factor
-    >>> b = Board(3, 4)
-    >>> print(witness_proof(b, TourSpec(closed=True), two_factor(b).witness))  # doctest: +ELLIPSIS
-    A closed tour uses two moves at every square ... so no closed tour exists.
+    >>> b = Board(5, 4, holes=[(1, 3), (3, 0)])
+    >>> print(witness_proof(b, TourSpec(closed=True), two_factor(b).witness))  # doctest: +NORMALIZE_WHITESPACE
+    A closed tour uses two moves at every square, so its moves cover the board with cycles (a 2-factor).
+    Take the 3 dark squares X (a5, a1, c1): they need 6 moves. Each of them goes either to the light
+    square Y (b3), which takes at most 2 moves (two each), or to another light square, and only 3 moves
+    join X to those. 2 + 3 < 6, so no set of cycles covers the board, and no closed tour exists.
     """
     net = network(board, closed=spec.closed, start=spec.start, end=spec.end)
     corner = board.colour_name(0, 0)
     cname = {0: corner, 1: "light" if corner == "dark" else "dark"}
     col, oth = cname[witness.colour], cname[1 - witness.colour]
     what = spec.describe(board)
-    star_x = " and the extra square" if witness.x_extra else ""
-    star_y = " and the extra square" if witness.y_extra else ""
-    parts = []
-    if spec.closed:
-        parts.append("A closed tour uses two moves at every square")
-    else:
-        parts.append(f"An {what} uses two moves at every square but its ends")
-    if net.explain:
-        parts.append(net.explain)
     nx, ny = len(witness.X), len(witness.Y)
-    parts.append(
-        f"Take the {nx} {col} squares X{star_x}"
-        + (f" ({_names(board, witness.X)})" if nx else "")
-        + f": they need {witness.need} moves. Each such move goes to one of the {ny} {oth} squares Y{star_y}"
-        + (f" ({_names(board, witness.Y)})" if ny else "")
-        + f", which take at most {witness.supply_y} moves (two each, one at a square already "
-        f"joined by a forced move), or leaves X for another {oth} square, and only "
-        f"{witness.supply_rest} moves do. {witness.supply_y} + {witness.supply_rest} < {witness.need}, "
-        f"so not even a set of cycles covering the board exists, and no {what} exists."
-    )
+    if spec.closed:
+        head = "A closed tour uses two moves at every square, so its moves cover the board with cycles (a 2-factor)."
+    else:
+        head = (f"An {what} uses two moves at every square but its ends, which use one. "
+                "Joined through extra squares, its moves cover the board with cycles (a 2-factor).")
+    if net.explain:
+        head += " " + net.explain
+    xe, ye = net.extra(witness.colour), net.extra(1 - witness.colour)
+    x_what = f"the {nx} {col} square{'s' if nx != 1 else ''} X" + (f" ({_names(board, witness.X)})" if nx else "")
+    if witness.x_extra:
+        x_what += " and the extra square of that colour"
+    notes = ["two each"]
+    y_flat = set(board.flat_of(np.asarray(witness.Y, dtype=np.int64)).tolist())
+    if any(f in y_flat for f in net.cap1):
+        notes.append("one at a fixed end, whose other move is forced")
+    if witness.y_extra and ye is not None:
+        notes.append(f"{ye.cap} at the extra square")
+    named = f" ({_names(board, witness.Y)})" if ny else ""
+    extra_y = " or the extra square of that colour" if witness.y_extra else ""
+    if ny + witness.y_extra == 0:
+        goes = f"Each of them goes to a {oth} square"
+    elif ny == 1 and not witness.y_extra:
+        goes = (f"Each of them goes either to the {oth} square Y{named}, which takes at most "
+                f"{witness.supply_y} moves ({'; '.join(notes)}), or to another {oth} square")
+    else:
+        goes = (f"Each of them goes either to one of the {ny} {oth} squares Y{named}{extra_y}, which take "
+                f"at most {witness.supply_y} moves ({'; '.join(notes)}), or to another {oth} square")
+    if ye is not None and not witness.y_extra:
+        goes += " (the extra square included)"
+    body = (f"Take {x_what}: they need {witness.need} moves. {goes}, and only {witness.supply_rest} moves "
+            f"join X to those. {witness.supply_y} + {witness.supply_rest} < {witness.need}, so no set of "
+            f"cycles covers the board, and no {what} exists.")
+    if xe is None and witness.x_extra:
+        body += " (X names an extra square the question does not have.)"
     big = board.n_squares > 10_000
+
+    def squares(a):
+        a = np.asarray(a, dtype=np.int32)
+        return a if big else board.names(board.coords_of(a))
+
     evidence = {
         "colour": int(witness.colour),
-        "X": witness.X.tolist() if big else board.names(board.coords_of(witness.X)),
-        "Y": witness.Y.tolist() if big else board.names(board.coords_of(witness.Y)),
+        "X": squares(witness.X),
+        "Y": squares(witness.Y),
         "x_extra": bool(witness.x_extra),
         "y_extra": bool(witness.y_extra),
         "need": int(witness.need),
         "supply_y": int(witness.supply_y),
         "supply_rest": int(witness.supply_rest),
     }
-    return Proof(" ".join(parts), argument="2-factor", evidence=evidence)
+    return Proof(head + " " + body, argument="2-factor", evidence=evidence)
 
 
 def check_links(board: Board, links, *, closed: bool = True, start=None, end=None) -> str | None:

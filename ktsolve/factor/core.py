@@ -6,6 +6,7 @@ See :mod:`ktsolve.factor` for the network, the witness and the link format.
 from __future__ import annotations
 
 import time
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,12 +83,40 @@ class TwoFactor:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def _kernels(n: int):
-    from . import _kernels as K
+_PURE: dict = {}
 
+
+def pure_kernels() -> dict:
+    """The kernels of :mod:`._kernels` as plain Python, calling each other as plain Python.
+
+    ``kernel.py_func`` alone would still call the jitted helpers (and load
+    or compile them); here every function of the module is rebuilt over one
+    namespace in which each numba dispatcher is replaced by its plain
+    function, so a small board pays no numba start-up at all.
+    """
+    if not _PURE:
+        from numba.core.dispatcher import Dispatcher
+
+        from . import _kernels as K
+
+        space = dict(vars(K))
+        for name, value in vars(K).items():
+            if isinstance(value, Dispatcher):
+                f = value.py_func
+                space[name] = types.FunctionType(f.__code__, space, name, f.__defaults__, f.__closure__)
+        _PURE.update(space)
+    return _PURE
+
+
+def _kernels(n: int, deadline: Deadline):
+    """The four kernels of a completion: jitted (compiled first, the deadline extended by it) or plain."""
     if n > PY_MAX:
+        from . import _kernels as K
+
+        deadline.extend(warm())
         return K.sanitize, K.greedy, K.deficient, K.augment
-    return K.sanitize.py_func, K.greedy.py_func, K.deficient.py_func, K.augment.py_func
+    k = pure_kernels()
+    return k["sanitize"], k["greedy"], k["deficient"], k["augment"]
 
 
 def _init_links(board: Board, init) -> np.ndarray:
@@ -191,12 +220,12 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
     >>> tf = two_factor(Board(6, 6))
     >>> tf.status, int((tf.links >= 0).sum())
     ('found', 72)
-    >>> tf = two_factor(Board(4, 5), closed=False)   # no 2-factor with the ends joined
-    >>> tf.status, tf.witness.need > tf.witness.supply_y + tf.witness.supply_rest
-    ('found', False)
-    >>> tf = two_factor(Board(3, 4))          # closed: every corner has two moves, forced
-    >>> tf.status, tf.witness.need, tf.witness.supply_y + tf.witness.supply_rest
-    ('none', 8, 6)
+    >>> tf = two_factor(Board(4, 5), closed=False)   # the ends joined through extra squares
+    >>> tf.status, int((tf.links == 8).sum())
+    ('found', 2)
+    >>> tf = two_factor(Board(5, 4, holes=[(1, 3), (3, 0)]))
+    >>> tf.status, tf.witness.need, tf.witness.supply_y, tf.witness.supply_rest
+    ('none', 6, 2, 3)
     """
     if not isinstance(board, Board):
         raise InvalidParameterError(f"board must be a Board, not {type(board).__name__}")
@@ -225,7 +254,7 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
         mask = np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1)
         netarr = net.as_array()
         epart = np.full((2, 2), -1, dtype=np.int64)
-        sanitize, greedy, deficient, augment = _kernels(n)
+        sanitize, greedy, deficient, augment = _kernels(n, deadline)
         t = time.perf_counter()
         dropped = int(sanitize(mask, flat_links, rows, cols, netarr, epart))
         added = int(greedy(mask, flat_links, rows, cols, netarr, epart))

@@ -54,8 +54,8 @@ def links_from_tour(board: Board, squares, *, closed: bool, source: Board | None
     >>> tour = solve(full, method="warnsdorff", closed=True, seed=1).tour.squares
     >>> holed = Board(6, 6, holes=[(0, 0), (0, 1)])
     >>> links = links_from_tour(holed, tour, closed=True, source=full)
-    >>> int((links >= 0).sum()), int((links[holed.mask] < 0).sum())   # 68 slots kept, 4 squares short
-    (68, 4)
+    >>> int((links >= 0).sum()), int((links[holed.mask] < 0).sum())   # 4 squares lost a move
+    (64, 4)
     """
     source = board if source is None else source
     if source.shape != board.shape:
@@ -95,7 +95,7 @@ def cycles(links) -> tuple[np.ndarray, int]:
 
     Cycles and open paths (their ends linked to the extra vertex, or not
     linked) are components; holes and cells without a link are -1.  One
-    linear walk (a numba kernel above 400 cells).
+    linear walk (a numba kernel above ``PY_MAX`` cells).
 
     Examples
     --------
@@ -105,10 +105,11 @@ def cycles(links) -> tuple[np.ndarray, int]:
     ((6, 6), True)
     """
     from . import _kernels as K
+    from .core import PY_MAX, pure_kernels
 
     links = np.ascontiguousarray(links, dtype=np.int8)
     rows, cols = links.shape[:2]
-    func = K.label_cycles if rows * cols > 400 else K.label_cycles.py_func
+    func = K.label_cycles if rows * cols > PY_MAX else pure_kernels()["label_cycles"]
     labels, count = func(links.reshape(-1), rows, cols)
     return labels.reshape(rows, cols), int(count)
 
