@@ -79,3 +79,25 @@ def has_two_factor(board, closed, start=None, end=None) -> bool:
         return True
     value = nx.maximum_flow_value(flow, "source", "sink")
     return value == side[0]
+
+
+def deficiency(board, closed, start, end, colour, X, Y, x_extra, y_extra) -> int:
+    """``b(X) - b(Y) - e(X, Q \\ Y)`` on the explicit network (positive: ``(X, Y)`` proves no 2-factor).
+
+    ``X`` and ``Y`` are square numbers; the extra vertex of a colour is "z" (the one extra vertex) or
+    "z1" (colour 1) / "z2" (colour 0).
+    """
+    g, forced, col = explicit_network(board, closed, start, end)
+    b = {v: 2 for v in g.nodes}
+    for pair in forced:
+        u, w = tuple(pair)
+        g.remove_edge(u, w)
+        b[u] -= 1
+        b[w] -= 1
+    # a vertex that needs no more moves (an extra vertex saturated by forced moves) takes none
+    g.remove_nodes_from([v for v in list(g.nodes) if b[v] == 0])
+    extras = {col[v]: v for v in g.nodes if isinstance(v, str)}
+    xs = set(int(v) for v in X) | ({extras[colour]} if x_extra else set())
+    ys = set(int(v) for v in Y) | ({extras[1 - colour]} if y_extra else set())
+    leaving = sum(1 for x in xs for w in g.neighbors(x) if w not in ys)
+    return sum(b[x] for x in xs) - sum(b[y] for y in ys) - leaving
