@@ -261,3 +261,21 @@ def test_property_random_boards(rows, cols, data):
     board = Board(rows, cols, sorted(holes))
     closed = data.draw(st.booleans())
     _agrees(board, closed, None, None)
+
+
+def test_the_cold_start_tile_is_a_2_factor_of_the_4x4_board():
+    from ktsolve.factor import _kernels as K
+
+    tile = np.array(K._TILE, dtype=np.int8).reshape(4, 4, 2)
+    assert check_links(Board(4, 4), tile) is None
+    # laid on a holed board, every link it lays is mutual and the completion needs only local repairs
+    board = Board(8, 12, holes=[(1, 1), (2, 6)])
+    links = np.full(8 * 12 * 2, -1, dtype=np.int8)
+    net = core.network(board, closed=True).as_array()
+    laid = K.tile.py_func(np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1), links, 8, 12, net)
+    assert laid == 96 - 2 * 2  # the 96 moves of six whole blocks, but the two of each hole
+    links = links.reshape(8, 12, 2)
+    for r, c, s in zip(*np.nonzero(links >= 0)):
+        dr, dc = KNIGHT_MOVES[links[r, c, s]]
+        assert (links[r + dr, c + dc] == (links[r, c, s] ^ 4)).any()
+        assert board.mask[r + dr, c + dc]

@@ -23,6 +23,9 @@ __all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX"]
 #: Boards of at most this many cells run the kernels as plain Python (no numba start-up).
 PY_MAX = 400
 
+#: Side of the square buckets in which short sink squares are looked up (the searches' targets).
+_BUCKET = 32
+
 #: Seconds one call of the augmenting kernel aims at, between looks at the clock.
 _CHUNK_S = 0.05
 
@@ -109,14 +112,14 @@ def pure_kernels() -> dict:
 
 
 def _kernels(n: int, deadline: Deadline):
-    """The four kernels of a completion: jitted (compiled first, the deadline extended by it) or plain."""
+    """The kernels of a completion: jitted (compiled first, the deadline extended by it) or plain."""
     if n > PY_MAX:
         from . import _kernels as K
 
         deadline.extend(warm())
-        return K.sanitize, K.greedy, K.deficient, K.augment
+        return K.sanitize, K.tile, K.greedy, K.deficient, K.buckets, K.augment
     k = pure_kernels()
-    return k["sanitize"], k["greedy"], k["deficient"], k["augment"]
+    return k["sanitize"], k["tile"], k["greedy"], k["deficient"], k["buckets"], k["augment"]
 
 
 def _init_links(board: Board, init) -> np.ndarray:
@@ -236,13 +239,14 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
     n = rows * cols
     phases: dict[str, float] = {}
 
-    def done(status, links=None, witness=None, counters=(0, 0, 0, 0), greedy=0, dropped=0, **extra):
+    def done(status, links=None, witness=None, counters=(0, 0, 0, 0, 0), greedy=0, dropped=0, **extra):
         stats = {"augmentations": int(counters[2]), "searches": int(counters[1]),
-                 "failed_searches": int(counters[3]), "greedy": int(greedy), "dropped": int(dropped),
-                 **{k: round(v, 6) for k, v in phases.items()}, **extra}
+                 "failed_searches": int(counters[3]), "reached": int(counters[4]), "greedy": int(greedy), "dropped": int(dropped),
+                 "tiled": int(tiled), **{k: round(v, 6) for k, v in phases.items()}, **extra}
         return TwoFactor(status, links, witness, net, time.perf_counter() - t0, int(counters[2]),
                          int(counters[1]), int(greedy), int(dropped), stats)
 
+    tiled = 0
     if net.trivial:
         links = np.full((rows, cols, 2), -1, dtype=np.int8)
         links[board.mask] = 8
@@ -254,9 +258,12 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
         mask = np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1)
         netarr = net.as_array()
         epart = np.full((2, 2), -1, dtype=np.int64)
-        sanitize, greedy, deficient, augment = _kernels(n, deadline)
+        sanitize, tile, greedy, deficient, buckets, augment = _kernels(n, deadline)
         t = time.perf_counter()
-        dropped = int(sanitize(mask, flat_links, rows, cols, netarr, epart))
+        if init is None:
+            dropped, tiled = 0, int(tile(mask, flat_links, rows, cols, netarr))
+        else:
+            dropped, tiled = int(sanitize(mask, flat_links, rows, cols, netarr, epart)), 0
         added = int(greedy(mask, flat_links, rows, cols, netarr, epart))
         phases["start_s"] = time.perf_counter() - t
         deadline.check("completing the 2-factor")
@@ -274,20 +281,23 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
         estamp = np.zeros(2, dtype=np.int64)
         parent = np.zeros(n, dtype=np.int8)
         eparent = np.full(2, -1, dtype=np.int64)
-        queue = np.empty(n + 2, dtype=np.int32)
-        counters = np.zeros(4, dtype=np.int64)
+        vis = np.empty(1 << 12, dtype=np.int32)  # the nodes a search reached (grown by the kernel)
+        heap = np.empty(1 << 12, dtype=np.int64)  # its queue by distance to the target
+        bstart, bentry, bcount = buckets(dsink, rows, cols, _BUCKET)
+        counters = np.zeros(5, dtype=np.int64)
         pos, chunk = 0, 64
         while pos < todo.size:
             deadline.check("completing the 2-factor")
             c0 = time.perf_counter()
-            pos = int(augment(mask, flat_links, rows, cols, netarr, epart, stamp, estamp, parent, eparent,
-                              queue, todo, pos, chunk, dsink, counters))
+            pos, vis, heap = augment(mask, flat_links, rows, cols, netarr, epart, stamp, estamp, parent, eparent,
+                                     vis, heap, todo, pos, chunk, dsink, _BUCKET, bstart, bentry, bcount, counters)
+            pos = int(pos)
             spent = time.perf_counter() - c0
             chunk = int(min(max(chunk * (2 if spent < _CHUNK_S / 2 else 1), 1), 1 << 24)) if spent < _CHUNK_S \
                 else max(1, chunk // 2)
         phases["augment_s"] = time.perf_counter() - t
         phases["short_at_start"] = int(todo.size)
-        del queue, parent
+        del vis, heap, parent
         if counters[3] == 0:
             _reinstate(links, net, closed)
             return done("found", links, counters=counters, greedy=added, dropped=dropped)
@@ -314,11 +324,15 @@ def _warm_calls() -> None:
         links = np.full(72, -1, dtype=np.int8)
         epart = np.full((2, 2), -1, dtype=np.int64)
         K.sanitize(mask, links, 6, 6, net, epart)
+        K.tile(mask, links, 6, 6, net)
         K.greedy(mask, links, 6, 6, net, epart)
         todo = K.deficient(mask, links, 6, 6, net, epart, 0)
+        sinks = K.deficient(mask, links, 6, 6, net, epart, 1)
+        bstart, bentry, bcount = K.buckets(sinks, 6, 6, _BUCKET)
         K.augment(mask, links, 6, 6, net, epart, np.zeros(36, dtype=np.int32), np.zeros(2, dtype=np.int64),
-                  np.zeros(36, dtype=np.int8), np.full(2, -1, dtype=np.int64), np.empty(38, dtype=np.int32),
-                  todo, 0, 64, todo, np.zeros(4, dtype=np.int64))
+                  np.zeros(36, dtype=np.int8), np.full(2, -1, dtype=np.int64), np.empty(4, dtype=np.int32),
+                  np.empty(4, dtype=np.int64), todo, 0, 64, sinks, _BUCKET, bstart, bentry, bcount,
+                  np.zeros(5, dtype=np.int64))
         K.label_cycles(links, 6, 6)
 
 
@@ -333,4 +347,4 @@ def warm() -> float:
     from . import _kernels as K
 
     return jit.prepare("2-factor", _warm_calls,
-                       (K.sanitize, K.greedy, K.deficient, K.augment, K.label_cycles))
+                       (K.sanitize, K.tile, K.greedy, K.deficient, K.buckets, K.augment, K.label_cycles))
