@@ -212,7 +212,7 @@ def main() -> None:
               f"{args.dense} boards per size and target: random squares removed, colours in turn, while every "
               "square keeps two moves (the share reached may fall short of the target); how many each proof "
               "refutes (the matching proof with 30 s each), and the 2-factor proof's median and largest time "
-              "(plain Python below 400 cells, numba above).", ""]
+              "(plain Python up to 10,000 cells: these boards never load the numba kernels).", ""]
     lines.append(markdown_table(["board", "target holes", "holes reached", "boards", "quick proofs",
                                  "2-factor proof", "matching proof", "2-factor median", "2-factor max"],
                                 dense_rows(args.dense)))

@@ -90,7 +90,8 @@ def test_the_jitted_kernels_agree_too(seed, monkeypatch):
     assert seen == {"found", "none"}
 
 
-def test_boards_above_the_plain_python_limit_use_the_kernels():
+def test_boards_above_the_plain_python_limit_use_the_kernels(monkeypatch):
+    monkeypatch.setattr(core, "PY_MAX", 400)
     rng = np.random.default_rng(7)
     for _ in range(4):
         board = random_board(rng, 21, 26, 0.08)

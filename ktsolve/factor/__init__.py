@@ -72,9 +72,19 @@ Representation
 --------------
 Everything works on the implicit grid: a ``uint8`` mask of the rectangle
 (1 on squares) and the eight knight moves of :data:`ktsolve.graph.KNIGHT_MOVES`,
-neighbours computed on the fly, so a ``10000 x 10000`` board costs about 12
-bytes per square (mask, links, search stamps and parents, queue), never a
-CSR list of its 8 * 10^8 move entries.
+neighbours computed on the fly, so a ``10000 x 10000`` board costs about 8
+bytes per cell (mask 1, links 2, search stamp 4, parent move 1) plus work
+arrays as large as the largest search, never a CSR list of its 8 * 10^8
+move entries.
+
+How it completes: a *cold start* lays a 2-factor of the 4 x 4 board on
+every whole 4 x 4 block, a *warm start* keeps the valid links of the
+links it is given; a greedy pass links neighbours that both still need a
+move; then one residual search per vertex still short of moves, nearest
+first towards a short vertex of the other colour (so its cost follows the
+length of its path, not the area around it), flips an augmenting path.  A
+search that fails marks the closed set it reached: no later augmenting
+path enters it, and at the end those sets are the witness.
 
 *Links*: an ``int8`` array of shape ``(rows, cols, 2)``, two slots per cell:
 ``0 .. 7`` the move (index into ``KNIGHT_MOVES``, ``(row change, col
@@ -100,8 +110,10 @@ API
     ``TwoFactor.witness``: a :class:`Witness` when none exists;
     ``TwoFactor.seconds``, ``.augmentations`` (augmenting paths applied),
     ``.searches`` (residual searches run), ``.greedy`` (links the greedy
-    start added), ``.dropped`` (links of ``init`` that were not valid links
-    of this network, dropped), ``.stats`` (a dict of all of them).
+    pass added), ``.dropped`` (slots of ``init`` that were not valid links
+    of this network, cleared), ``.network`` (the :class:`Network`),
+    ``.stats`` (a dict of all of them, ``tiled``, ``reached`` and the
+    seconds of each phase).
 
 ``Witness``: ``colour`` (the parity ``(row + col) % 2`` of ``X``), ``X``
     and ``Y`` (int32 square numbers of the board, sorted), ``x_extra`` and

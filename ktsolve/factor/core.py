@@ -14,14 +14,17 @@ import numpy as np
 
 from .. import jit
 from ..board import Board
+from ..checks import check_flag
 from ..driver import Deadline, Stopped
 from ..errors import InvalidParameterError
 from .network import Network, network
 
 __all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX"]
 
-#: Boards of at most this many cells run the kernels as plain Python (no numba start-up).
-PY_MAX = 400
+#: Boards of at most this many cells run the kernels as plain Python: loading the compiled kernels
+#: from numba's cache takes 0.4 to 1.3 s in a fresh process, plain Python about 15 us a cell
+#: (0.15 s at 100 x 100, measured).
+PY_MAX = 10_000
 
 #: Side of the square buckets in which short sink squares are looked up (the searches' targets).
 _BUCKET = 32
@@ -207,16 +210,26 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
 
     Notes
     -----
-    The greedy start adds links in row-major order; then one breadth-first
-    residual search runs from every vertex of the source colour still short
-    of moves.  A search that fails marks the closed set it reached, which
-    no later search enters; so every cell is reached by failed searches at
-    most once, and a successful search reaches only the region between a
-    short vertex and the nearest short vertex of the other colour: from a
-    near-complete warm start the whole is linear in practice (see
-    ``benchmarks/results/two_factor.md``).  Memory: the mask, the links, a
-    stamp (int32), a parent code (int8) and a queue entry (int32) per cell,
-    about 12 bytes.
+    The cold start lays a 2-factor of the 4 x 4 board on every whole 4 x 4
+    block (so each hole leaves two squares of the other colour short of a
+    move), a warm start keeps the valid links of ``init``; then a greedy
+    pass links neighbours that are both short, and one residual search runs
+    from every vertex of the source colour still short of moves.  A search
+    goes nearest-first towards a short sink square found in buckets of
+    32 x 32 cells, so a search whose augmenting path is ``d`` moves long
+    reaches about ``d`` times a few nodes (breadth-first search reached the
+    area ``d**2``, and random holes need paths of every length: the colours
+    are unbalanced in regions of every size).  A search that fails marks the
+    closed set it reached, which no later search enters; those sets are the
+    witness.  Measured: 1000 x 1000 with 1% holes in about 1 s, 4000 x 4000
+    in about 15 s (``benchmarks/results/two_factor.md``).  Memory: the mask
+    (1 byte a cell), the links (2), a search stamp (4) and a parent move (1),
+    plus work arrays as large as the largest search.
+
+    The answer ``stats`` also hold ``tiled`` (moves of the cold start),
+    ``reached`` (nodes reached by all searches), ``failed_searches``,
+    ``short_at_start`` and the seconds of the phases (``start_s``,
+    ``augment_s``, ``witness_s``); for an ``unknown``, ``reason``.
 
     Examples
     --------
@@ -232,6 +245,7 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
     """
     if not isinstance(board, Board):
         raise InvalidParameterError(f"board must be a Board, not {type(board).__name__}")
+    closed = check_flag("closed", closed)
     deadline = deadline or Deadline(None)
     t0 = time.perf_counter()
     net = network(board, closed=closed, start=start, end=end)
