@@ -92,6 +92,9 @@ EXACT_MAX = 400
 #: Full boards above this many squares go to ``divide`` before anything else in ``prove``.
 PROVE_DIVIDE_FIRST = 10_000
 
+#: The share of the time left the 2-factor proof may take before it gives up (no proof).
+TWO_FACTOR_SHARE = 0.3
+
 #: The names of the proof steps (every other step is a method of the registry).
 PROOFS = ("quick proofs", "2-factor proof", "matching proof")
 #: The method a proof step's answer names.
@@ -128,7 +131,9 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     n = board.n_squares
     if n > PRESOLVE_MAX:
         return []
-    steps = [Step("quick proofs"), Step("2-factor proof")]  # linear time: every board
+    # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
+    # with at most TWO_FACTOR_SHARE of a time limit, so the constructions keep the rest
+    steps = [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
     return steps
@@ -182,7 +187,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         # a tour exists, so the full proof runs after the constructions; up to
         # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
         # short try first catches the quick refutations.
-        plan += [Step("quick proofs"), Step("2-factor proof")]
+        plan += [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
         if n <= PROVE_MATCHING_EARLY_MAX:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:
