@@ -198,7 +198,13 @@ def witness_proof(board: Board, spec: TourSpec, witness) -> Proof:
                 f"at most {witness.supply_y} moves ({'; '.join(notes)}), or to another {oth} square")
     if ye is not None and not witness.y_extra:
         goes += " (the extra square included)"
-    body = (f"Take {x_what}: they need {witness.need} moves. {goes}, and only {witness.supply_rest} moves "
+    x_flat = set(board.flat_of(np.asarray(witness.X, dtype=np.int64)).tolist())
+    needs = ""
+    if any(f in x_flat for f in net.cap1):
+        needs = " (one at a fixed end, whose other move is forced)"
+    elif witness.x_extra and xe is not None:
+        needs = f" ({xe.cap} at the extra square)"
+    body = (f"Take {x_what}: they need {witness.need} moves{needs}. {goes}, and only {witness.supply_rest} moves "
             f"join X to those. {witness.supply_y} + {witness.supply_rest} < {witness.need}, so no set of "
             f"cycles covers the board, and no {what} exists.")
     if xe is None and witness.x_extra:
