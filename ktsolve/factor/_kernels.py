@@ -487,6 +487,10 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
             cur):
     """One residual search from source node ``root``, nearest-to-``target`` first.
 
+    Sources and sinks wait in one heap by their distance to ``target``: a
+    sink's factor moves are walked back only when it is the nearest, so the
+    search reaches few nodes off its path.
+
     Returns (augmented, the short sink reached or -1, nodes reached, vis, hp)
     (the two work arrays, grown if they had to).  Any order of a complete
     search is exact; the order by distance to a short sink makes a search
@@ -501,6 +505,11 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
     while hn > 0 and found < 0:
         key, hn = _hpop(hp, hn)
         u = key & 0xFFFFFFFF
+        if (u < n and _colour(u, cols) == snk) or u == n + snk:
+            # a sink reached earlier: walk its factor moves back now that it is the nearest
+            vis, nvis, hp, hn = _expand_sink(u, n, rows, cols, links, epart, stamp, estamp, parent, eparent,
+                                             cur, vis, nvis, hp, hn, src, target)
+            continue
         if u >= n:
             # the extra vertex of the source colour is joined to every square of the sink colour
             # (but one): first look for a short one among the short sinks of the start
@@ -524,8 +533,7 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
                 if _deg(links, v) < _cap(v, net):
                     found = v
                     break
-                vis, nvis, hp, hn = _expand_sink(v, n, rows, cols, links, epart, stamp, estamp, parent, eparent,
-                                                 cur, vis, nvis, hp, hn, src, target)
+                hp, hn = _hpush(hp, hn, (_distance(v, target, cols) << 32) | v)
             continue
         ur, uc = u // cols, u % cols
         for j in range(8):
@@ -538,8 +546,7 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
             if _deg(links, v) < _cap(v, net):
                 found = v
                 break
-            vis, nvis, hp, hn = _expand_sink(v, n, rows, cols, links, epart, stamp, estamp, parent, eparent,
-                                             cur, vis, nvis, hp, hn, src, target)
+            hp, hn = _hpush(hp, hn, (_distance(v, target, cols) << 32) | v)
         if found < 0 and net[5 + 3 * snk] == 1 and _ejoins(net, snk, u, cols) and not _has(links, u, 8):
             v = n + snk
             if not _seen(v, n, stamp, estamp, cur):
@@ -547,8 +554,7 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
                 if _edeg(epart, snk) < net[6 + 3 * snk]:
                     found = v
                 else:
-                    vis, nvis, hp, hn = _expand_sink(v, n, rows, cols, links, epart, stamp, estamp, parent,
-                                                     eparent, cur, vis, nvis, hp, hn, src, target)
+                    hp, hn = _hpush(hp, hn, v)  # the extra vertex: no place, first in line
     if found < 0:
         for i in range(nvis):  # a closed set with no short sink: no augmenting path will ever enter it
             v = vis[i]
