@@ -10,6 +10,7 @@ exactly when the maximum flow saturates every capacity.
 from __future__ import annotations
 
 import networkx as nx
+import numpy as np
 
 from ktsolve.graph import KnightGraph
 
@@ -101,3 +102,19 @@ def deficiency(board, closed, start, end, colour, X, Y, x_extra, y_extra) -> int
     ys = set(int(v) for v in Y) | ({extras[1 - colour]} if y_extra else set())
     leaving = sum(1 for x in xs for w in g.neighbors(x) if w not in ys)
     return sum(b[x] for x in xs) - sum(b[y] for y in ys) - leaving
+
+
+def check_evidence(board, spec, proof) -> str | None:
+    """The checker's verdict on a proof's evidence (names or square numbers), counts not trusted."""
+    ev = proof.evidence
+
+    def squares(items):
+        items = list(items)
+        if items and isinstance(items[0], str):
+            return np.array([board.index(*board.parse_square(x)) for x in items], dtype=np.int32)
+        return np.asarray(items, dtype=np.int32)
+
+    from ktsolve.factor import Witness, check_two_factor_witness
+
+    w = Witness(ev["colour"], squares(ev["X"]), squares(ev["Y"]), ev["x_extra"], ev["y_extra"])
+    return check_two_factor_witness(board, spec, w)

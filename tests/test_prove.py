@@ -9,8 +9,8 @@ from ktsolve import Board, KnightGraph, Status, prove, solve
 from ktsolve.proofs import check_matching_proof
 
 from conftest import invoke, random_board
+from naive_factor import check_evidence
 from naive_tours import closed_exists, exhaustive_tour, open_exists
-from test_two_factor_proof import check_evidence
 
 
 @pytest.mark.parametrize("m", range(1, 11))

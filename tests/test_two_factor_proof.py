@@ -6,27 +6,13 @@ import numpy as np
 import pytest
 
 from conftest import SHARED_ORACLES, random_board
+from naive_factor import check_evidence
 from naive_tours import exhaustive_tour
 from ktsolve import Board, TourSpec, prove, solve
-from ktsolve.factor import Witness, check_two_factor_witness
 from ktsolve.graph import KnightGraph
 from ktsolve.portfolio import auto_plan, prove_plan
 from ktsolve.proofs import quick_proof
 from ktsolve.proofs.two_factor import two_factor_proof
-
-
-def check_evidence(board, spec, proof) -> str | None:
-    """The checker's verdict on a proof's evidence (names or square numbers), counts not trusted."""
-    ev = proof.evidence
-
-    def squares(items):
-        items = list(items)
-        if items and isinstance(items[0], str):
-            return np.array([board.index(*board.parse_square(x)) for x in items], dtype=np.int32)
-        return np.asarray(items, dtype=np.int32)
-
-    w = Witness(ev["colour"], squares(ev["X"]), squares(ev["Y"]), ev["x_extra"], ev["y_extra"])
-    return check_two_factor_witness(board, spec, w)
 
 
 def _specs(board, rng):
