@@ -19,8 +19,8 @@ Measures:
   holes; for each, whether the quick proofs, the 2-factor proof and the
   matching proof refute a closed tour, and the 2-factor proof's time.
 
-Run:  python benchmarks/bench_two_factor.py [--huge] [--runs 3] [--dense 40]
-Writes benchmarks/results/two_factor.md.
+Run:  python benchmarks/bench_two_factor.py [--huge] [--runs 3] [--dense 40] [--sizes N ...] [--out NAME]
+Writes benchmarks/results/two_factor.md (NAME.md); ``--sizes`` with no size runs the dense boards only.
 """
 
 from __future__ import annotations
@@ -177,6 +177,8 @@ def main() -> None:
     parser.add_argument("--huge", action="store_true", help="also 10000x10000 (one timed run)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dense", type=int, default=40, help="dense boards per size and fraction")
+    parser.add_argument("--sizes", type=int, nargs="*", default=SIZES, help="sides of the huge boards")
+    parser.add_argument("--out", default="two_factor", help="name of the result file in results/")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -193,7 +195,7 @@ def main() -> None:
         "deleted, then augmenting paths.", "",
     ]
     rows = []
-    sizes = SIZES + (HUGE if args.huge else [])
+    sizes = list(args.sizes) + (HUGE if args.huge else [])
     for n in sizes:
         runs = args.runs if n < 10_000 else 0
         for mode in ("cold", "warm"):
@@ -212,14 +214,18 @@ def main() -> None:
               f"{args.dense} boards per size and target: random squares removed, colours in turn, while every "
               "square keeps two moves (the share reached may fall short of the target); how many each proof "
               "refutes (the matching proof with 30 s each), and the 2-factor proof's median and largest time "
-              "(plain Python up to 10,000 cells: these boards never load the numba kernels).", ""]
+              "(plain Python up to 2,500 cells, numba kernels above).", ""]
     lines.append(markdown_table(["board", "target holes", "holes reached", "boards", "quick proofs",
                                  "2-factor proof", "matching proof", "2-factor median", "2-factor max"],
                                 dense_rows(args.dense)))
     cmd = "python benchmarks/bench_two_factor.py" + (" --huge" if args.huge else "") + \
         f" --runs {args.runs} --dense {args.dense}"
+    if args.sizes != SIZES:
+        cmd += " --sizes " + " ".join(str(n) for n in args.sizes)
+    if args.out != "two_factor":
+        cmd += f" --out {args.out}"
     lines += ["", f"Command: `{cmd}`", ""]
-    path = write_result("two_factor", "\n".join(lines))
+    path = write_result(args.out, "\n".join(lines))
     print(path)
 
 

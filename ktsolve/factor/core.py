@@ -22,9 +22,9 @@ from .network import Network, network
 __all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX"]
 
 #: Boards of at most this many cells run the kernels as plain Python: loading the compiled kernels
-#: from numba's cache takes 0.4 to 1.3 s in a fresh process, plain Python about 15 us a cell
-#: (0.15 s at 100 x 100, measured).
-PY_MAX = 10_000
+#: from numba's cache takes 0.4 to 1.3 s in a fresh process, plain Python about 15 us a cell on a
+#: board with few holes but more on boards with many (0.2 s at 40 x 40 with 25% holes, loaded machine).
+PY_MAX = 2_500
 
 #: Side of the square buckets in which short sink squares are looked up (the searches' targets).
 _BUCKET = 32
