@@ -221,8 +221,11 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
     area ``d**2``, and random holes need paths of every length: the colours
     are unbalanced in regions of every size).  A search that fails marks the
     closed set it reached, which no later search enters; those sets are the
-    witness.  Measured: 1000 x 1000 with 1% holes in about 1 s, 4000 x 4000
-    in about 15 s (``benchmarks/results/two_factor.md``).  Memory: the mask
+    witness.  Measured with 1% random holes on a shared 2-core machine:
+    1000 x 1000 in 0.6 to 1.5 s, 4000 x 4000 in 18 to 35 s, the nodes
+    reached growing a little faster than the board (1.3 a cell at 1000 x
+    1000, 2.5 at 4000 x 4000: the long paths of the colours' imbalance in
+    large regions); see ``benchmarks/results/two_factor.md``.  Memory: the mask
     (1 byte a cell), the links (2), a search stamp (4) and a parent move (1),
     plus work arrays as large as the largest search.
 
