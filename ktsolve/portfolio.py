@@ -23,9 +23,9 @@ Examples
 >>> from ktsolve import Board
 >>> from ktsolve.tour import TourSpec
 >>> [s.name for s in auto_plan(Board(6, 6), TourSpec(closed=True))]
-['quick proofs', '2-factor proof', 'matching proof', 'warnsdorff', 'cpsat', 'backtrack']
+['quick proofs', 'matching proof', '2-factor proof', 'warnsdorff', 'cpsat', 'backtrack']
 >>> [s.name for s in prove_plan(Board(6, 6), TourSpec(closed=True))]
-['quick proofs', '2-factor proof', 'matching proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
+['quick proofs', 'matching proof', '2-factor proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
 """
 
 from __future__ import annotations
@@ -131,11 +131,14 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     n = board.n_squares
     if n > PRESOLVE_MAX:
         return []
-    # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
-    # with at most TWO_FACTOR_SHARE of a time limit, so the constructions keep the rest
-    steps = [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
+    steps = [Step("quick proofs")]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
+    # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
+    # before any search, with at most TWO_FACTOR_SHARE of a time limit so the constructions keep the
+    # rest; after the matching proof where that one runs (its evidence names fewer squares, and it
+    # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings)
+    steps.append(Step("2-factor proof", TWO_FACTOR_SHARE))
     return steps
 
 

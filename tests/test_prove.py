@@ -76,7 +76,7 @@ def test_report_lists_every_step():
     res = prove("8x8", closed=True, time_limit=60, seed=5)
     assert res.found and res.stats["settled_by"] in ("warnsdorff", "backtrack", "cpsat")
     names = [s["step"] for s in res.stats["steps"]]
-    assert names[:3] == ["quick proofs", "2-factor proof", "matching proof"]
+    assert names[:3] == ["quick proofs", "matching proof", "2-factor proof"]
     res = prove("4x1000", closed=True, time_limit=60)
     assert res.status is Status.INFEASIBLE and res.stats["settled_by"] == "matching proof"
     assert res.method == "matching" and res.proof.argument == "matching"

@@ -54,13 +54,15 @@ extra squares joining an open tour's ends); :mod:`ktsolve.factor` completes
 one by augmenting paths on the implicit grid, or finds sets ``X`` and ``Y``
 of opposite colours where ``X`` needs more moves than ``Y`` and the moves
 leaving ``X`` elsewhere can give (:func:`ktsolve.factor.check_two_factor_witness`
-re-checks it by counting).  It is weaker than the matching proof (a
-bipartite 2-factor is two disjoint perfect matchings) but needs no graph
-arrays.
+re-checks it by counting).  It refutes boards the matching proof cannot (a
+bipartite 2-factor is two *disjoint* perfect matchings) and the matching
+proof refutes boards it cannot (forced moves, connectivity); it needs no
+graph arrays.
 
 Where they run: :func:`ktsolve.solve` calls :func:`quick_proof` and
-:func:`two_factor_proof` (at most 30% of a time limit) before every
-method, and :func:`matching_proof` too on boards of at most 20,000
+:func:`two_factor_proof` (at most 30% of a time limit, after the
+matching proof where that one runs) before every method, and
+:func:`matching_proof` too on boards of at most 20,000
 squares with a budget of one second (milliseconds on small boards, about
 0.05 s at 100x100); :func:`ktsolve.prove` runs both on any board.  Graphs
 of at most :data:`PY_MAX` nodes run the kernels as plain Python, so small

@@ -7,10 +7,13 @@ by augmenting paths in near-linear time on the implicit grid, and, when no
 (:func:`ktsolve.factor.witness_proof`), which
 :func:`ktsolve.factor.check_two_factor_witness` re-checks by counting.
 
-It is weaker than the matching proof (a bipartite 2-factor is exactly two
-disjoint perfect matchings, and the matching proof also removes moves and
-looks at connectivity), but it needs no graph arrays and runs in linear
-time, so it runs on every board, before any search.
+Neither it nor the matching proof is the stronger: a bipartite 2-factor is
+two disjoint perfect matchings, which the matching proof does not ask for
+(every move may lie in some perfect matching while no two disjoint ones
+exist: dense holed boards, ``benchmarks/results/two_factor.md``), while the
+matching proof also forces moves and looks at connectivity.  This one needs
+no graph arrays and runs in linear time, so it runs on every board, before
+any search.
 """
 
 from __future__ import annotations
