@@ -98,8 +98,9 @@ def test_the_proof_runs_before_any_search_in_both_plans():
 
 
 def test_prove_settles_with_the_2_factor_proof_and_its_evidence_checks():
-    board = Board(5, 4, holes=[(1, 3), (3, 0)])
-    res = prove(board, closed=True, seed=1)
+    # 3x6 open: the quick proofs and the matching proof leave it, the 2-factor proof does not
+    board = Board(3, 6)
+    res = prove(board, closed=False, seed=1)
     assert res.status.value == "infeasible" and res.stats["settled_by"] == "2-factor proof"
     assert res.method == "2-factor" and res.proof.argument == "2-factor"
     assert check_evidence(board, res.spec, res.proof) is None
