@@ -23,9 +23,9 @@ Examples
 >>> from ktsolve import Board
 >>> from ktsolve.tour import TourSpec
 >>> [s.name for s in auto_plan(Board(6, 6), TourSpec(closed=True))]
-['quick proofs', 'matching proof', 'warnsdorff', 'cpsat', 'backtrack']
+['quick proofs', 'matching proof', '2-factor proof', 'warnsdorff', 'cpsat', 'backtrack']
 >>> [s.name for s in prove_plan(Board(6, 6), TourSpec(closed=True))]
-['quick proofs', 'matching proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
+['quick proofs', 'matching proof', '2-factor proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
 """
 
 from __future__ import annotations
@@ -97,11 +97,14 @@ CUT_PROOFS_MAX = 20_000
 #: Seconds the cut proofs may take in every plan (measured: 0.1 s doubled the time of easy holed boards), and in :func:`prove_plan`.
 CUT_PROOFS_TIME = 0.03
 PROVE_CUT_PROOFS_TIME = 5.0
+#: The share of the time left the 2-factor proof may take before it gives up (no proof).
+TWO_FACTOR_SHARE = 0.3
 
 #: The names of the proof steps (every other step is a method of the registry).
-PROOFS = ("quick proofs", "matching proof", "cut proofs")
+PROOFS = ("quick proofs", "matching proof", "cut proofs", "2-factor proof")
 #: The method name of an answer settled by each proof step.
-_PROOF_METHOD = {"quick proofs": "proofs", "matching proof": "matching", "cut proofs": "cuts"}
+_PROOF_METHOD = {"quick proofs": "proofs", "matching proof": "matching", "cut proofs": "cuts",
+                 "2-factor proof": "2-factor"}
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,11 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     if not board.is_full and n <= CUT_PROOFS_MAX:
         # after the matching proof, which settles most; full boards are settled by the theorems
         steps.append(Step("cut proofs", 1.0, PROVE_CUT_PROOFS_TIME if prove else CUT_PROOFS_TIME))
+    # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
+    # before any search, with at most TWO_FACTOR_SHARE of a time limit so the constructions keep the
+    # rest; after the matching proof where that one runs (its evidence names fewer squares, and it
+    # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings)
+    steps.append(Step("2-factor proof", TWO_FACTOR_SHARE))
     return steps
 
 
@@ -191,7 +199,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         # a tour exists, so the full proof runs after the constructions; up to
         # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
         # short try first catches the quick refutations.
-        plan.append(Step("quick proofs"))
+        plan += [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
         if n <= PROVE_MATCHING_EARLY_MAX:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:
@@ -366,6 +374,7 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
     was pressed.
     """
     from .proofs import cut_proofs, matching_proof, quick_proof
+    from .proofs.two_factor import two_factor_proof
 
     if deadline is not None:
         deadline.check(f"running the {name}")
@@ -375,6 +384,8 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
         t0 = time.perf_counter()
         proof = cut_proofs(graph, spec, time_limit=time_limit)
         return proof, proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
+    if name == "2-factor proof":
+        return two_factor_proof(graph, spec, time_limit=time_limit, deadline=deadline), True
     if time_limit is not None and _matching_setup(graph.n) > time_limit:
         return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
