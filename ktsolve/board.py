@@ -14,12 +14,15 @@ for :attr:`Board.mask`.
 
 Board file format: one line per row, ``.`` (or ``o``) a square and ``#`` (or
 ``x``) a hole; spaces inside a line, blank lines and everything after ``;``
-are ignored.
+are ignored.  A file that starts with numpy's ``.npy`` magic is a *mask*: a
+2-D bool or 0/1 integer array, true (1) on the holes (:meth:`Board.from_mask`),
+the form huge boards are kept in.
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Iterable
 from functools import cached_property
 
@@ -42,6 +45,10 @@ _SIZE_RE = re.compile(r"^\s*([+-]?\d+)\s*[xX\u00d7*]\s*([+-]?\d+)\s*$")
 _ALG_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
 _RC_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?$")
 _SQUARE_CHARS = frozenset(".oO")
+#: First bytes of a ``.npy`` file.
+NPY_MAGIC = b"\x93NUMPY"
+#: Largest ``.npy`` header read (numpy's own limit for untrusted files is 10,000 bytes).
+_NPY_HEADER_MAX = 10_000
 _HOLE_CHARS = frozenset("#xX")
 
 
@@ -97,6 +104,38 @@ def _check_size(rows, cols, text: str | None = None) -> tuple[int, int]:
             f"ktsolve allows at most {MAX_SQUARES:,} (about 16384x16384)"
         )
     return rows, cols
+
+
+def _read_npy_mask(fh, shown: str) -> np.ndarray:
+    """The 2-D bool or integer array of a ``.npy`` file, its header checked before its data is read."""
+    from numpy.lib import format as npy_format
+
+    try:
+        version = npy_format.read_magic(fh)
+        if version not in ((1, 0), (2, 0), (3, 0)):
+            raise ValueError(f"unknown .npy version {version}")
+        # the header's length is the next 2 (version 1) or 4 bytes; refuse a huge one unread
+        size = 2 if version == (1, 0) else 4
+        pos = fh.tell()
+        (hlen,) = struct.unpack("<H" if size == 2 else "<I", fh.read(size))
+        if hlen > _NPY_HEADER_MAX:
+            raise ValueError(f"its header claims {hlen:,} bytes")
+        fh.seek(pos)
+        reader = npy_format.read_array_header_1_0 if version == (1, 0) else npy_format.read_array_header_2_0
+        shape, fortran, dtype = reader(fh, max_header_size=_NPY_HEADER_MAX)
+    except (ValueError, struct.error, OSError, EOFError) as exc:
+        raise InvalidBoardError(f"board file {shown} is not a readable .npy array: {exc}") from None
+    if len(shape) != 2:
+        raise InvalidBoardError(f"board file {shown} holds an array of shape {shape}; a board mask is 2-D")
+    if dtype != bool and not np.issubdtype(dtype, np.integer):
+        raise InvalidBoardError(f"board file {shown} holds {dtype} values; a board mask holds bools or 0 and 1")
+    _check_size(int(shape[0]), int(shape[1]))  # before any memory is taken for the cells
+    count = int(shape[0]) * int(shape[1])
+    data = fh.read(count * dtype.itemsize)
+    if len(data) != count * dtype.itemsize:
+        raise InvalidBoardError(f"board file {shown} ends before the {shape[0]}x{shape[1]} array it announces")
+    arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+    return arr
 
 
 class Board:
@@ -216,6 +255,70 @@ class Board:
         return cls(rows, cols, holes)
 
     @classmethod
+    def from_mask(cls, holes) -> "Board":
+        """Board from a 2-D mask: an array of bools or of 0 and 1, true (1) on the holes.
+
+        Note the sense: this takes the holes, while :attr:`mask` gives the
+        squares (``Board.from_mask(~board.mask) == board``).  The mask is
+        read with numpy alone, so a 10,000 x 10,000 board costs its sorted
+        hole positions (8 bytes a hole) and no Python object per square.
+
+        Raises
+        ------
+        InvalidBoardError
+            For an array that is not 2-D, holds other values than 0 and 1
+            (or is not bool or integer), a board above :data:`MAX_SQUARES`,
+            or a mask whose every cell is a hole.
+
+        Examples
+        --------
+        >>> m = np.zeros((3, 4), dtype=bool)
+        >>> m[0, 0] = True
+        >>> b = Board.from_mask(m)
+        >>> b == Board(3, 4, holes=[(0, 0)]), Board.from_mask(~b.mask) == b
+        (True, True)
+        >>> Board.from_mask(np.array([[0, 2]]))
+        Traceback (most recent call last):
+        ...
+        ktsolve.errors.InvalidBoardError: a board mask holds only 0 and 1 (or bools), not 2
+        """
+        arr = np.asarray(holes)
+        if arr.ndim != 2:
+            raise InvalidBoardError(f"a board mask is a 2-D array, not one of shape {arr.shape}")
+        rows, cols = _check_size(int(arr.shape[0]), int(arr.shape[1]))
+        if arr.dtype != bool:
+            if not np.issubdtype(arr.dtype, np.integer):
+                raise InvalidBoardError(f"a board mask holds bools or 0 and 1, not {arr.dtype} values")
+            if arr.size and (arr.min() < 0 or arr.max() > 1):  # no temporary of the array's size
+                bad = (arr != 0) & (arr != 1)
+                value = arr.ravel()[np.argmax(bad.ravel())]
+                raise InvalidBoardError(f"a board mask holds only 0 and 1 (or bools), not {value}")
+        flat = np.flatnonzero(arr)  # sorted int64 positions, row-major: the holes as Board keeps them
+        if flat.size >= rows * cols:
+            raise InvalidBoardError(f"every square of the {rows}x{cols} board is a hole")
+        board = cls.__new__(cls)
+        board.rows, board.cols = rows, cols
+        flat.setflags(write=False)
+        board._hole_flat = flat
+        return board
+
+    @classmethod
+    def read_npy(cls, source, shown: str = "the board file") -> "Board":
+        """Board from a ``.npy`` mask (a path or a binary file object); see :meth:`from_mask`.
+
+        The header is read first and checked against :data:`MAX_SQUARES`,
+        so a file that claims an absurd size is refused before any memory is
+        taken for it.
+        """
+        fh = open(source, "rb") if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__") else source
+        try:
+            arr = _read_npy_mask(fh, shown)
+        finally:
+            if fh is not source:
+                fh.close()
+        return cls.from_mask(arr)
+
+    @classmethod
     def parse(cls, text: str) -> "Board":
         """Board from its text form (see the module docstring for the format).
 
@@ -253,12 +356,25 @@ class Board:
         """Board from a board file; ``"-"`` reads standard input."""
         import sys
 
+        import io
+
         try:
             if str(path) == "-":
                 if sys.stdin is None:
                     raise InvalidBoardError("cannot read the board from standard input: it is closed")
-                text = sys.stdin.read().removeprefix("\ufeff")
+                raw = getattr(sys.stdin, "buffer", None)
+                if raw is not None:
+                    data = raw.read()
+                    if data.startswith(NPY_MAGIC):
+                        return cls.read_npy(io.BytesIO(data), "standard input")
+                    text = data.decode("utf-8-sig")
+                else:
+                    text = sys.stdin.read().removeprefix("\ufeff")
             else:
+                with open(path, "rb") as fh:
+                    if fh.read(len(NPY_MAGIC)) == NPY_MAGIC:
+                        fh.seek(0)
+                        return cls.read_npy(fh, repr(str(path)))
                 with open(path, encoding="utf-8-sig") as fh:  # a byte-order mark is not a square
                     text = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
