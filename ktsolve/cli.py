@@ -437,6 +437,10 @@ def cli():
     """Knight's tours on m x n boards with holes: solve, prove, verify."""
 
 
+from .cli_board import board as _board_group  # noqa: E402  (ktsolve board random ...)
+cli.add_command(_board_group)
+
+
 @cli.command(cls=BoardCommand, context_settings=BOARD_CONTEXT)
 @board_options
 @click.option("--method", "-m", type=MethodChoice(), default="auto", help="Method to use.")
