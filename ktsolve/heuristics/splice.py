@@ -1,0 +1,428 @@
+"""Splice: tours of huge boards with holes in linear time, from a tour of the full board.
+
+The idea (issue 18): a tour of the full rectangle is cheap (divide and
+conquer, :mod:`ktsolve.heuristics.divide`); deleting the holes cuts it into
+paths; a few local repairs turn the pieces back into one tour.
+
+1. Take divide's closed tour of the full ``rows x cols`` board (an open
+   path when both sides are odd) as *links*: two slots per cell, the moves
+   to its two tour neighbours (the representation of :mod:`ktsolve.factor`).
+2. Delete the holes: each hole's two tour neighbours lose a link.
+3. Restore a 2-factor (every square two links): a square short of a link
+   gets one by a short alternating path to a square of the other colour
+   that is short too (breadth-first, bounded; the knight graph is
+   bipartite, so there are no blossoms).  Squares short of links pair up
+   across the colours, which is why the colours must balance.
+4. Merge the cycles: for a link ``a - b`` in one piece and ``c - d`` in
+   another, with ``a - c`` and ``b - d`` knight's moves, the links
+   ``a - c`` and ``b - d`` replace them and the two pieces become one
+   (opening two different cycles at one link each and joining the ends
+   crosswise always gives one cycle).  Union-find over the pieces' labels
+   tracks what is joined; only the squares of pieces other than the largest
+   are scanned.
+5. Walk the one cycle (or path) into the tour.
+
+Open tours and fixed ends use the extra vertex of :mod:`ktsolve.factor`: a
+fixed start or end gets an :data:`END` link (the path ends there), and an
+open tour whose colours differ by one gets two free ends, the two squares of
+the larger colour left short after step 3.  An open tour on a board with
+balanced colours and no fixed end is a closed one cut anywhere; a closed
+tour with a fixed start and end is an open path between them closed by
+their move.
+
+Where a square stays short after the searches, or pieces are left that no
+exchange joins, the answer is an honest ``unknown`` that says how many
+(``stats["short"]``, ``stats["pieces"]``): this method never proves that no
+tour exists.
+
+Notes
+-----
+Time and memory are linear in the cells: divide's successor array (int32,
+freed after step 1), the links (two int8 a cell), the mask (one uint8), the
+labels and then the square numbers (one int32), the tour (one int32): about
+14 bytes a cell at the peak besides the tour.  The searches of step 3 and
+the exchanges of step 4 touch only the neighbourhoods of the holes.
+
+References
+----------
+I. Parberry, "An efficient algorithm for the knight's tour problem",
+Discrete Applied Mathematics 73 (1997) 251-260 (the joining of two cycles
+by a pair of moves).
+L. Posa, "Hamiltonian circuits in random graphs", Discrete Mathematics 14
+(1976) 359-364 (rotations and exchanges of links).
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> from ktsolve.generate import random_holed_board
+>>> board = random_holed_board(40, 40, 0.02, closed=True, seed=1)
+>>> res = solve_splice(KnightGraph(board), TourSpec(closed=True))
+>>> res.status.value, len(res.tour) == board.n_squares
+('found', True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import jit
+from ..board import Board
+from ..checks import check_seed, check_time_limit
+from ..driver import Deadline, Stopped, interrupt_guard
+from ..result import SolveResult, Status
+from ..tour import Tour, TourSpec, list_cycle
+
+__all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "SEARCH_CAPS"]
+
+#: Queue size of the first, local alternating-path search from every square short of a link.
+SEARCH_CAPS = (16,)
+#: Rounds of pairing and walking the missing links of step 3 before the search forests take over.
+WALK_ROUNDS = 12
+#: Passes of four-square exchanges before the pieces left are given up.
+MERGE_PASSES = 16
+#: Squares a six-square exchange may walk along a cycle to learn the order of two of its links.
+TRIPLE_WALK = 400
+
+
+def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
+    """Position of cells ``(r, c)`` on the Hilbert curve of the smallest power-of-two square holding ``side``.
+
+    The classic bit-by-bit conversion (Hilbert 1891; the xy2d of Warren's
+    Hacker's Delight, 16-2), vectorised: neighbours on the curve are
+    neighbours on the board, so pairs of nearby positions are nearby cells.
+    """
+    n = 1
+    while n < side:
+        n *= 2
+    x = c.astype(np.int64)
+    y = r.astype(np.int64)
+    d = np.zeros(x.shape, dtype=np.int64)
+    s = n // 2
+    while s > 0:
+        rx = (x & s) > 0
+        ry = (y & s) > 0
+        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
+        flip = ~ry & rx
+        x = np.where(flip, n - 1 - x, x)
+        y = np.where(flip, n - 1 - y, y)
+        swap = ~ry
+        x, y = np.where(swap, y, x), np.where(swap, x, y)
+        s //= 2
+    return d
+
+
+def _unknown(reason: str, **stats) -> SolveResult:
+    return SolveResult(Status.UNKNOWN, stats={"reason": reason, **stats})
+
+
+def _flat(board: Board, sq) -> int:
+    return int(sq[0]) * board.cols + int(sq[1])
+
+
+def build_links(board: Board, deadline: Deadline | None = None):
+    """Steps 1 and 2: divide's tour of the full rectangle as links, the holes' links cut.
+
+    Returns ``(links, alive)``: int8 ``(cells, 2)`` and uint8 ``(cells,)``,
+    or None when divide has no tour of the full rectangle that starts the
+    work (a side below 5).
+    """
+    from ._divide_blocks import load_catalog
+    from ._splice_kernels import NONE, delete_holes, links_from_successors
+    from .divide import _plan_cycle, _plan_open, _successors
+
+    deadline = deadline or Deadline(None)
+    m, n = board.rows, board.cols
+    if min(m, n) < 5:
+        return None
+    cat = load_catalog()
+    deadline.check("planning the full board's tour")
+    lay, tf = _plan_cycle(cat, m, n, deadline) if (m * n) % 2 == 0 else _plan_open(cat, m, n, None, deadline)
+    if lay is None or tf.transpose or tf.flip_r or tf.flip_c:
+        return None
+    nxt = _successors(cat, lay, deadline)
+    deadline.check("linking the full board's tour")
+    links = np.full((m * n, 2), NONE, dtype=np.int8)
+    if links_from_successors(nxt, m, n, links) < 0:
+        raise RuntimeError("splice: divide's successor array holds a move that is not a knight's move")
+    del nxt
+    alive = np.ascontiguousarray(board.mask).reshape(-1).view(np.uint8)
+    delete_holes(links, alive, m, n)
+    return links, alive
+
+
+def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
+    """Make cell ``f`` an end of the path: an :data:`END` link, its tour neighbour in slot 0 cut off if needed."""
+    from ._splice_kernels import END, NONE, unlink_slot
+
+    if links[f, 0] != NONE and links[f, 1] != NONE:
+        unlink_slot(links, f, 0, rows, cols)
+    s = 0 if links[f, 0] == NONE else 1
+    links[f, s] = END
+
+
+def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
+                   caps=SEARCH_CAPS) -> tuple[int, dict]:
+    """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
+
+    The squares short of links on the colour with fewer missing links each
+    search for a partner on the other colour, first alone with a queue of
+    ``caps[0]`` squares, then the ones left all at once, in rounds of one
+    search forest over the board.  What is left short on the other colour becomes the free ends
+    of an open tour (a square short of both links first passes one of them
+    on along a link, so the two ends are two squares).  Returns ``(short,
+    stats)``: ``short`` the missing links left (0 when a 2-factor, with its
+    ends, was reached).
+    """
+    from ._splice_kernels import END, augment_forest, augment_from, pair_along_curve, short_cells, split_end, walk_short
+
+    deadline = deadline or Deadline(None)
+    cells = rows * cols
+    stamp = np.zeros(cells, dtype=np.int32)
+    mark = 0
+    cand, miss = short_cells(links, alive, cols)
+    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+    totals = [int(miss[colour == c].sum()) for c in (0, 1)]
+    side = 0 if totals[0] <= totals[1] else 1
+    stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0}
+    todo = np.repeat(cand[colour == side], miss[colour == side])
+    # first a small search around every square short of a link: most partners are near
+    qv = np.empty(caps[0], dtype=np.int64)
+    qx = np.empty(caps[0], dtype=np.int64)
+    qp = np.empty(caps[0], dtype=np.int64)
+    for u in todo.tolist():
+        mark += 1
+        if augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):
+            stats["augmentations"] += 1
+    # then rounds of walks: each square still short is paired along a Hilbert curve with one of the
+    # other colour, and its missing link is carried to it step by step (far partners are common: the
+    # colours of the holes balance only over large regions, and a search would cover the whole region)
+    for _ in range(WALK_ROUNDS):
+        deadline.check("restoring two moves at every square")
+        cand, miss = short_cells(links, alive, cols)
+        if cand.size == 0:
+            break
+        cand = np.repeat(cand, miss)
+        colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+        if not (colour == side).any():
+            break
+        order = np.argsort(_hilbert(cand // cols, cand % cols, max(rows, cols)), kind="stable")
+        partner = pair_along_curve(cand, colour, order)
+        walked = 0
+        for u, v in zip(cand[colour == side].tolist(), partner[colour == side].tolist()):
+            if v < 0 or (links[u, 0] != -1 and links[u, 1] != -1):
+                continue  # no partner, or made whole meanwhile by another walk
+            mark += 1
+            dist = abs(u // cols - v // cols) + abs(u % cols - v % cols)
+            if walk_short(u, v, links, alive, rows, cols, stamp, mark, 2 * dist + 64) < 0:
+                walked += 1
+        stats["walks"] = stats.get("walks", 0) + walked
+        stats["walk_rounds"] = stats.get("walk_rounds", 0) + 1
+        if walked == 0:
+            break
+    del stamp
+    cand, miss = short_cells(links, alive, cols)
+    failed = cand[((cand // cols + cand % cols) & 1) == side]
+    # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
+    if failed.size:
+        tree = np.empty(cells, dtype=np.int32)
+        parent = np.empty(cells, dtype=np.int32)
+        queue = np.empty(cells, dtype=np.int32)
+        while True:
+            deadline.check("restoring two moves at every square")
+            cand, miss = short_cells(links, alive, cols)
+            roots = cand[((cand // cols + cand % cols) & 1) == side]
+            if roots.size == 0:
+                break
+            tree.fill(-1)
+            got = int(augment_forest(roots, links, alive, rows, cols, tree, parent, queue))
+            stats["forest_rounds"] += 1
+            stats.setdefault("round_got", []).append((int(roots.size), got))
+            stats["augmentations"] += got
+            if got == 0:
+                break
+        del tree, parent, queue
+    cand, miss = short_cells(links, alive, cols)
+    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+    short = int(miss.sum())
+    if short and short == free_ends and bool((colour != side).all()):
+        # the squares left short on the larger colour are the free ends of the open path
+        if all(k == 1 or split_end(f, links, alive, rows, cols) for f, k in zip(cand.tolist(), miss.tolist())):
+            cand, miss = short_cells(links, alive, cols)
+            if int(miss.sum()) == free_ends and bool((miss == 1).all()):
+                for f in cand.tolist():
+                    links[f, 0 if links[f, 0] == -1 else 1] = END
+                short = 0
+    stats["short"] = short
+    return short, stats
+
+
+def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | None = None,
+                 passes: int = MERGE_PASSES) -> tuple[int, np.ndarray, dict]:
+    """Step 4: four-square exchanges until one piece is left (or ``passes`` passes join nothing more).
+
+    Returns ``(pieces, labels, stats)``; ``labels`` (int32 per cell) is
+    returned for reuse as scratch memory.
+    """
+    from ._splice_kernels import component_sizes, label_components, merge_pass, triple_pass
+
+    deadline = deadline or Deadline(None)
+    labels = np.empty(rows * cols, dtype=np.int32)
+    deadline.check("labelling the cycles")
+    count = int(label_components(links, alive, rows, cols, labels))
+    stats = {"cycles": count, "merge_passes": 0}
+    pieces = count
+    if count > 1:
+        sizes = component_sizes(labels, count)
+        skip = int(np.argmax(sizes))
+        parent = np.arange(count, dtype=np.int32)
+        stats["triple_passes"] = 0
+        for _ in range(passes):
+            deadline.check("merging the cycles")
+            left = int(merge_pass(links, alive, rows, cols, labels, parent, skip, pieces))
+            stats["merge_passes"] += 1
+            if left == pieces and left > 1:
+                # no four-square exchange left: six-square ones, then four-square ones again
+                deadline.check("merging the cycles")
+                left = int(triple_pass(links, alive, rows, cols, labels, parent, skip, pieces, TRIPLE_WALK))
+                stats["triple_passes"] += 1
+            if left == pieces or left <= 1:
+                pieces = left
+                break
+            pieces = left
+    stats["pieces"] = pieces
+    return pieces, labels, stats
+
+
+def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
+    """``(free ends, cut)``: the ends of the path that no fixed square takes, and whether a closed
+    2-factor is cut open at the end (an open tour of balanced colours without fixed ends)."""
+    fixed = (spec.start is not None) + (spec.end is not None)
+    if spec.closed:
+        return 0, False
+    even, odd = board.colour_counts()
+    if fixed == 0 and even == odd:
+        return 0, True
+    return 2 - fixed, False
+
+
+def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
+    from ._splice_kernels import END, rank_cells, walk_links
+
+    rows, cols = board.rows, board.cols
+    even, odd = board.colour_counts()
+    if abs(even - odd) > (0 if spec.closed else 1):
+        return _unknown("the colours of the board do not balance, so no tour of it can alternate them")
+    deadline.extend(warm())
+    built = build_links(board, deadline)
+    if built is None:
+        return _unknown(f"splice needs a board whose sides are both at least 5, not {rows}x{cols}")
+    links, alive = built
+    if progress is not None:
+        progress(1, 4)
+    s, t = spec.start, spec.end
+    path_ends = [sq for sq in (s, t) if sq is not None] if (not spec.closed or (s and t)) else []
+    for sq in path_ends:
+        _fix_end(links, alive, _flat(board, sq), rows, cols)
+    free_ends, cut = _free_ends(board, spec)
+    short, fstats = restore_factor(links, alive, rows, cols, free_ends=free_ends, deadline=deadline)
+    if progress is not None:
+        progress(2, 4)
+    if short:
+        return _unknown(f"{short} move(s) of squares next to holes could not be restored by short "
+                        f"alternating paths", **fstats)
+    pieces, labels, mstats = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    stats = {**fstats, **mstats}
+    if progress is not None:
+        progress(3, 4)
+    if pieces > 1:
+        return _unknown(f"{pieces} pieces (cycles or the open path) were left unjoined by four-square "
+                        "exchanges", **stats)
+    deadline.check("walking the tour")
+    rank = labels  # the labels' memory, reused
+    rank_cells(alive, rank)
+    if path_ends or free_ends:
+        ends = np.flatnonzero((links == END).any(axis=1)) if not path_ends else None
+        if s is not None:
+            first = _flat(board, s)
+        elif t is not None and ends is None:
+            # only the end fixed: start from the path's other end
+            ends = np.flatnonzero((links == END).any(axis=1))
+            first = int(ends[0]) if int(ends[0]) != _flat(board, t) else int(ends[1])
+        else:
+            first = int(ends[0])
+    else:
+        first = _flat(board, s) if s is not None else int(np.argmax(alive))
+    out = np.empty(board.n_squares, dtype=np.int32)
+    got = int(walk_links(links, rows, cols, first, rank, out))
+    del links, rank, labels
+    if got != board.n_squares:
+        raise RuntimeError(f"splice: the one piece left covers {got} of {board.n_squares} squares")
+    if spec.closed and t is not None and s is None:
+        out = list_cycle(out, end=board.index(*t))
+    if progress is not None:
+        progress(4, 4)
+    return SolveResult(Status.FOUND, tour=Tour(board, out, closed=spec.closed), stats=stats)
+
+
+def _warm_calls() -> None:
+    from types import SimpleNamespace
+
+    from ..generate import random_holed_board
+
+    board = random_holed_board(10, 10, 4, closed=True, seed=1)
+    solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
+    solve_splice(SimpleNamespace(board=board), TourSpec(closed=False, start=(0, 0) if board.mask[0, 0] else None))
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the splice kernels and divide's; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from . import _splice_kernels as k
+    from .divide import warm as divide_warm
+
+    kernels = (k.links_from_successors, k.delete_holes, k.augment_from, k.short_cells, k.split_end, k.unlink_slot,
+               k.augment_forest, k.walk_short, k.pair_along_curve, k.label_components, k.component_sizes, k.merge_pass, k.triple_pass, k.rank_cells, k.walk_links)
+    return divide_warm() + jit.prepare("splice", _warm_calls, kernels)
+
+
+def solve_splice(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=None) -> SolveResult:
+    """A tour of a board with holes from divide's tour of the full board, repaired locally.
+
+    Parameters
+    ----------
+    graph : KnightGraph
+        Only ``graph.board`` is used; no graph arrays are built.
+    spec : TourSpec
+        Open or closed, a fixed start, end, or both.
+    seed : int, optional
+        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+        ignored: this method draws no random number, so every seed gives the
+        same answer and ``result.seed`` is None.
+    time_limit : float, optional
+        Seconds for the whole call, looked at between the steps (and between
+        divide's parts); past it the answer is ``unknown``.  The default
+        budget is the construction itself (linear time).
+    progress : callable, optional
+        ``progress(done, 4)`` after each of the four steps.
+
+    Returns
+    -------
+    SolveResult
+        ``found``, or ``unknown`` with the reason and ``stats`` (``short``:
+        moves left missing after step 3; ``pieces``: pieces left after step 4;
+        ``cycles``, ``augmentations``, ``merge_passes``).  Never
+        ``infeasible``.
+    """
+    check_seed(seed)
+    deadline = Deadline(check_time_limit(time_limit))
+    board = graph.board
+    with interrupt_guard():
+        try:
+            return _solve(board, spec, deadline, progress)
+        except Stopped as stop:
+            return _unknown(stop.describe(), interrupted=stop.interrupted)
