@@ -67,9 +67,10 @@ import numpy as np
 
 from .. import jit
 from ..board import Board
-from ..checks import check_seed, check_time_limit
+from ..checks import check_time_limit
 from ..driver import Deadline, Stopped, interrupt_guard
 from ..result import SolveResult, Status
+from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "SEARCH_CAPS"]
@@ -80,6 +81,8 @@ SEARCH_CAPS = (16,)
 WALK_ROUNDS = 12
 #: Passes of four-square exchanges before the pieces left are given up.
 MERGE_PASSES = 16
+#: Rounds of ruin and recreate around the pieces that the exchanges leave.
+REPAIR_ROUNDS = 8
 #: Squares a six-square exchange may walk along a cycle to learn the order of two of its links.
 TRIPLE_WALK = 400
 
@@ -161,13 +164,17 @@ def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
 
 
 def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
-                   caps=SEARCH_CAPS) -> tuple[int, dict]:
+                   caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
+                   side: int | None = None) -> tuple[int, dict]:
     """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
 
     The squares short of links on the colour with fewer missing links each
     search for a partner on the other colour, first alone with a queue of
-    ``caps[0]`` squares, then the ones left all at once, in rounds of one
-    search forest over the board.  What is left short on the other colour becomes the free ends
+    ``caps[0]`` squares (in the order of ``rng``'s permutation when given),
+    then the missing links left are walked to partners paired along a
+    Hilbert curve, and last the ones left search all at once, in rounds of
+    one search forest over the board.  ``side`` chooses the colour that
+    searches when both miss as many links.  What is left short on the other colour becomes the free ends
     of an open tour (a square short of both links first passes one of them
     on along a link, so the two ends are two squares).  Returns ``(short,
     stats)``: ``short`` the missing links left (0 when a 2-factor, with its
@@ -182,9 +189,12 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     cand, miss = short_cells(links, alive, cols)
     colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
     totals = [int(miss[colour == c].sum()) for c in (0, 1)]
-    side = 0 if totals[0] <= totals[1] else 1
+    if side is None or totals[0] != totals[1]:
+        side = 0 if totals[0] <= totals[1] else 1
     stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0}
     todo = np.repeat(cand[colour == side], miss[colour == side])
+    if rng is not None:
+        todo = rng.permutation(todo)
     # first a small search around every square short of a link: most partners are near
     qv = np.empty(caps[0], dtype=np.int64)
     qx = np.empty(caps[0], dtype=np.int64)
@@ -263,7 +273,7 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     Returns ``(pieces, labels, stats)``; ``labels`` (int32 per cell) is
     returned for reuse as scratch memory.
     """
-    from ._splice_kernels import component_sizes, label_components, merge_pass, triple_pass
+    from ._splice_merge_kernels import component_sizes, label_components, merge_pass, triple_pass
 
     deadline = deadline or Deadline(None)
     labels = np.empty(rows * cols, dtype=np.int32)
@@ -293,6 +303,55 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     return pieces, labels, stats
 
 
+def repair_leftovers(links, alive, rows: int, cols: int, *, seed: int, deadline: Deadline | None = None,
+                     rounds: int = REPAIR_ROUNDS) -> tuple[int, dict]:
+    """Ruin and recreate around the pieces step 4 left: their links and every link near them are cut, two
+    moves restored in another order, and the pieces merged again; returns ``(pieces, stats)``.
+
+    Each round labels the pieces anew, cuts the links with an end in the
+    bounding box of every piece but the largest (grown by ``2 + round``
+    squares), restores the 2-factor with the local searches in a random
+    order (``seed``) from the colour of the round's parity, and merges.
+    """
+    from ._splice_kernels import ruin_box
+    from ._splice_merge_kernels import component_sizes, label_components
+
+    deadline = deadline or Deadline(None)
+    rng = np.random.default_rng(seed)
+    labels = np.empty(rows * cols, dtype=np.int32)
+    stats = {"repair_rounds": 0}
+    pieces = 0
+    for k in range(rounds):
+        deadline.check("re-making the pieces left")
+        count = int(label_components(links, alive, rows, cols, labels))
+        pieces = count
+        if count <= 1:
+            break
+        giant = int(np.argmax(component_sizes(labels, count)))
+        cells = np.flatnonzero((labels >= 0) & (labels != giant))
+        lab = labels[cells]
+        order = np.argsort(lab, kind="stable")
+        cells, lab = cells[order], lab[order]
+        starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
+        r, c = cells // cols, cells % cols
+        grow = 2 + k
+        for lo, hi, left, right in zip(np.minimum.reduceat(r, starts).tolist(), np.maximum.reduceat(r, starts).tolist(),
+                                       np.minimum.reduceat(c, starts).tolist(), np.maximum.reduceat(c, starts).tolist()):
+            ruin_box(links, alive, rows, cols, lo - grow, hi + grow + 1, left - grow, right + grow + 1)
+        del cells, lab, r, c
+        short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
+                                  caps=(4096,))
+        stats["repair_rounds"] += 1
+        if short:
+            stats["short"] = short
+            break
+        pieces, _, mstats = merge_pieces(links, alive, rows, cols, deadline=deadline)
+        if pieces <= 1:
+            break
+    stats["pieces"] = pieces
+    return pieces, stats
+
+
 def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
     """``(free ends, cut)``: the ends of the path that no fixed square takes, and whether a closed
     2-factor is cut open at the end (an open tour of balanced colours without fixed ends)."""
@@ -305,8 +364,9 @@ def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
     return 2 - fixed, False
 
 
-def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
-    from ._splice_kernels import END, rank_cells, walk_links
+def _solve(board: Board, spec: TourSpec, seed: int, deadline: Deadline, progress) -> SolveResult:
+    from ._splice_kernels import END
+    from ._splice_merge_kernels import rank_cells, walk_links
 
     rows, cols = board.rows, board.cols
     even, odd = board.colour_counts()
@@ -332,11 +392,16 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
                         f"alternating paths", **fstats)
     pieces, labels, mstats = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **mstats}
+    if pieces > 1:
+        del labels
+        pieces, rstats = repair_leftovers(links, alive, rows, cols, seed=seed, deadline=deadline)
+        stats.update(rstats)
+        labels = np.empty(rows * cols, dtype=np.int32)
     if progress is not None:
         progress(3, 4)
     if pieces > 1:
-        return _unknown(f"{pieces} pieces (cycles or the open path) were left unjoined by four-square "
-                        "exchanges", **stats)
+        return _unknown(f"{pieces} pieces (cycles or the open path) were left unjoined by the exchanges "
+                        "and the rounds of ruin and recreate", **stats)
     deadline.check("walking the tour")
     rank = labels  # the labels' memory, reused
     rank_cells(alive, rank)
@@ -365,13 +430,33 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
 
 
 def _warm_calls() -> None:
+    """Run every kernel once with the argument types the method uses (a 10 x 10 board)."""
     from types import SimpleNamespace
 
     from ..generate import random_holed_board
+    from . import _splice_kernels as k
+    from . import _splice_merge_kernels as mk
 
     board = random_holed_board(10, 10, 4, closed=True, seed=1)
-    solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
-    solve_splice(SimpleNamespace(board=board), TourSpec(closed=False, start=(0, 0) if board.mask[0, 0] else None))
+    solve_splice(SimpleNamespace(board=board), TourSpec(closed=True), seed=1)
+    built = build_links(board)
+    links, alive = built
+    rows, cols = board.rows, board.cols
+    cells = rows * cols
+    f = int(np.argmax(alive))
+    stamp = np.zeros(cells, dtype=np.int32)
+    k.walk_short(f, f, links, alive, rows, cols, stamp, 1, 1)
+    cand, miss = k.short_cells(links, alive, cols)
+    k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
+    k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
+                     np.empty(cells, dtype=np.int32), np.empty(cells, dtype=np.int32))
+    k.split_end(f, links, alive, rows, cols)
+    labels = np.empty(cells, dtype=np.int32)
+    count = mk.label_components(links, alive, rows, cols, labels)
+    mk.component_sizes(labels, count)
+    parent = np.arange(max(count, 1), dtype=np.int32)
+    mk.triple_pass(links, alive, rows, cols, labels, parent, 0, 2, 4)
+    k.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
 
 
 def warm() -> float:
@@ -383,10 +468,11 @@ def warm() -> float:
     True
     """
     from . import _splice_kernels as k
+    from . import _splice_merge_kernels as mk
     from .divide import warm as divide_warm
 
-    kernels = (k.links_from_successors, k.delete_holes, k.augment_from, k.short_cells, k.split_end, k.unlink_slot,
-               k.augment_forest, k.walk_short, k.pair_along_curve, k.label_components, k.component_sizes, k.merge_pass, k.triple_pass, k.rank_cells, k.walk_links)
+    kernels = [getattr(k, name) for name in k.__all__ if name not in ("END", "NONE")]
+    kernels += [getattr(mk, name) for name in mk.__all__]
     return divide_warm() + jit.prepare("splice", _warm_calls, kernels)
 
 
@@ -400,9 +486,10 @@ def solve_splice(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     spec : TourSpec
         Open or closed, a fixed start, end, or both.
     seed : int, optional
-        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
-        ignored: this method draws no random number, so every seed gives the
-        same answer and ``result.seed`` is None.
+        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
+        draws a fresh seed; the seed used is recorded in ``result.seed``, and
+        passing it again repeats the run exactly.  (Only the rounds of ruin
+        and recreate draw random numbers; most boards never need them.)
     time_limit : float, optional
         Seconds for the whole call, looked at between the steps (and between
         divide's parts); past it the answer is ``unknown``.  The default
@@ -418,11 +505,12 @@ def solve_splice(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         ``cycles``, ``augmentations``, ``merge_passes``).  Never
         ``infeasible``.
     """
-    check_seed(seed)
+    seed = resolve_seed(seed)
     deadline = Deadline(check_time_limit(time_limit))
     board = graph.board
     with interrupt_guard():
         try:
-            return _solve(board, spec, deadline, progress)
+            res = _solve(board, spec, seed, deadline, progress)
         except Stopped as stop:
-            return _unknown(stop.describe(), interrupted=stop.interrupted)
+            res = _unknown(stop.describe(), interrupted=stop.interrupted)
+    return res.replace(seed=seed)
