@@ -375,15 +375,22 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
     """
     tr = target // cols
     tc = target % cols
+    ur = u // cols
+    uc = u % cols
     stamp[u] = mark
     for _ in range(max_steps):
         best_w = -1
         best_x = -1
         best_j = 0
+        best_k = 0
         best_d = 1 << 62
         for j in range(8):
-            x = _step(u, j, rows, cols)
-            if x < 0 or not alive[x] or _linked(links, u, j):
+            xr = ur + _DR[j]
+            xc = uc + _DC[j]
+            if xr < 0 or xr >= rows or xc < 0 or xc >= cols:
+                continue
+            x = xr * cols + xc
+            if not alive[x] or _linked(links, u, j):
                 continue
             if links[x, 0] == NONE or links[x, 1] == NONE:
                 _link(links, u, j, x)
@@ -392,22 +399,25 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
                 k = links[x, s]
                 if k < 0 or k >= 8:
                     continue
-                w = _step(x, k, rows, cols)
+                wr = xr + _DR[k]  # a link is a move inside the board
+                wc = xc + _DC[k]
+                w = wr * cols + wc
                 if stamp[w] == mark:
                     continue
-                dr = w // cols - tr
-                dc = w % cols - tc
-                d = dr * dr + dc * dc
+                d = (wr - tr) * (wr - tr) + (wc - tc) * (wc - tc)
                 if d < best_d:
                     best_d = d
                     best_w = w
                     best_x = x
                     best_j = j
+                    best_k = k
         if best_w < 0:
             return u
-        _unlink(links, best_x, _move(best_x, best_w, cols), best_w)
+        _unlink(links, best_x, best_k, best_w)
         _link(links, u, best_j, best_x)
         u = best_w
+        ur = u // cols
+        uc = u % cols
         stamp[u] = mark
     return u
 

@@ -25,6 +25,7 @@ import numba as nb
 import numpy as np
 
 __all__ = [
+    "cells_outside",
     "label_components",
     "merge_pass",
     "rank_cells",
@@ -102,9 +103,12 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
     """Label the components of the links (paths and cycles) 0, 1, ...; returns their number.
 
     ``labels`` gets -1 on holes.  Each component is walked from one of its
-    squares in both directions, so the work is one visit per square.
+    squares in both directions, so the work is one visit per square.  A
+    link is always a move inside the board, so the walk steps by flat
+    offsets (``dr * cols + dc``) without bounds checks or divisions.
     """
     n = rows * cols
+    off = _DR * cols + _DC
     labels[:] = -1
     count = 0
     for f in range(n):
@@ -115,7 +119,7 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
             prev = f
             j = links[f, s]
             while 0 <= j < 8:
-                g = _step(prev, j, rows, cols)
+                g = prev + off[j]
                 if labels[g] >= 0:
                     break
                 labels[g] = count
@@ -221,9 +225,10 @@ def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
 
     The walk leaves ``start`` through its first slot that is a move (an end
     of an open path has its other slot :data:`END`) and stops after
-    ``out.size`` squares, at an end, or back at ``start``.
+    ``out.size`` squares, at an end, or back at ``start``.  Links are moves
+    inside the board, so it steps by flat offsets.
     """
-    prev = -1
+    off = _DR * cols + _DC
     f = start
     j = links[f, 0]
     if j < 0 or j >= 8:
@@ -233,14 +238,13 @@ def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
         out[k] = rank[f]
         if j < 0 or j >= 8:
             return k + 1
-        g = _step(f, j, rows, cols)
+        g = f + off[j]
         if g == start:
             return k + 1
         back = j ^ 4
         nj = links[g, 0]
         if nj == back:
             nj = links[g, 1]
-        prev = f
         f = g
         j = nj
     return total
@@ -368,3 +372,25 @@ def triple_pass(links, alive, rows, cols, labels, parent, skip, pieces, steps): 
             if done:
                 break
     return pieces
+
+
+@nb.njit(cache=True)
+def cells_outside(labels, parent, root):  # pragma: no cover
+    """The linked cells (int64, in order) whose piece (union-find ``parent`` over ``labels``) is not ``root``'s,
+    and their pieces' roots (int32)."""
+    n = labels.size
+    count = 0
+    for f in range(n):
+        if labels[f] >= 0 and _find(parent, labels[f]) != root:
+            count += 1
+    cells = np.empty(count, dtype=np.int64)
+    roots = np.empty(count, dtype=np.int32)
+    k = 0
+    for f in range(n):
+        if labels[f] >= 0:
+            r = _find(parent, labels[f])
+            if r != root:
+                cells[k] = f
+                roots[k] = r
+                k += 1
+    return cells, roots

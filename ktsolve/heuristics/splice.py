@@ -63,6 +63,8 @@ Examples
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .. import jit
@@ -73,7 +75,8 @@ from ..result import SolveResult, Status
 from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec, list_cycle
 
-__all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "SEARCH_CAPS"]
+__all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_leftovers", "Pieces",
+           "SEARCH_CAPS"]
 
 #: Queue size of the first, local alternating-path search from every square short of a link.
 SEARCH_CAPS = (16,)
@@ -266,12 +269,23 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     return short, stats
 
 
-def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | None = None,
-                 passes: int = MERGE_PASSES) -> tuple[int, np.ndarray, dict]:
-    """Step 4: four-square exchanges until one piece is left (or ``passes`` passes join nothing more).
+@dataclass
+class Pieces:
+    """What step 4 leaves: the pieces' count, the cells' labels (int32), union-find over them, the largest."""
 
-    Returns ``(pieces, labels, stats)``; ``labels`` (int32 per cell) is
-    returned for reuse as scratch memory.
+    pieces: int
+    labels: np.ndarray
+    parent: np.ndarray
+    giant: int
+    stats: dict
+
+
+def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | None = None,
+                 passes: int = MERGE_PASSES) -> Pieces:
+    """Step 4: exchanges until one piece is left (or a pass of four- and six-square exchanges joins nothing).
+
+    The labels come from one walk of the links; the exchanges then keep
+    union-find over them, so no walk is repeated.
     """
     from ._splice_merge_kernels import component_sizes, label_components, merge_pass, triple_pass
 
@@ -279,13 +293,12 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     labels = np.empty(rows * cols, dtype=np.int32)
     deadline.check("labelling the cycles")
     count = int(label_components(links, alive, rows, cols, labels))
-    stats = {"cycles": count, "merge_passes": 0}
+    stats = {"cycles": count, "merge_passes": 0, "triple_passes": 0}
     pieces = count
+    parent = np.arange(max(count, 1), dtype=np.int32)
+    sizes = component_sizes(labels, count)
+    skip = int(np.argmax(sizes)) if count else 0
     if count > 1:
-        sizes = component_sizes(labels, count)
-        skip = int(np.argmax(sizes))
-        parent = np.arange(count, dtype=np.int32)
-        stats["triple_passes"] = 0
         for _ in range(passes):
             deadline.check("merging the cycles")
             left = int(merge_pass(links, alive, rows, cols, labels, parent, skip, pieces))
@@ -299,57 +312,60 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
                 pieces = left
                 break
             pieces = left
+    # the largest piece now: the root with the most squares
+    roots = parent.copy()
+    while True:
+        up = roots[roots]
+        if np.array_equal(up, roots):
+            break
+        roots = up
+    parent[:] = roots
+    giant = int(np.argmax(np.bincount(roots, weights=sizes, minlength=parent.size))) if count else 0
     stats["pieces"] = pieces
-    return pieces, labels, stats
+    return Pieces(pieces, labels, parent, giant, stats)
 
 
-def repair_leftovers(links, alive, rows: int, cols: int, *, seed: int, deadline: Deadline | None = None,
-                     rounds: int = REPAIR_ROUNDS) -> tuple[int, dict]:
+def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, seed: int,
+                     deadline: Deadline | None = None, rounds: int = REPAIR_ROUNDS) -> Pieces:
     """Ruin and recreate around the pieces step 4 left: their links and every link near them are cut, two
-    moves restored in another order, and the pieces merged again; returns ``(pieces, stats)``.
+    moves restored in another order, and the pieces merged again.
 
-    Each round labels the pieces anew, cuts the links with an end in the
-    bounding box of every piece but the largest (grown by ``2 + round``
-    squares), restores the 2-factor with the local searches in a random
-    order (``seed``) from the colour of the round's parity, and merges.
+    Each round cuts the links with an end in the bounding box of every
+    piece but the largest (grown by ``2 + round`` squares), restores the
+    2-factor with the local searches in a random order (``seed``) from the
+    colour of the round's parity, and merges.  Returns the last
+    :class:`Pieces`, with ``stats["repair_rounds"]``.
     """
     from ._splice_kernels import ruin_box
-    from ._splice_merge_kernels import component_sizes, label_components
+    from ._splice_merge_kernels import cells_outside
 
     deadline = deadline or Deadline(None)
     rng = np.random.default_rng(seed)
-    labels = np.empty(rows * cols, dtype=np.int32)
-    stats = {"repair_rounds": 0}
-    pieces = 0
+    done = 0
     for k in range(rounds):
-        deadline.check("re-making the pieces left")
-        count = int(label_components(links, alive, rows, cols, labels))
-        pieces = count
-        if count <= 1:
+        if state.pieces <= 1:
             break
-        giant = int(np.argmax(component_sizes(labels, count)))
-        cells = np.flatnonzero((labels >= 0) & (labels != giant))
-        lab = labels[cells]
-        order = np.argsort(lab, kind="stable")
-        cells, lab = cells[order], lab[order]
-        starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
+        deadline.check("re-making the pieces left")
+        cells, roots = cells_outside(state.labels, state.parent, state.giant)
+        state.labels = None  # the memory goes back before the next labels are made
+        order = np.argsort(roots, kind="stable")
+        cells, roots = cells[order], roots[order]
+        starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
         r, c = cells // cols, cells % cols
         grow = 2 + k
         for lo, hi, left, right in zip(np.minimum.reduceat(r, starts).tolist(), np.maximum.reduceat(r, starts).tolist(),
                                        np.minimum.reduceat(c, starts).tolist(), np.maximum.reduceat(c, starts).tolist()):
             ruin_box(links, alive, rows, cols, lo - grow, hi + grow + 1, left - grow, right + grow + 1)
-        del cells, lab, r, c
+        del cells, roots, r, c
         short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
                                   caps=(4096,))
-        stats["repair_rounds"] += 1
+        done += 1
         if short:
-            stats["short"] = short
+            state.stats["short"] = short
             break
-        pieces, _, mstats = merge_pieces(links, alive, rows, cols, deadline=deadline)
-        if pieces <= 1:
-            break
-    stats["pieces"] = pieces
-    return pieces, stats
+        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    state.stats["repair_rounds"] = done
+    return state
 
 
 def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
@@ -390,13 +406,15 @@ def _solve(board: Board, spec: TourSpec, seed: int, deadline: Deadline, progress
     if short:
         return _unknown(f"{short} move(s) of squares next to holes could not be restored by short "
                         f"alternating paths", **fstats)
-    pieces, labels, mstats = merge_pieces(links, alive, rows, cols, deadline=deadline)
-    stats = {**fstats, **mstats}
-    if pieces > 1:
-        del labels
-        pieces, rstats = repair_leftovers(links, alive, rows, cols, seed=seed, deadline=deadline)
-        stats.update(rstats)
-        labels = np.empty(rows * cols, dtype=np.int32)
+    state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    stats = {**fstats, **state.stats}
+    if state.pieces > 1:
+        state = repair_leftovers(links, alive, rows, cols, state, seed=seed, deadline=deadline)
+        stats["repair_rounds"] = state.stats["repair_rounds"]
+        stats["pieces"] = pieces = state.pieces
+    pieces = state.pieces
+    labels = state.labels if state.labels is not None else np.empty(rows * cols, dtype=np.int32)
+    del state
     if progress is not None:
         progress(3, 4)
     if pieces > 1:
@@ -456,6 +474,7 @@ def _warm_calls() -> None:
     mk.component_sizes(labels, count)
     parent = np.arange(max(count, 1), dtype=np.int32)
     mk.triple_pass(links, alive, rows, cols, labels, parent, 0, 2, 4)
+    mk.cells_outside(labels, parent, 0)
     k.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
 
 
