@@ -380,6 +380,24 @@ def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
     return 2 - fixed, False
 
 
+def _ends_refused(board: Board, spec: TourSpec) -> str | None:
+    """Why the colours rule out the fixed ends asked (a tour alternates colours), or None."""
+    s, t = spec.start, spec.end
+    colour = [(sq[0] + sq[1]) % 2 for sq in (s, t) if sq is not None]
+    if spec.closed:
+        if s is not None and t is not None and (abs(s[0] - t[0]), abs(s[1] - t[1])) not in ((1, 2), (2, 1)):
+            return "the end of a closed tour must be a knight's move from its start"
+        return None
+    even, odd = board.colour_counts()
+    if even != odd:
+        larger = 0 if even > odd else 1
+        if any(c != larger for c in colour):
+            return "an open tour on a board with one square more of one colour starts and ends on that colour"
+    elif len(colour) == 2 and colour[0] == colour[1]:
+        return "an open tour on a board with as many squares of each colour ends on the other colour"
+    return None
+
+
 def _solve(board: Board, spec: TourSpec, seed: int, deadline: Deadline, progress) -> SolveResult:
     from ._splice_kernels import END
     from ._splice_merge_kernels import rank_cells, walk_links
@@ -388,6 +406,9 @@ def _solve(board: Board, spec: TourSpec, seed: int, deadline: Deadline, progress
     even, odd = board.colour_counts()
     if abs(even - odd) > (0 if spec.closed else 1):
         return _unknown("the colours of the board do not balance, so no tour of it can alternate them")
+    why = _ends_refused(board, spec)
+    if why:
+        return _unknown(why)
     deadline.extend(warm())
     built = build_links(board, deadline)
     if built is None:
