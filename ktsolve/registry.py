@@ -209,7 +209,7 @@ BUILTIN: dict[str, MethodInfo] = {
            reference="Posa 1976; Angluin & Valiant 1979; Roth (tie-break)"),
         _m("splice", "heuristic",
            "divide's tour of the full board, holes cut out, 2-factor restored, cycles spliced; huge holed boards",
-           f"{_H}.splice:solve_splice", needs_graph=False,
+           f"{_H}.splice:solve_splice", needs_graph=False, seeded=False,
            reference="Parberry 1997 (joining cycles by a pair of moves); Posa 1976 (exchanges); issue 18"),
         _m("warnsdorff", "heuristic",
            "Warnsdorff's rule (fewest onward moves) with tie-break rules and restarts",

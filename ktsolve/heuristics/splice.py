@@ -69,10 +69,9 @@ import numpy as np
 
 from .. import jit
 from ..board import Board
-from ..checks import check_time_limit
+from ..checks import check_seed, check_time_limit
 from ..driver import Deadline, Stopped, interrupt_guard
 from ..result import SolveResult, Status
-from ..seeds import resolve_seed
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_leftovers", "Pieces",
@@ -86,6 +85,8 @@ WALK_ROUNDS = 12
 MERGE_PASSES = 16
 #: Rounds of ruin and recreate around the pieces that the exchanges leave.
 REPAIR_ROUNDS = 8
+#: The fixed seed of the shuffled order of ruin and recreate (the method itself takes no seed).
+REPAIR_SHUFFLE = 18
 #: Squares a six-square exchange may walk along a cycle to learn the order of two of its links.
 TRIPLE_WALK = 400
 
@@ -325,14 +326,15 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     return Pieces(pieces, labels, parent, giant, stats)
 
 
-def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, seed: int,
-                     deadline: Deadline | None = None, rounds: int = REPAIR_ROUNDS) -> Pieces:
+def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
+                     rounds: int = REPAIR_ROUNDS, shuffle: int = REPAIR_SHUFFLE) -> Pieces:
     """Ruin and recreate around the pieces step 4 left: their links and every link near them are cut, two
     moves restored in another order, and the pieces merged again.
 
     Each round cuts the links with an end in the bounding box of every
     piece but the largest (grown by ``2 + round`` squares), restores the
-    2-factor with the local searches in a random order (``seed``) from the
+    2-factor with the local searches in a shuffled order (numpy's generator
+    seeded with ``shuffle``: the same every run) from the
     colour of the round's parity, and merges.  Returns the last
     :class:`Pieces`, with ``stats["repair_rounds"]``.
     """
@@ -340,7 +342,7 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, seed:
     from ._splice_merge_kernels import cells_outside
 
     deadline = deadline or Deadline(None)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(shuffle)
     done = 0
     for k in range(rounds):
         if state.pieces <= 1:
@@ -398,7 +400,7 @@ def _ends_refused(board: Board, spec: TourSpec) -> str | None:
     return None
 
 
-def _solve(board: Board, spec: TourSpec, seed: int, deadline: Deadline, progress) -> SolveResult:
+def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
     from ._splice_kernels import END
     from ._splice_merge_kernels import rank_cells, walk_links
 
@@ -430,7 +432,7 @@ def _solve(board: Board, spec: TourSpec, seed: int, deadline: Deadline, progress
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
     if state.pieces > 1:
-        state = repair_leftovers(links, alive, rows, cols, state, seed=seed, deadline=deadline)
+        state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline)
         stats["repair_rounds"] = state.stats["repair_rounds"]
         stats["pieces"] = pieces = state.pieces
     pieces = state.pieces
@@ -477,7 +479,7 @@ def _warm_calls() -> None:
     from . import _splice_merge_kernels as mk
 
     board = random_holed_board(10, 10, 4, closed=True, seed=1)
-    solve_splice(SimpleNamespace(board=board), TourSpec(closed=True), seed=1)
+    solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
     built = build_links(board)
     links, alive = built
     rows, cols = board.rows, board.cols
@@ -526,10 +528,10 @@ def solve_splice(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
     spec : TourSpec
         Open or closed, a fixed start, end, or both.
     seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.  (Only the rounds of ruin
-        and recreate draw random numbers; most boards never need them.)
+        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+        ignored: this method draws no random number, so every seed gives the
+        same answer and ``result.seed`` is None.  (The rounds of ruin and
+        recreate shuffle their searches in one fixed order.)
     time_limit : float, optional
         Seconds for the whole call, looked at between the steps (and between
         divide's parts); past it the answer is ``unknown``.  The default
@@ -545,12 +547,11 @@ def solve_splice(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         ``cycles``, ``augmentations``, ``merge_passes``).  Never
         ``infeasible``.
     """
-    seed = resolve_seed(seed)
+    check_seed(seed)
     deadline = Deadline(check_time_limit(time_limit))
     board = graph.board
     with interrupt_guard():
         try:
-            res = _solve(board, spec, seed, deadline, progress)
+            return _solve(board, spec, deadline, progress)
         except Stopped as stop:
-            res = _unknown(stop.describe(), interrupted=stop.interrupted)
-    return res.replace(seed=seed)
+            return _unknown(stop.describe(), interrupted=stop.interrupted)
