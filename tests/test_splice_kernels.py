@@ -118,7 +118,8 @@ def test_merge_pass_matches_the_reference(rows, cols, k, seed):
     skip = int(np.argmax(sizes))
     theirs = links.copy()
     skip_piece = frozenset(np.flatnonzero(labels == skip).tolist())
-    left = M.merge_pass(links, alive, rows, cols, labels, np.arange(count, dtype=np.int32), skip, count)
+    cells = np.arange(rows * cols, dtype=np.int64)
+    left = M.merge_pass(cells, links, alive, rows, cols, labels, np.arange(count, dtype=np.int32), skip, count)
     want = ref.merge_pass(theirs, alive, rows, cols, skip_piece)
     assert np.array_equal(links, theirs)
     assert left == want == len(ref.components(links, alive, rows, cols))
@@ -138,10 +139,11 @@ def test_every_exchange_keeps_a_two_factor_and_takes_one_piece(rows, cols, k, se
             break
         skip = int(np.argmax(M.component_sizes(labels, count)))
         parent = np.arange(count, dtype=np.int32)
-        left = M.merge_pass(links, alive, rows, cols, labels, parent, skip, 2)  # stops after one exchange
+        cells = np.arange(rows * cols, dtype=np.int64)
+        left = M.merge_pass(cells, links, alive, rows, cols, labels, parent, skip, 2)  # stops after one exchange
         if left == 2:
             parent = np.arange(count, dtype=np.int32)
-            left = M.triple_pass(links, alive, rows, cols, labels, parent, skip, 2, 400)
+            left = M.triple_pass(cells, links, alive, rows, cols, labels, parent, skip, 2, 400)
             if left == 2:
                 break  # nothing joins: the ruin-and-recreate rounds take over (tested through the method)
         assert ref.check(links, alive, rows, cols, complete=True) is None

@@ -54,6 +54,9 @@ __all__ = [
     "walk_short",
     "pair_along_curve",
     "ruin_box",
+    "short_among",
+    "augment_many",
+    "walk_many",
 ]
 
 #: A slot linking a square to the extra vertex of an open tour (the square ends the path).
@@ -463,3 +466,56 @@ def ruin_box(links, alive, rows, cols, r0, r1, c0, c1):  # pragma: no cover
                     cut += 1
     return cut
 
+
+
+@nb.njit(cache=True)
+def short_among(cells, links, alive):  # pragma: no cover
+    """Of ``cells`` (int64), the squares with an empty slot (in the given order) and how many each has."""
+    count = 0
+    for i in range(cells.size):
+        f = cells[i]
+        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
+            count += 1
+    out = np.empty(count, dtype=np.int64)
+    miss = np.empty(count, dtype=np.int8)
+    k = 0
+    for i in range(cells.size):
+        f = cells[i]
+        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
+            out[k] = f
+            miss[k] = (links[f, 0] == NONE) + (links[f, 1] == NONE)
+            k += 1
+    return out, miss
+
+
+@nb.njit(cache=True)
+def augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragma: no cover
+    """:func:`augment_from` from every square of ``todo`` in turn (marks ``mark + 1`` on); returns the
+    paths applied."""
+    got = 0
+    for i in range(todo.size):
+        u = todo[i]
+        if links[u, 0] != NONE and links[u, 1] != NONE:
+            continue  # made whole meanwhile
+        if augment_from(u, links, alive, rows, cols, stamp, mark + 1 + i, qv, qx, qp):
+            got += 1
+    return got
+
+
+@nb.njit(cache=True)
+def walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends):  # pragma: no cover
+    """:func:`walk_short` from every ``us[i]`` towards ``vs[i]`` (at most twice their distance plus 64
+    steps); ``ends[i]`` gets where the missing link stopped (-1: linked).  Returns the walks that linked."""
+    got = 0
+    for i in range(us.size):
+        u = us[i]
+        v = vs[i]
+        if links[u, 0] != NONE and links[u, 1] != NONE:
+            ends[i] = -1  # made whole meanwhile by another walk
+            continue
+        dist = abs(u // cols - v // cols) + abs(u % cols - v % cols)
+        e = walk_short(u, v, links, alive, rows, cols, stamp, mark + 1 + i, 2 * dist + 64)
+        ends[i] = e
+        if e < 0:
+            got += 1
+    return got

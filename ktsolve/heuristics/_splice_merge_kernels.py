@@ -147,9 +147,9 @@ def _find(parent, a):  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def merge_pass(links, alive, rows, cols, labels, parent, skip, pieces):  # pragma: no cover
-    """One pass of four-square exchanges over the squares of components other than ``skip``; returns the
-    pieces left.
+def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  # pragma: no cover
+    """One pass of four-square exchanges over ``cells`` (in order; those of pieces other than ``skip``'s
+    are tried); returns the pieces left.
 
     For a link ``a - b`` and a square ``c`` a knight's move from ``a`` in
     another component (union-find ``parent`` over ``labels``), with a link
@@ -161,8 +161,8 @@ def merge_pass(links, alive, rows, cols, labels, parent, skip, pieces):  # pragm
     whose root is ``skip`` (the largest, whose every neighbour in another
     piece is seen from that piece's side) are passed over.
     """
-    n = rows * cols
-    for a in range(n):
+    for i in range(cells.size):
+        a = cells[i]
         if pieces <= 1:
             break
         if not alive[a]:
@@ -287,8 +287,9 @@ def _first_met(start, avoid, e, f, rows, cols, links, steps):  # pragma: no cove
 
 
 @nb.njit(cache=True)
-def triple_pass(links, alive, rows, cols, labels, parent, skip, pieces, steps):  # pragma: no cover
-    """One pass of six-square exchanges for pieces that no four-square exchange joins; returns the pieces left.
+def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, steps):  # pragma: no cover
+    """One pass of six-square exchanges over ``cells``, for pieces that no four-square exchange joins;
+    returns the pieces left.
 
     Links ``a - b`` (in a piece other than ``skip``'s), ``d - c`` and
     ``e - f`` (in other pieces) become ``a - d``, ``c - e`` and ``b - f``.
@@ -298,8 +299,8 @@ def triple_pass(links, alive, rows, cols, labels, parent, skip, pieces, steps): 
     (away from ``c``) or from ``c`` (away from ``d``) tells, and the
     exchange is made only when it does.
     """
-    n = rows * cols
-    for a in range(n):
+    for i in range(cells.size):
+        a = cells[i]
         if pieces <= 1:
             break
         if not alive[a]:

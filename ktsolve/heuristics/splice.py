@@ -78,7 +78,7 @@ __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_piece
            "SEARCH_CAPS"]
 
 #: Queue size of the first, local alternating-path search from every square short of a link.
-SEARCH_CAPS = (16,)
+SEARCH_CAPS = (64,)
 #: Rounds of pairing and walking the missing links of step 3 before the search forests take over.
 WALK_ROUNDS = 12
 #: Passes of four-square exchanges before the pieces left are given up.
@@ -169,7 +169,7 @@ def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
 
 def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
                    caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
-                   side: int | None = None) -> tuple[int, dict]:
+                   side: int | None = None, around: np.ndarray | None = None) -> tuple[int, dict]:
     """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
 
     The squares short of links on the colour with fewer missing links each
@@ -178,63 +178,68 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     then the missing links left are walked to partners paired along a
     Hilbert curve, and last the ones left search all at once, in rounds of
     one search forest over the board.  ``side`` chooses the colour that
-    searches when both miss as many links.  What is left short on the other colour becomes the free ends
-    of an open tour (a square short of both links first passes one of them
-    on along a link, so the two ends are two squares).  Returns ``(short,
-    stats)``: ``short`` the missing links left (0 when a 2-factor, with its
-    ends, was reached).
+    searches when both miss as many links; ``around`` (cells) says where
+    the squares short of links are, when the caller knows (else the board
+    is scanned).  What is left short on the other colour becomes the free
+    ends of an open tour (a square short of both links first passes one of
+    them on along a link, so the two ends are two squares).  Returns
+    ``(short, stats)``: ``short`` the missing links left (0 when a
+    2-factor, with its ends, was reached).
+
+    The squares short of links are only ever fewer, or moved by a walk to
+    where it stopped, so after the first scan only those are looked at.
     """
-    from ._splice_kernels import END, augment_forest, augment_from, pair_along_curve, short_cells, split_end, walk_short
+    from ._splice_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
+                                  split_end, walk_many)
 
     deadline = deadline or Deadline(None)
     cells = rows * cols
     stamp = np.zeros(cells, dtype=np.int32)
     mark = 0
-    cand, miss = short_cells(links, alive, cols)
+    if around is None:
+        cand, miss = short_cells(links, alive, cols)
+    else:
+        cand, miss = short_among(np.unique(around), links, alive)
     colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
     totals = [int(miss[colour == c].sum()) for c in (0, 1)]
     if side is None or totals[0] != totals[1]:
         side = 0 if totals[0] <= totals[1] else 1
-    stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0}
+    stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0, "walks": 0,
+             "walk_rounds": 0}
     todo = np.repeat(cand[colour == side], miss[colour == side])
     if rng is not None:
         todo = rng.permutation(todo)
     # first a small search around every square short of a link: most partners are near
-    qv = np.empty(caps[0], dtype=np.int64)
-    qx = np.empty(caps[0], dtype=np.int64)
-    qp = np.empty(caps[0], dtype=np.int64)
-    for u in todo.tolist():
-        mark += 1
-        if augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):
-            stats["augmentations"] += 1
+    qv, qx, qp = (np.empty(caps[0], dtype=np.int64) for _ in range(3))
+    stats["augmentations"] += int(augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp))
+    mark += todo.size + 1
     # then rounds of walks: each square still short is paired along a Hilbert curve with one of the
     # other colour, and its missing link is carried to it step by step (far partners are common: the
     # colours of the holes balance only over large regions, and a search would cover the whole region)
     for _ in range(WALK_ROUNDS):
         deadline.check("restoring two moves at every square")
-        cand, miss = short_cells(links, alive, cols)
+        cand, miss = short_among(cand, links, alive)
         if cand.size == 0:
             break
-        cand = np.repeat(cand, miss)
-        colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+        many = np.repeat(cand, miss)
+        colour = ((many // cols + many % cols) & 1).astype(np.int8)
         if not (colour == side).any():
             break
-        order = np.argsort(_hilbert(cand // cols, cand % cols, max(rows, cols)), kind="stable")
-        partner = pair_along_curve(cand, colour, order)
-        walked = 0
-        for u, v in zip(cand[colour == side].tolist(), partner[colour == side].tolist()):
-            if v < 0 or (links[u, 0] != -1 and links[u, 1] != -1):
-                continue  # no partner, or made whole meanwhile by another walk
-            mark += 1
-            dist = abs(u // cols - v // cols) + abs(u % cols - v % cols)
-            if walk_short(u, v, links, alive, rows, cols, stamp, mark, 2 * dist + 64) < 0:
-                walked += 1
-        stats["walks"] = stats.get("walks", 0) + walked
-        stats["walk_rounds"] = stats.get("walk_rounds", 0) + 1
+        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
+        partner = pair_along_curve(many, colour, order)
+        us, vs = many[colour == side], partner[colour == side]
+        keep = vs >= 0
+        us, vs = us[keep], vs[keep]
+        ends = np.empty(us.size, dtype=np.int64)
+        walked = int(walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends))
+        mark += us.size + 1
+        stats["walks"] += walked
+        stats["walk_rounds"] += 1
+        cand = np.unique(np.concatenate([cand, ends[ends >= 0]]))
         if walked == 0:
             break
     del stamp
-    cand, miss = short_cells(links, alive, cols)
+    cand, miss = short_among(cand, links, alive)
     failed = cand[((cand // cols + cand % cols) & 1) == side]
     # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
     if failed.size:
@@ -243,19 +248,18 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
         queue = np.empty(cells, dtype=np.int32)
         while True:
             deadline.check("restoring two moves at every square")
-            cand, miss = short_cells(links, alive, cols)
+            cand, miss = short_among(cand, links, alive)
             roots = cand[((cand // cols + cand % cols) & 1) == side]
             if roots.size == 0:
                 break
             tree.fill(-1)
             got = int(augment_forest(roots, links, alive, rows, cols, tree, parent, queue))
             stats["forest_rounds"] += 1
-            stats.setdefault("round_got", []).append((int(roots.size), got))
             stats["augmentations"] += got
             if got == 0:
                 break
         del tree, parent, queue
-    cand, miss = short_cells(links, alive, cols)
+    cand, miss = short_among(cand, links, alive)
     colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
     short = int(miss.sum())
     if short and short == free_ends and bool((colour != side).all()):
@@ -288,7 +292,7 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     The labels come from one walk of the links; the exchanges then keep
     union-find over them, so no walk is repeated.
     """
-    from ._splice_merge_kernels import component_sizes, label_components, merge_pass, triple_pass
+    from ._splice_merge_kernels import cells_outside, component_sizes, label_components, merge_pass, triple_pass
 
     deadline = deadline or Deadline(None)
     labels = np.empty(rows * cols, dtype=np.int32)
@@ -300,14 +304,16 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     sizes = component_sizes(labels, count)
     skip = int(np.argmax(sizes)) if count else 0
     if count > 1:
+        # only the squares outside the largest piece are scanned: an exchange with it is seen from the other side
+        cells, _ = cells_outside(labels, parent, skip)
         for _ in range(passes):
             deadline.check("merging the cycles")
-            left = int(merge_pass(links, alive, rows, cols, labels, parent, skip, pieces))
+            left = int(merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces))
             stats["merge_passes"] += 1
             if left == pieces and left > 1:
                 # no four-square exchange left: six-square ones, then four-square ones again
                 deadline.check("merging the cycles")
-                left = int(triple_pass(links, alive, rows, cols, labels, parent, skip, pieces, TRIPLE_WALK))
+                left = int(triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, TRIPLE_WALK))
                 stats["triple_passes"] += 1
             if left == pieces or left <= 1:
                 pieces = left
@@ -355,12 +361,17 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
         starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
         r, c = cells // cols, cells % cols
         grow = 2 + k
+        around = []
         for lo, hi, left, right in zip(np.minimum.reduceat(r, starts).tolist(), np.maximum.reduceat(r, starts).tolist(),
                                        np.minimum.reduceat(c, starts).tolist(), np.maximum.reduceat(c, starts).tolist()):
             ruin_box(links, alive, rows, cols, lo - grow, hi + grow + 1, left - grow, right + grow + 1)
+            # the squares left short: in the box, or a knight's move outside it
+            r0, r1 = max(0, lo - grow - 2), min(rows, hi + grow + 3)
+            c0, c1 = max(0, left - grow - 2), min(cols, right + grow + 3)
+            around.append((np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel())
         del cells, roots, r, c
         short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
-                                  caps=(4096,))
+                                  caps=(4096,), around=np.concatenate(around))
         done += 1
         if short:
             state.stats["short"] = short
@@ -487,6 +498,11 @@ def _warm_calls() -> None:
     f = int(np.argmax(alive))
     stamp = np.zeros(cells, dtype=np.int32)
     k.walk_short(f, f, links, alive, rows, cols, stamp, 1, 1)
+    some = np.array([f], dtype=np.int64)
+    k.walk_many(some, some, links, alive, rows, cols, stamp, 1, np.empty(1, dtype=np.int64))
+    k.short_among(some, links, alive)
+    q = np.empty(4, dtype=np.int64)
+    k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
     cand, miss = k.short_cells(links, alive, cols)
     k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
     k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
@@ -496,7 +512,8 @@ def _warm_calls() -> None:
     count = mk.label_components(links, alive, rows, cols, labels)
     mk.component_sizes(labels, count)
     parent = np.arange(max(count, 1), dtype=np.int32)
-    mk.triple_pass(links, alive, rows, cols, labels, parent, 0, 2, 4)
+    mk.triple_pass(some, links, alive, rows, cols, labels, parent, 0, 2, 4)
+    mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
     mk.cells_outside(labels, parent, 0)
     k.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
 
