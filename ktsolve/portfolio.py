@@ -23,9 +23,9 @@ Examples
 >>> from ktsolve import Board
 >>> from ktsolve.tour import TourSpec
 >>> [s.name for s in auto_plan(Board(6, 6), TourSpec(closed=True))]
-['quick proofs', 'matching proof', 'warnsdorff', 'cpsat', 'backtrack']
+['quick proofs', '2-factor proof', 'matching proof', 'warnsdorff', 'cpsat', 'backtrack']
 >>> [s.name for s in prove_plan(Board(6, 6), TourSpec(closed=True))]
-['quick proofs', 'matching proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
+['quick proofs', '2-factor proof', 'matching proof', 'warnsdorff', 'backtrack', 'divide', 'cpsat']
 """
 
 from __future__ import annotations
@@ -94,8 +94,13 @@ PROVE_DIVIDE_FIRST = 10_000
 #: Boards with holes above this many squares go to ``splice`` before anything else (it needs no graph).
 SPLICE_FIRST = 10_000
 
+#: The share of the time left the 2-factor proof may take before it gives up (no proof).
+TWO_FACTOR_SHARE = 0.3
+
 #: The names of the proof steps (every other step is a method of the registry).
-PROOFS = ("quick proofs", "matching proof")
+PROOFS = ("quick proofs", "2-factor proof", "matching proof")
+#: The method a proof step's answer names.
+_PROOF_METHOD = {"quick proofs": "proofs", "2-factor proof": "2-factor", "matching proof": "matching"}
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,9 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     n = board.n_squares
     if n > PRESOLVE_MAX:
         return []
-    steps = [Step("quick proofs")]
+    # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
+    # with at most TWO_FACTOR_SHARE of a time limit, so the constructions keep the rest
+    steps = [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
     return steps
@@ -192,7 +199,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         # a tour exists, so the full proof runs after the constructions; up to
         # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
         # short try first catches the quick refutations.
-        plan.append(Step("quick proofs"))
+        plan += [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
         if n <= PROVE_MATCHING_EARLY_MAX:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:
@@ -326,11 +333,14 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
     was pressed.
     """
     from .proofs import matching_proof, quick_proof
+    from .proofs.two_factor import two_factor_proof
 
     if deadline is not None:
         deadline.check(f"running the {name}")
     if name == "quick proofs":
         return quick_proof(graph, spec, deadline=deadline), True
+    if name == "2-factor proof":
+        return two_factor_proof(graph, spec, time_limit=time_limit, deadline=deadline), True
     if time_limit is not None and _matching_setup(graph.n) > time_limit:
         return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
@@ -373,7 +383,7 @@ def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = 
         except Stopped:
             return None  # no proof in time: the method runs and answers for itself
         if proof is not None:
-            method = "proofs" if step.name == "quick proofs" else "matching"
+            method = _PROOF_METHOD[step.name]
             return _proof_result(proof, method, graph, spec, time.perf_counter() - t0)
     return None
 
@@ -473,7 +483,7 @@ def run_plan(
                               "seconds": round(seconds, 6), **built})
                 if proof is not None:
                     tried.append("a necessary condition fails" if step.name == "quick proofs" else step.name)
-                    method = "proofs" if step.name == "quick proofs" else "matching"
+                    method = _PROOF_METHOD[step.name]
                     return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
                 continue
             info = reg[step.name]

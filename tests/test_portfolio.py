@@ -101,7 +101,7 @@ def test_steps_report_every_phase():
     method = [s for s in steps if s["step"] == res.stats["settled_by"]][0]
     assert method["status"] == "found" and method["seconds"] >= 0 and "validation_s" in method
     res = solve("6x6", method="warnsdorff", start="a1", seed=2)
-    assert [s["step"] for s in res.stats["steps"]] == ["quick proofs", "matching proof", "warnsdorff"]
+    assert [s["step"] for s in res.stats["steps"]] == ["quick proofs", "2-factor proof", "matching proof", "warnsdorff"]
 
 
 def test_an_interrupted_step_ends_the_plan(monkeypatch):

@@ -10,6 +10,7 @@ from ktsolve.proofs import check_matching_proof
 
 from conftest import invoke, random_board
 from naive_tours import closed_exists, exhaustive_tour, open_exists
+from test_two_factor_proof import check_evidence
 
 
 @pytest.mark.parametrize("m", range(1, 11))
@@ -19,9 +20,12 @@ def test_full_boards_agree_with_the_theorems(m):
             res = prove(Board(m, n), closed=closed, time_limit=60, seed=1)
             assert res.status is (Status.FOUND if exists else Status.INFEASIBLE), (m, n, closed, res.stats)
             if res.status is Status.INFEASIBLE:
-                assert res.proof and res.stats["settled_by"] in ("quick proofs", "matching proof", "cpsat", "backtrack")
+                assert res.proof and res.stats["settled_by"] in ("quick proofs", "2-factor proof", "matching proof",
+                                                                 "cpsat", "backtrack")
                 if res.proof.argument == "matching":
                     assert check_matching_proof(KnightGraph(Board(m, n)), res.spec, res.proof)
+                if res.proof.argument == "2-factor":
+                    assert check_evidence(Board(m, n), res.spec, res.proof) is None
             if m == 4 and closed:
                 assert res.stats["settled_by"] == "matching proof"
 
@@ -72,7 +76,7 @@ def test_report_lists_every_step():
     res = prove("8x8", closed=True, time_limit=60, seed=5)
     assert res.found and res.stats["settled_by"] in ("warnsdorff", "backtrack", "cpsat")
     names = [s["step"] for s in res.stats["steps"]]
-    assert names[:2] == ["quick proofs", "matching proof"]
+    assert names[:3] == ["quick proofs", "2-factor proof", "matching proof"]
     res = prove("4x1000", closed=True, time_limit=60)
     assert res.status is Status.INFEASIBLE and res.stats["settled_by"] == "matching proof"
     assert res.method == "matching" and res.proof.argument == "matching"

@@ -103,7 +103,7 @@ def test_a_user_method_gets_the_same_steps_in_its_stats_as_a_registered_one():
     named = solve("3x4", "walk", seed=1)
     for res in (direct, named):
         assert res.found and res.method == "walk"
-        assert [s["step"] for s in res.stats["steps"]] == ["quick proofs", "matching proof", "walk"]
+        assert [s["step"] for s in res.stats["steps"]] == ["quick proofs", "2-factor proof", "matching proof", "walk"]
         assert res.stats["settled_by"] == "walk"
     assert direct.tour == named.tour
 

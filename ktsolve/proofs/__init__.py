@@ -48,8 +48,19 @@ end.  This proves, for example, that no ``4 x n`` board has a closed tour,
 in time close to linear.  :func:`check_matching_proof` re-checks the
 certificate from its evidence alone, with no matching algorithm.
 
-Where they run: :func:`ktsolve.solve` calls :func:`quick_proof` before
-every method, and :func:`matching_proof` too on boards of at most 20,000
+:func:`two_factor_proof` is linear and runs on every board: a tour uses
+two moves at every square, so its moves form a 2-factor of the board (with
+extra squares joining an open tour's ends); :mod:`ktsolve.factor` completes
+one by augmenting paths on the implicit grid, or finds sets ``X`` and ``Y``
+of opposite colours where ``X`` needs more moves than ``Y`` and the moves
+leaving ``X`` elsewhere can give (:func:`ktsolve.factor.check_two_factor_witness`
+re-checks it by counting).  It is weaker than the matching proof (a
+bipartite 2-factor is two disjoint perfect matchings) but needs no graph
+arrays.
+
+Where they run: :func:`ktsolve.solve` calls :func:`quick_proof` and
+:func:`two_factor_proof` (at most 30% of a time limit) before every
+method, and :func:`matching_proof` too on boards of at most 20,000
 squares with a budget of one second (milliseconds on small boards, about
 0.05 s at 100x100); :func:`ktsolve.prove` runs both on any board.  Graphs
 of at most :data:`PY_MAX` nodes run the kernels as plain Python, so small
@@ -65,6 +76,7 @@ The package is the layer both sides share:
   (no graph), used by the quick proofs and by divide and conquer;
 * :mod:`.quick`: the other linear-time arguments on the knight graph (ends,
   degree, connectivity, cut squares) and :func:`quick_proof`;
+* :mod:`.two_factor`: the 2-factor proof, a thin step over :mod:`ktsolve.factor`;
 * :mod:`.matching`: the matching proof;
 * :mod:`.certificate`: :func:`check_matching_proof`, which re-checks a
   matching proof from its evidence alone;
@@ -90,6 +102,7 @@ from .matching import matching_proof
 from .parity import colour_proof, size_proof
 from .quick import components, connectivity_proof, cut_proof, degree_proof, ends_proof, quick_proof
 from .theorems import full_board_proof, has_closed_tour, has_open_tour
+from .two_factor import two_factor_proof
 
 __all__ = [
     "quick_proof",
@@ -100,6 +113,7 @@ __all__ = [
     "connectivity_proof",
     "cut_proof",
     "components",
+    "two_factor_proof",
     "matching_proof",
     "check_matching_proof",
     "full_board_proof",

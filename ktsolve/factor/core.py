@@ -1,0 +1,364 @@
+"""Completing a 2-factor, or finding the witness that none exists: the Python side of the kernels.
+
+See :mod:`ktsolve.factor` for the network, the witness and the link format.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import jit
+from ..board import Board
+from ..checks import check_flag
+from ..driver import Deadline, Stopped
+from ..errors import InvalidParameterError
+from .network import Network, network
+
+__all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX"]
+
+#: Boards of at most this many cells run the kernels as plain Python: loading the compiled kernels
+#: from numba's cache takes 0.4 to 1.3 s in a fresh process, plain Python about 15 us a cell
+#: (0.15 s at 100 x 100, measured).
+PY_MAX = 10_000
+
+#: Side of the square buckets in which short sink squares are looked up (the searches' targets).
+_BUCKET = 32
+
+#: Seconds one call of the augmenting kernel aims at, between looks at the clock.
+_CHUNK_S = 0.05
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Sets ``X`` (colour ``colour``) and ``Y`` (the other colour) with ``need > supply_y + supply_rest``.
+
+    ``X`` and ``Y`` are sorted int32 square numbers of the board;
+    ``x_extra`` / ``y_extra`` say whether the extra vertex of ``X``'s /
+    ``Y``'s colour belongs to the set.  ``need`` is ``b(X)`` (the moves the
+    vertices of ``X`` need), ``supply_y`` is ``b(Y)`` and ``supply_rest``
+    is ``e(X, Q \\ Y)``, the moves from ``X`` to vertices outside ``Y``.
+    """
+
+    colour: int
+    X: np.ndarray
+    Y: np.ndarray
+    x_extra: bool = False
+    y_extra: bool = False
+    need: int = 0
+    supply_y: int = 0
+    supply_rest: int = 0
+
+
+@dataclass(frozen=True)
+class TwoFactor:
+    """The answer of :func:`two_factor`.
+
+    Attributes
+    ----------
+    status : str
+        ``"found"``, ``"none"`` or ``"unknown"`` (the deadline expired).
+    links : ndarray or None
+        ``int8 (rows, cols, 2)``, the 2-factor when found.
+    witness : Witness or None
+        Why none exists.
+    network : Network
+        The network of the question.
+    seconds : float
+    augmentations, searches, greedy, dropped : int
+        Augmenting paths applied, residual searches run, links the greedy
+        start added, slots of ``init`` that were not links of the network.
+    stats : dict
+        All of the counts, the seconds of every phase, and ``reason`` for an
+        ``unknown``.
+    """
+
+    status: str
+    links: np.ndarray | None = None
+    witness: Witness | None = None
+    network: Network | None = None
+    seconds: float = 0.0
+    augmentations: int = 0
+    searches: int = 0
+    greedy: int = 0
+    dropped: int = 0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+_PURE: dict = {}
+
+
+def pure_kernels() -> dict:
+    """The kernels of :mod:`._kernels` as plain Python, calling each other as plain Python.
+
+    ``kernel.py_func`` alone would still call the jitted helpers (and load
+    or compile them); here every function of the module is rebuilt over one
+    namespace in which each numba dispatcher is replaced by its plain
+    function, so a small board pays no numba start-up at all.
+    """
+    if not _PURE:
+        from numba.core.dispatcher import Dispatcher
+
+        from . import _kernels as K
+
+        space = dict(vars(K))
+        for name, value in vars(K).items():
+            if isinstance(value, Dispatcher):
+                f = value.py_func
+                space[name] = types.FunctionType(f.__code__, space, name, f.__defaults__, f.__closure__)
+        _PURE.update(space)
+    return _PURE
+
+
+def _kernels(n: int, deadline: Deadline):
+    """The kernels of a completion: jitted (compiled first, the deadline extended by it) or plain."""
+    if n > PY_MAX:
+        from . import _kernels as K
+
+        deadline.extend(warm())
+        return K.sanitize, K.tile, K.greedy, K.deficient, K.buckets, K.augment
+    k = pure_kernels()
+    return k["sanitize"], k["tile"], k["greedy"], k["deficient"], k["buckets"], k["augment"]
+
+
+def _init_links(board: Board, init) -> np.ndarray:
+    shape = (board.rows, board.cols, 2)
+    if init is None:
+        return np.full(shape, -1, dtype=np.int8)
+    arr = np.asarray(init)
+    if arr.shape != shape or not np.issubdtype(arr.dtype, np.integer):
+        raise InvalidParameterError(
+            f"init must be an integer array of shape {shape} (links), not {arr.dtype} {arr.shape}")
+    out = np.empty(shape, dtype=np.int8)
+    np.clip(arr, -1, 127, out=out, casting="unsafe")  # codes outside -1 .. 8 are dropped later
+    return out
+
+
+def _squares(board: Board, flat: np.ndarray) -> np.ndarray:
+    """Square numbers of flat cells (sorted in, sorted out)."""
+    flat = np.asarray(flat, dtype=np.int64)
+    return (flat - np.searchsorted(board.hole_flat, flat)).astype(np.int32)
+
+
+def _capacity(board: Board, net: Network, colour: int) -> int:
+    """``b`` of every vertex of ``colour``: its squares and its extra vertex."""
+    counts = board.colour_counts()
+    total = 2 * counts[colour]
+    total -= sum(1 for f in net.cap1 if (f // net.cols + f % net.cols) & 1 == colour)
+    x = net.extra(colour)
+    return total + (x.cap if x is not None else 0)
+
+
+def _witness(board: Board, net: Network, colour: int, x_flat, y_flat, x_extra: bool, y_extra: bool) -> Witness:
+    from .check import witness_counts
+
+    need, sy, rest = witness_counts(board, net, colour, x_flat, y_flat, x_extra, y_extra)
+    return Witness(colour, _squares(board, x_flat), _squares(board, y_flat), bool(x_extra), bool(y_extra),
+                   need, sy, rest)
+
+
+def _colour_cells(board: Board, colour: int) -> np.ndarray:
+    r = np.arange(board.rows).reshape(-1, 1)
+    c = np.arange(board.cols).reshape(1, -1)
+    return np.flatnonzero(board.mask & (((r + c) & 1) == colour))
+
+
+def _reinstate(links: np.ndarray, net: Network, closed: bool) -> None:
+    """Put the forced moves the network took out back into a found 2-factor's links."""
+    from ..graph import KNIGHT_MOVES
+
+    cols = net.cols
+    for f in net.cap1:
+        r, c = divmod(f, cols)
+        slot = 0 if links[r, c, 0] < 0 else 1
+        if closed:
+            g = net.banned[1] if f == net.banned[0] else net.banned[0]
+            dr, dc = g // cols - r, g % cols - c
+            links[r, c, slot] = [k for k, m in enumerate(KNIGHT_MOVES.tolist()) if m == [dr, dc]][0]
+        else:
+            links[r, c, slot] = 8
+
+
+def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=None,
+               deadline: Deadline | None = None) -> TwoFactor:
+    """A 2-factor of the question's network, or a witness that none exists.
+
+    Parameters
+    ----------
+    board : Board
+    closed : bool
+        A closed tour (the plain 2-factor), or an open one (the network with
+        extra vertices, see :mod:`ktsolve.factor`).
+    start, end : square, optional
+        Fixed ends, ``(row, col)`` or names.
+    init : array, optional
+        Links ``(rows, cols, 2)`` to start from (a warm start, such as
+        :func:`~ktsolve.factor.links_from_tour` of a tour of the full board
+        with the holes deleted); links that are not links of this network
+        are dropped (counted in ``dropped``).  Not modified.
+    deadline : Deadline, optional
+        Checked between phases and between calls of the augmenting kernel;
+        when it expires (or Ctrl-C), the answer is ``unknown``.
+
+    Returns
+    -------
+    TwoFactor
+
+    Notes
+    -----
+    The cold start lays a 2-factor of the 4 x 4 board on every whole 4 x 4
+    block (so each hole leaves two squares of the other colour short of a
+    move), a warm start keeps the valid links of ``init``; then a greedy
+    pass links neighbours that are both short, and one residual search runs
+    from every vertex of the source colour still short of moves.  A search
+    goes nearest-first towards a short sink square found in buckets of
+    32 x 32 cells, so a search whose augmenting path is ``d`` moves long
+    reaches about ``d`` times a few nodes (breadth-first search reached the
+    area ``d**2``, and random holes need paths of every length: the colours
+    are unbalanced in regions of every size).  A search that fails marks the
+    closed set it reached, which no later search enters; those sets are the
+    witness.  Measured: 1000 x 1000 with 1% holes in about 1 s, 4000 x 4000
+    in about 15 s (``benchmarks/results/two_factor.md``).  Memory: the mask
+    (1 byte a cell), the links (2), a search stamp (4) and a parent move (1),
+    plus work arrays as large as the largest search.
+
+    The answer ``stats`` also hold ``tiled`` (moves of the cold start),
+    ``reached`` (nodes reached by all searches), ``failed_searches``,
+    ``short_at_start`` and the seconds of the phases (``start_s``,
+    ``augment_s``, ``witness_s``); for an ``unknown``, ``reason``.
+
+    Examples
+    --------
+    >>> tf = two_factor(Board(6, 6))
+    >>> tf.status, int((tf.links >= 0).sum())
+    ('found', 72)
+    >>> tf = two_factor(Board(4, 5), closed=False)   # the ends joined through extra squares
+    >>> tf.status, int((tf.links == 8).sum())
+    ('found', 2)
+    >>> tf = two_factor(Board(5, 4, holes=[(1, 3), (3, 0)]))
+    >>> tf.status, tf.witness.need, tf.witness.supply_y, tf.witness.supply_rest
+    ('none', 6, 2, 3)
+    """
+    if not isinstance(board, Board):
+        raise InvalidParameterError(f"board must be a Board, not {type(board).__name__}")
+    closed = check_flag("closed", closed)
+    deadline = deadline or Deadline(None)
+    t0 = time.perf_counter()
+    net = network(board, closed=closed, start=start, end=end)
+    rows, cols = board.rows, board.cols
+    n = rows * cols
+    phases: dict[str, float] = {}
+
+    def done(status, links=None, witness=None, counters=(0, 0, 0, 0, 0), greedy=0, dropped=0, **extra):
+        stats = {"augmentations": int(counters[2]), "searches": int(counters[1]),
+                 "failed_searches": int(counters[3]), "reached": int(counters[4]), "greedy": int(greedy), "dropped": int(dropped),
+                 "tiled": int(tiled), **{k: round(v, 6) for k, v in phases.items()}, **extra}
+        return TwoFactor(status, links, witness, net, time.perf_counter() - t0, int(counters[2]),
+                         int(counters[1]), int(greedy), int(dropped), stats)
+
+    tiled = 0
+    if net.trivial:
+        links = np.full((rows, cols, 2), -1, dtype=np.int8)
+        links[board.mask] = 8
+        return done("found", links)
+    try:
+        deadline.check("preparing the 2-factor")
+        links = _init_links(board, init)
+        flat_links = links.reshape(-1)
+        mask = np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1)
+        netarr = net.as_array()
+        epart = np.full((2, 2), -1, dtype=np.int64)
+        sanitize, tile, greedy, deficient, buckets, augment = _kernels(n, deadline)
+        t = time.perf_counter()
+        if init is None:
+            dropped, tiled = 0, int(tile(mask, flat_links, rows, cols, netarr))
+        else:
+            dropped, tiled = int(sanitize(mask, flat_links, rows, cols, netarr, epart)), 0
+        added = int(greedy(mask, flat_links, rows, cols, netarr, epart))
+        phases["start_s"] = time.perf_counter() - t
+        deadline.check("completing the 2-factor")
+        src = net.source
+        b_src, b_snk = _capacity(board, net, src), _capacity(board, net, 1 - src)
+        if b_src != b_snk:
+            big = src if b_src > b_snk else 1 - src
+            w = _witness(board, net, big, _colour_cells(board, big), _colour_cells(board, 1 - big),
+                         net.extra(big) is not None, net.extra(1 - big) is not None)
+            return done("none", witness=w, greedy=added, dropped=dropped)
+        t = time.perf_counter()
+        todo = deficient(mask, flat_links, rows, cols, netarr, epart, src)
+        dsink = deficient(mask, flat_links, rows, cols, netarr, epart, 1 - src)
+        stamp = np.zeros(n, dtype=np.int32)
+        estamp = np.zeros(2, dtype=np.int64)
+        parent = np.zeros(n, dtype=np.int8)
+        eparent = np.full(2, -1, dtype=np.int64)
+        vis = np.empty(1 << 12, dtype=np.int32)  # the nodes a search reached (grown by the kernel)
+        heap = np.empty(1 << 12, dtype=np.int64)  # its queue by distance to the target
+        bstart, bentry, bcount = buckets(dsink, rows, cols, _BUCKET)
+        counters = np.zeros(5, dtype=np.int64)
+        pos, chunk = 0, 64
+        while pos < todo.size:
+            deadline.check("completing the 2-factor")
+            c0 = time.perf_counter()
+            pos, vis, heap = augment(mask, flat_links, rows, cols, netarr, epart, stamp, estamp, parent, eparent,
+                                     vis, heap, todo, pos, chunk, dsink, _BUCKET, bstart, bentry, bcount, counters)
+            pos = int(pos)
+            spent = time.perf_counter() - c0
+            chunk = int(min(max(chunk * (2 if spent < _CHUNK_S / 2 else 1), 1), 1 << 24)) if spent < _CHUNK_S \
+                else max(1, chunk // 2)
+        phases["augment_s"] = time.perf_counter() - t
+        phases["short_at_start"] = int(todo.size)
+        del vis, heap, parent
+        if counters[3] == 0:
+            _reinstate(links, net, closed)
+            return done("found", links, counters=counters, greedy=added, dropped=dropped)
+        deadline.check("extracting the witness")
+        t = time.perf_counter()
+        dead = np.flatnonzero(stamp == -1)
+        del stamp
+        colour = ((dead // cols) + (dead % cols)) & 1
+        w = _witness(board, net, src, dead[colour == src], dead[colour != src],
+                     bool(estamp[src] == -1), bool(estamp[1 - src] == -1))
+        phases["witness_s"] = time.perf_counter() - t
+        return done("none", witness=w, counters=counters, greedy=added, dropped=dropped)
+    except Stopped as stop:
+        return done("unknown", **stop.stats())
+
+
+def _warm_calls() -> None:
+    from . import _kernels as K
+
+    board = Board(6, 6)
+    mask = np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1)
+    for closed in (True, False):
+        net = network(board, closed=closed).as_array()
+        links = np.full(72, -1, dtype=np.int8)
+        epart = np.full((2, 2), -1, dtype=np.int64)
+        K.sanitize(mask, links, 6, 6, net, epart)
+        K.tile(mask, links, 6, 6, net)
+        K.greedy(mask, links, 6, 6, net, epart)
+        todo = K.deficient(mask, links, 6, 6, net, epart, 0)
+        sinks = K.deficient(mask, links, 6, 6, net, epart, 1)
+        bstart, bentry, bcount = K.buckets(sinks, 6, 6, _BUCKET)
+        K.augment(mask, links, 6, 6, net, epart, np.zeros(36, dtype=np.int32), np.zeros(2, dtype=np.int64),
+                  np.zeros(36, dtype=np.int8), np.full(2, -1, dtype=np.int64), np.empty(4, dtype=np.int32),
+                  np.empty(4, dtype=np.int64), todo, 0, 64, sinks, _BUCKET, bstart, bentry, bcount,
+                  np.zeros(5, dtype=np.int64))
+        K.label_cycles(links, 6, 6)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the 2-factor kernels; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from . import _kernels as K
+
+    return jit.prepare("2-factor", _warm_calls,
+                       (K.sanitize, K.tile, K.greedy, K.deficient, K.buckets, K.augment, K.label_cycles))

@@ -1,0 +1,131 @@
+"""The 2-factor proof as a proof step: sound against exhaustive search and the oracles, re-checked by the checker."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import SHARED_ORACLES, random_board
+from naive_tours import exhaustive_tour
+from ktsolve import Board, TourSpec, prove, solve
+from ktsolve.factor import Witness, check_two_factor_witness
+from ktsolve.graph import KnightGraph
+from ktsolve.portfolio import auto_plan, prove_plan
+from ktsolve.proofs import quick_proof
+from ktsolve.proofs.two_factor import two_factor_proof
+
+
+def check_evidence(board, spec, proof) -> str | None:
+    """The checker's verdict on a proof's evidence (names or square numbers), counts not trusted."""
+    ev = proof.evidence
+
+    def squares(items):
+        items = list(items)
+        if items and isinstance(items[0], str):
+            return np.array([board.index(*board.parse_square(x)) for x in items], dtype=np.int32)
+        return np.asarray(items, dtype=np.int32)
+
+    w = Witness(ev["colour"], squares(ev["X"]), squares(ev["Y"]), ev["x_extra"], ev["y_extra"])
+    return check_two_factor_witness(board, spec, w)
+
+
+def _specs(board, rng):
+    yield TourSpec(closed=True)
+    yield TourSpec(closed=False)
+    k = int(rng.integers(board.n_squares))
+    s = tuple(int(v) for v in board.coords_of([k])[0])
+    yield TourSpec(closed=False, start=s)
+    k2 = int(rng.integers(board.n_squares))
+    e = tuple(int(v) for v in board.coords_of([k2])[0])
+    if e != s:
+        yield TourSpec(closed=False, start=s, end=e)
+        yield TourSpec(closed=True, start=s, end=e)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_tour_whenever_the_proof_says_so(seed):
+    """Soundness: every 2-factor proof on random holed boards of at most 16 squares is confirmed by
+    exhaustive search, and its evidence passes the checker."""
+    rng = np.random.default_rng(seed)
+    proved = tours = 0
+    for _ in range(40):
+        board = random_board(rng, 3, 5, 0.3)
+        if board.n_squares > 16:
+            continue
+        graph = KnightGraph(board)
+        for spec in _specs(board, rng):
+            proof = two_factor_proof(graph, spec)
+            ref = exhaustive_tour(graph, spec)
+            if proof is not None:
+                assert ref is None, (board, spec, str(proof))
+                assert check_evidence(board, spec, proof) is None
+                proved += 1
+            tours += ref is not None
+    assert proved and tours  # both kinds of answer occurred
+
+
+def test_the_proof_is_sound_on_36_squares_with_backtracking():
+    rng = np.random.default_rng(11)
+    proved = 0
+    for _ in range(25):
+        board = random_board(rng, 5, 6, 0.15)
+        graph = KnightGraph(board)
+        for spec in (TourSpec(closed=True), TourSpec(closed=False)):
+            if quick_proof(graph, spec) is not None:
+                continue
+            proof = two_factor_proof(graph, spec)
+            if proof is None:
+                continue
+            proved += 1
+            res = solve(board, "backtrack", closed=spec.closed, presolve_proofs=False, time_limit=60)
+            assert res.status.value == "infeasible", (board, spec)
+    assert proved
+
+
+def test_oracles_of_holed_boards():
+    import json
+
+    with open(SHARED_ORACLES / "holed.json", encoding="utf-8") as fh:
+        cases = json.load(fh)["cases"]
+    seen = 0
+    for case in cases:
+        board = Board(*case["board"], holes=[tuple(h) for h in case["holes"]])
+        spec = TourSpec(closed=case["kind"] == "closed",
+                        start=tuple(case["start"]) if case.get("start") else None,
+                        end=tuple(case["end"]) if case.get("end") else None)
+        proof = two_factor_proof(board, spec)
+        if case["exists"]:
+            assert proof is None, case
+        elif proof is not None:
+            assert check_evidence(board, spec, proof) is None
+        seen += 1
+    assert seen >= 5
+
+
+def test_the_proof_runs_before_any_search_in_both_plans():
+    for board in (Board(6, 6), Board(60, 60, holes=[(0, 0), (0, 1)]), Board(3, 1000)):
+        for plan in (auto_plan(board, TourSpec(closed=True)), prove_plan(board, TourSpec(closed=True))):
+            names = [s.name for s in plan]
+            proofs = [k for k, n in enumerate(names) if n in ("quick proofs", "2-factor proof")]
+            assert names.index("2-factor proof") == names.index("quick proofs") + 1
+            first_method = min(k for k, n in enumerate(names) if n not in ("quick proofs", "2-factor proof",
+                                                                           "matching proof", "divide"))
+            assert max(proofs) < first_method
+
+
+def test_prove_settles_with_the_2_factor_proof_and_its_evidence_checks():
+    board = Board(5, 4, holes=[(1, 3), (3, 0)])
+    res = prove(board, closed=True, seed=1)
+    assert res.status.value == "infeasible" and res.stats["settled_by"] == "2-factor proof"
+    assert res.method == "2-factor" and res.proof.argument == "2-factor"
+    assert check_evidence(board, res.spec, res.proof) is None
+    assert res.to_dict()["certificate"]["argument"] == "2-factor"
+
+
+def test_an_expired_deadline_stops_the_proof():
+    from ktsolve.driver import Deadline, Stopped
+
+    with pytest.raises(Stopped):
+        two_factor_proof(Board(8, 8), TourSpec(closed=True), deadline=Deadline(1e-9, t0=0.0))
+    # its own time limit ending is no proof, and does not stop the plan
+    assert two_factor_proof(Board(30, 30), TourSpec(closed=True), time_limit=1e-9) is None
