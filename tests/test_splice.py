@@ -121,3 +121,28 @@ def test_agrees_with_prove(n, m, k, seed, closed, drop):
         if res.found:
             validate(b, res.tour, closed=closed)
             assert proof.status is Status.FOUND
+
+
+@pytest.mark.parametrize("closed,ends", [(True, 0), (False, 0), (False, 1), (False, 2), (True, 2)])
+def test_the_factor_package_completes_what_the_local_repairs_leave(monkeypatch, closed, ends):
+    # the local repairs do nothing: every missing move is left to ktsolve.factor.two_factor
+    from ktsolve.heuristics import splice
+
+    monkeypatch.setattr(splice, "restore_factor", lambda links, alive, rows, cols, **kw: (1, {"short": 1}))
+    board = random_holed_board(30, 34, 0.03, closed=closed, seed=8)
+    even, odd = board.colour_counts()
+    spec = TourSpec(closed=closed)
+    if ends:
+        want = None if even == odd else (0 if even > odd else 1)
+        squares = [sq for sq in _squares(board, 40) if want is None or (sq[0] + sq[1]) % 2 == want]
+        s = squares[0]
+        if closed:
+            t = next((s[0] + dr, s[1] + dc) for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1))
+                     if board.contains(s[0] + dr, s[1] + dc) and not board.is_hole(s[0] + dr, s[1] + dc))
+        else:
+            t = next(sq for sq in reversed(squares) if want is not None or (sq[0] + sq[1]) % 2 != (s[0] + s[1]) % 2)
+        spec = TourSpec(closed=closed, start=s, end=t if ends == 2 else None)
+    res = solve_splice(KnightGraph(board), spec)
+    assert res.status is Status.FOUND, res.stats
+    assert res.stats["factor_fallback"] == "found"
+    validate(board, res.tour, closed=spec.closed, start=spec.start, end=spec.end)

@@ -393,6 +393,31 @@ def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
     return 2 - fixed, False
 
 
+def _complete_factor(board: Board, spec: TourSpec, links, cut: bool, path_ends, deadline: Deadline):
+    """Links of a complete 2-factor by :func:`ktsolve.factor.two_factor` (warm-started from ``links``), or
+    ``(None, why)``.
+
+    The question put to it is the one the links stand for: a closed tour
+    (also for an open tour cut from a closed one), or an open path between
+    the fixed ends (also for a closed tour with a fixed start and end).
+    """
+    from ..factor import two_factor
+
+    rows, cols = board.rows, board.cols
+    if spec.closed and path_ends:  # a closed tour with both ends fixed: the open path between them
+        closed, start, end = False, spec.start, spec.end
+    elif spec.closed or cut:
+        closed, start, end = True, None, None
+    else:
+        closed, start, end = False, spec.start, spec.end
+    tf = two_factor(board, closed=closed, start=start, end=end, init=links.reshape(rows, cols, 2), deadline=deadline)
+    if tf.status == "found":
+        return np.ascontiguousarray(tf.links, dtype=np.int8).reshape(rows * cols, 2), None
+    if tf.status == "none":
+        return None, "the knight graph has no 2-factor for this question (ktsolve.factor's witness)"
+    return None, f"ktsolve.factor's search did not finish: {tf.stats.get('reason', 'unknown')}"
+
+
 def _ends_refused(board: Board, spec: TourSpec) -> str | None:
     """Why the colours rule out the fixed ends asked (a tour alternates colours), or None."""
     s, t = spec.start, spec.end
@@ -438,8 +463,12 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     if progress is not None:
         progress(2, 4)
     if short:
-        return _unknown(f"{short} move(s) of squares next to holes could not be restored by short "
-                        f"alternating paths", **fstats)
+        # the complete search of ktsolve.factor, warm-started from what the local repairs reached
+        links, why = _complete_factor(board, spec, links, cut, path_ends, deadline)
+        fstats["factor_fallback"] = why or "found"
+        if links is None:
+            return _unknown(f"{short} move(s) of squares next to holes could not be restored by short "
+                            f"alternating paths, and {why}", **fstats)
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
     if state.pieces > 1:
