@@ -63,6 +63,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,7 +89,7 @@ REPAIR_ROUNDS = 8
 #: The fixed seed of the shuffled order of ruin and recreate (the method itself takes no seed).
 REPAIR_SHUFFLE = 18
 #: Squares a six-square exchange may walk along a cycle to learn the order of two of its links.
-TRIPLE_WALK = 400
+TRIPLE_WALK = 4000
 
 
 def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
@@ -448,6 +449,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     if why:
         return _unknown(why)
     deadline.extend(warm())
+    t0 = time.perf_counter()
     built = build_links(board, deadline)
     if built is None:
         return _unknown(f"splice needs a board whose sides are both at least 5, not {rows}x{cols}")
@@ -459,6 +461,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     for sq in path_ends:
         _fix_end(links, alive, _flat(board, sq), rows, cols)
     free_ends, cut = _free_ends(board, spec)
+    t1 = time.perf_counter()
     short, fstats = restore_factor(links, alive, rows, cols, free_ends=free_ends, deadline=deadline)
     if progress is not None:
         progress(2, 4)
@@ -469,13 +472,18 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
         if links is None:
             return _unknown(f"{short} move(s) of squares next to holes could not be restored by short "
                             f"alternating paths, and {why}", **fstats)
+    t2 = time.perf_counter()
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
+    t3 = time.perf_counter()
     if state.pieces > 1:
         state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline)
         stats["repair_rounds"] = state.stats["repair_rounds"]
         stats["pieces"] = pieces = state.pieces
     pieces = state.pieces
+    t4 = time.perf_counter()
+    stats["seconds"] = {"tour_of_full_board": round(t1 - t0, 3), "restore": round(t2 - t1, 3),
+                        "merge": round(t3 - t2, 3), "repair": round(t4 - t3, 3)}
     labels = state.labels if state.labels is not None else np.empty(rows * cols, dtype=np.int32)
     del state
     if progress is not None:
@@ -505,6 +513,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
         raise RuntimeError(f"splice: the one piece left covers {got} of {board.n_squares} squares")
     if spec.closed and t is not None and s is None:
         out = list_cycle(out, end=board.index(*t))
+    stats["seconds"]["walk"] = round(time.perf_counter() - t4, 3)
     if progress is not None:
         progress(4, 4)
     return SolveResult(Status.FOUND, tour=Tour(board, out, closed=spec.closed), stats=stats)
