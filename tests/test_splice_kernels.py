@@ -187,3 +187,50 @@ def test_ruin_box_cuts_every_link_touching_the_box():
     assert ref.check(links, alive, 12, 12) is None
     assert all((links[f] == -1).all() for f in box)
     assert cut == touching == before - int((links >= 0).sum()) // 2
+
+
+def test_window_absorbs_a_piece_no_exchange_joins():
+    # a board whose merge leaves a piece (found by search over seeds): the window re-solved exactly
+    from ktsolve.heuristics._splice_window import repair_window
+    from ktsolve.heuristics.splice import _piece_boxes, repair_windows
+
+    n = 150
+    board = random_holed_board(n, n, 0.05, closed=True, seed=29)
+    links, alive = build_links(board)
+    restore_factor(links, alive, n, n, free_ends=0)
+    state = merge_pieces(links, alive, n, n)
+    assert state.pieces == 2
+    before = ref.components(links, alive, n, n)
+    (top, bottom, left, right), = _piece_boxes(state, n)
+    small = min(before, key=len)
+    assert {f // n for f in small} <= set(range(top, bottom + 1))
+    for grow in (2, 3, 4):  # the margins the method tries
+        trial = links.copy()
+        if repair_window(trial, alive, n, n, top - grow, bottom + grow + 1, left - grow, right + grow + 1):
+            break
+        assert np.array_equal(trial, links)  # a window without a solution changes nothing
+    else:
+        raise AssertionError("no margin gave a solution")
+    assert ref.check(trial, alive, n, n, complete=True) is None
+    after = ref.components(trial, alive, n, n)
+    assert len(after) == 1
+    # outside the window nothing changed
+    r, c = np.divmod(np.arange(n * n), n)
+    outside = (r < top - grow) | (r > bottom + grow) | (c < left - grow) | (c > right + grow)
+    assert np.array_equal(trial[outside], links[outside])
+    # and through the step's own function
+    state = repair_windows(links, alive, n, n, state)
+    assert state.pieces == 1 and state.stats["windows"] == 1
+
+
+def test_window_keeps_the_pairs_of_the_paths_through_it():
+    # a window with no piece inside: re-solving it changes nothing outside and keeps one cycle
+    from ktsolve.heuristics._splice_window import repair_window
+
+    board = _holed(20, 20, 12, 3)
+    links, alive = build_links(board)
+    restore_factor(links, alive, 20, 20, free_ends=0)
+    assert merge_pieces(links, alive, 20, 20).pieces == 1
+    if repair_window(links, alive, 20, 20, 6, 13, 6, 13):
+        assert ref.check(links, alive, 20, 20, complete=True) is None
+        assert len(ref.components(links, alive, 20, 20)) == 1

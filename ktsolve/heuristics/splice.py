@@ -75,8 +75,8 @@ from ..driver import Deadline, Stopped, interrupt_guard
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 
-__all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_leftovers", "Pieces",
-           "SEARCH_CAPS"]
+__all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
+           "repair_leftovers", "Pieces", "SEARCH_CAPS"]
 
 #: Queue size of the first, local alternating-path search from every square short of a link.
 SEARCH_CAPS = (64,)
@@ -84,6 +84,12 @@ SEARCH_CAPS = (64,)
 WALK_ROUNDS = 12
 #: Passes of four-square exchanges before the pieces left are given up.
 MERGE_PASSES = 16
+#: Margins (squares) of the windows re-solved exactly around a piece left, tried in turn.
+WINDOW_MARGINS = (2, 3, 4)
+#: Largest window (cells) re-solved exactly; larger pieces are left to ruin and recreate.
+WINDOW_MAX_CELLS = 900
+#: Seconds CP-SAT may spend on one window.
+WINDOW_TIME_CAP = 2.0
 #: Rounds of ruin and recreate around the pieces that the exchanges leave.
 REPAIR_ROUNDS = 8
 #: The fixed seed of the shuffled order of ruin and recreate (the method itself takes no seed).
@@ -333,6 +339,49 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     return Pieces(pieces, labels, parent, giant, stats)
 
 
+def _piece_boxes(state: Pieces, cols: int):
+    """Bounding boxes ``(top, bottom, left, right)`` (inclusive) of the pieces other than the largest."""
+    from ._splice_merge_kernels import cells_outside
+
+    cells, roots = cells_outside(state.labels, state.parent, state.giant)
+    if cells.size == 0:
+        return []
+    order = np.argsort(roots, kind="stable")
+    cells, roots = cells[order], roots[order]
+    starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
+    r, c = cells // cols, cells % cols
+    return list(zip(np.minimum.reduceat(r, starts).tolist(), np.maximum.reduceat(r, starts).tolist(),
+                    np.minimum.reduceat(c, starts).tolist(), np.maximum.reduceat(c, starts).tolist()))
+
+
+def repair_windows(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
+                   margins=WINDOW_MARGINS, max_cells: int = WINDOW_MAX_CELLS) -> Pieces:
+    """Step 5: every piece but the largest re-solved exactly in a window around it (see
+    :mod:`ktsolve.heuristics._splice_window`), then the pieces counted and merged again.
+
+    Windows of more than ``max_cells`` cells are left to ruin and recreate.
+    Returns the new :class:`Pieces`, with ``stats["windows"]`` (windows solved).
+    """
+    from ._splice_window import repair_window
+
+    deadline = deadline or Deadline(None)
+    solved = 0
+    for top, bottom, left, right in _piece_boxes(state, cols):
+        for grow in margins:
+            if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
+                break
+            deadline.check("re-solving windows around the pieces left")
+            budget = deadline.share(0.25, WINDOW_TIME_CAP)
+            if repair_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow, right + grow + 1,
+                             time_limit=WINDOW_TIME_CAP if budget is None else max(budget, 0.01)):
+                solved += 1
+                break
+    if solved:
+        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    state.stats["windows"] = solved
+    return state
+
+
 def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
                      rounds: int = REPAIR_ROUNDS, shuffle: int = REPAIR_SHUFFLE) -> Pieces:
     """Ruin and recreate around the pieces step 4 left: their links and every link near them are cut, two
@@ -346,7 +395,6 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
     :class:`Pieces`, with ``stats["repair_rounds"]``.
     """
     from ._splice_kernels import ruin_box
-    from ._splice_merge_kernels import cells_outside
 
     deadline = deadline or Deadline(None)
     rng = np.random.default_rng(shuffle)
@@ -355,22 +403,16 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
         if state.pieces <= 1:
             break
         deadline.check("re-making the pieces left")
-        cells, roots = cells_outside(state.labels, state.parent, state.giant)
+        boxes = _piece_boxes(state, cols)
         state.labels = None  # the memory goes back before the next labels are made
-        order = np.argsort(roots, kind="stable")
-        cells, roots = cells[order], roots[order]
-        starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
-        r, c = cells // cols, cells % cols
         grow = 2 + k
         around = []
-        for lo, hi, left, right in zip(np.minimum.reduceat(r, starts).tolist(), np.maximum.reduceat(r, starts).tolist(),
-                                       np.minimum.reduceat(c, starts).tolist(), np.maximum.reduceat(c, starts).tolist()):
+        for lo, hi, left, right in boxes:
             ruin_box(links, alive, rows, cols, lo - grow, hi + grow + 1, left - grow, right + grow + 1)
             # the squares left short: in the box, or a knight's move outside it
             r0, r1 = max(0, lo - grow - 2), min(rows, hi + grow + 3)
             c0, c1 = max(0, left - grow - 2), min(cols, right + grow + 3)
             around.append((np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel())
-        del cells, roots, r, c
         short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
                                   caps=(4096,), around=np.concatenate(around))
         done += 1
@@ -476,6 +518,9 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
     t3 = time.perf_counter()
+    if state.pieces > 1:
+        state = repair_windows(links, alive, rows, cols, state, deadline=deadline)
+        stats["windows"] = state.stats.get("windows", 0)
     if state.pieces > 1:
         state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline)
         stats["repair_rounds"] = state.stats["repair_rounds"]
