@@ -183,7 +183,9 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
     constructions, with a quarter-second try before them up to
     :data:`PROVE_MATCHING_EARLY_MAX` squares); after them a short
     exhaustive search (20% of the time left, at most 2 s), divide and
-    conquer on a full board, and CP-SAT with the rest of the time.  The
+    conquer on a full board, and CP-SAT with the rest of the time (splice,
+    like divide, comes first on a large board with holes, as in
+    :func:`auto_plan`).  The
     cheap constructions of ``auto`` thus answer quickly where a tour exists,
     and the exact steps settle what they cannot.
     """

@@ -12,15 +12,28 @@ paths; a few local repairs turn the pieces back into one tour.
    gets one by a short alternating path to a square of the other colour
    that is short too (breadth-first, bounded; the knight graph is
    bipartite, so there are no blossoms).  Squares short of links pair up
-   across the colours, which is why the colours must balance.
+   across the colours, which is why the colours must balance; as the holes'
+   colours balance only over large regions, the ones left are paired along
+   a Hilbert curve and each missing link is *walked* to its partner, two
+   moves a step (cut ``x - w``, link ``u - x``: ``w`` is short instead of
+   ``u``).  Should squares stay short, :func:`ktsolve.factor.two_factor`
+   completes the 2-factor from there (or finds that none exists).
 4. Merge the cycles: for a link ``a - b`` in one piece and ``c - d`` in
    another, with ``a - c`` and ``b - d`` knight's moves, the links
    ``a - c`` and ``b - d`` replace them and the two pieces become one
    (opening two different cycles at one link each and joining the ends
    crosswise always gives one cycle).  Union-find over the pieces' labels
    tracks what is joined; only the squares of pieces other than the largest
-   are scanned.
-5. Walk the one cycle (or path) into the tour.
+   are scanned.  Where no such exchange exists, six-square ones
+   (``a - b``, ``d - c``, ``e - f`` become ``a - d``, ``c - e``,
+   ``b - f``; a short walk along the cycle tells whether the order keeps
+   one cycle).
+5. A piece still left is re-solved exactly in a window around it (CP-SAT,
+   :mod:`ktsolve.heuristics._splice_window`: the paths of the other pieces
+   through the window keep their ends, so nothing outside changes); the
+   last resort cuts every link near the pieces left and restores and
+   merges again (ruin and recreate, a few rounds).
+6. Walk the one cycle (or path) into the tour.
 
 Open tours and fixed ends use the extra vertex of :mod:`ktsolve.factor`: a
 fixed start or end gets an :data:`END` link (the path ends there), and an
@@ -38,10 +51,15 @@ tour exists.
 Notes
 -----
 Time and memory are linear in the cells: divide's successor array (int32,
-freed after step 1), the links (two int8 a cell), the mask (one uint8), the
-labels and then the square numbers (one int32), the tour (one int32): about
-14 bytes a cell at the peak besides the tour.  The searches of step 3 and
-the exchanges of step 4 touch only the neighbourhoods of the holes.
+freed after step 1), the links (two int8 a cell), the mask (one uint8), a
+search stamp (int32, step 3 only; the search forests, when they run, three
+more), the labels and then the square numbers (one int32), the tour (one
+int32).  Measured: 1.26 GB peak for a 10,000 x 10,000 board with 1% holes,
+the process and the validation included (benchmarks/results/huge.md).  The
+searches and walks of step 3 and the exchanges of step 4 touch only the
+neighbourhoods of the holes and the paths between them; the walks' total
+length is the transport the holes' colours need, which grows slightly
+faster than the board (a logarithmic factor, as for random matchings).
 
 References
 ----------
