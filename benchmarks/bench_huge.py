@@ -105,11 +105,12 @@ def worker(n: int, frac: float, seeds: int, runs: int, rotation_limit: float | N
                 method_s.append(step["seconds"])
                 valid_s.append(step.get("validation_s", 0.0))
                 found = int(res.stats.get("settled_by") == "splice")
+                phases = res.stats.get("seconds", {})
                 reason = "" if found else f"{step.get('status')}: {res.stats['steps']}"
                 del res
             case = {"seed": seed, "question": question, "solve": statistics.median(times),
                     "method": statistics.median(method_s), "validate": statistics.median(valid_s),
-                    "found": found, "reason": reason, "squares": board.n_squares}
+                    "found": found, "reason": reason, "squares": board.n_squares, "phases": phases}
             if rotation_limit and closed and seed == 1:
                 t0 = time.perf_counter()
                 rot = solve(board, method="rotation", closed=True, seed=1, time_limit=rotation_limit)
@@ -151,7 +152,7 @@ def main() -> None:
     else:
         plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in FRACS]
         target = HERE / "results" / "huge.md"
-    rows, rss_rows, per_square = [], [], {}
+    rows, rss_rows, per_square, phase_rows = [], [], {}, []
     for n, frac, seeds, questions in plan:
         rot = args.rotation_limit if n <= args.rotation_max and not args.huge else None
         t0 = time.perf_counter()
@@ -175,6 +176,10 @@ def main() -> None:
                          f"{solve_t / squares * 1e9:.0f} ns", rot_text, "; ".join(reasons) or ""])
             if question == "closed" and frac == 0.01:
                 per_square[n] = solve_t / squares
+            if question == "closed":
+                names = ("tour_of_full_board", "restore", "merge", "repair", "walk")
+                phase_rows.append([f"{n}x{n}", f"{frac:.1%}"] + [
+                    seconds(statistics.median(c["phases"].get(k, 0.0) for c in cases)) for k in names])
     text = ["# Huge boards with holes: splice beside rotation", "", *head, "",
             "Boards from `random_holed_board(n, n, share, closed=..., seed=1..k)` (colour-balanced for the "
             "question). `solve()` is the whole in-process call `solve(board, closed=..., start=..., end=...)` "
@@ -186,7 +191,11 @@ def main() -> None:
             "seeds and questions).", "",
             table(["board", "holes", "question", "tours", "solve()", "method", "validation", "per square",
                    "rotation", "unknown because"], rows), "",
-            table(["board", "holes", "peak memory", "random_holed_board"], rss_rows), ""]
+            table(["board", "holes", "peak memory", "random_holed_board"], rss_rows), "",
+            "Splice's phases on the closed question (`stats['seconds']`, medians): divide's tour of the full "
+            "board as links with the holes cut out; the 2-factor restored; the exchanges; windows and ruin and "
+            "recreate; the walk into the tour.", "",
+            table(["board", "holes", "full board", "restore", "merge", "repair", "walk"], phase_rows), ""]
     if per_square:
         base = min(per_square)
         text += ["Time per square, closed, 1% holes, relative to the smallest board: "
