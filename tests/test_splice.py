@@ -59,7 +59,6 @@ def test_every_seed_gives_the_same_tour():
 
 
 @pytest.mark.parametrize("board,spec,reason", [
-    (Board(4, 30, holes=[(0, 0), (0, 1)]), TourSpec(closed=False), "at least 5"),
     (Board(8, 8, holes=[(0, 0)]), TourSpec(closed=True), "colours"),
     (Board(8, 8, holes=[(0, 0), (0, 2)]), TourSpec(closed=True), "colours"),
     (Board(9, 9, holes=[(4, 4), (0, 0)]), TourSpec(closed=False, start=(0, 2)), "colour"),
@@ -146,3 +145,12 @@ def test_the_factor_package_completes_what_the_local_repairs_leave(monkeypatch, 
     assert res.status is Status.FOUND, res.stats
     assert res.stats["factor_fallback"] == "found"
     validate(board, res.tour, closed=spec.closed, start=spec.start, end=spec.end)
+
+
+@pytest.mark.parametrize("board,closed", [(Board(3, 3, holes=[(1, 1)]), True), (Board(4, 6, holes=[(0, 0), (0, 1)]), False),
+                                          (Board(3, 10), True), (Board(4, 30, holes=[(0, 0), (0, 1)]), False)])
+def test_thin_boards_start_without_a_tour_of_the_full_board(board, closed):
+    # divide lays no grid of blocks below 5 rows: the 2-factor is built from empty links
+    res = solve_splice(KnightGraph(board), TourSpec(closed=closed))
+    assert res.status is Status.FOUND, res.stats
+    validate(board, res.tour, closed=closed)

@@ -154,9 +154,10 @@ def _flat(board: Board, sq) -> int:
 def build_links(board: Board, deadline: Deadline | None = None):
     """Steps 1 and 2: divide's tour of the full rectangle as links, the holes' links cut.
 
-    Returns ``(links, alive)``: int8 ``(cells, 2)`` and uint8 ``(cells,)``,
-    or None when divide has no tour of the full rectangle that starts the
-    work (a side below 5).
+    Returns ``(links, alive)``: int8 ``(cells, 2)`` and uint8 ``(cells,)``.
+    Where divide lays no grid of blocks (a side below 5), the links start
+    empty: step 3 then builds the whole 2-factor (fine on small and thin
+    boards, slower on large ones).
     """
     from ._divide_blocks import load_catalog
     from ._splice_kernels import NONE, delete_holes, links_from_successors
@@ -164,20 +165,20 @@ def build_links(board: Board, deadline: Deadline | None = None):
 
     deadline = deadline or Deadline(None)
     m, n = board.rows, board.cols
+    links = np.full((m * n, 2), NONE, dtype=np.int8)
+    alive = np.ascontiguousarray(board.mask).reshape(-1).view(np.uint8)
     if min(m, n) < 5:
-        return None
+        return links, alive  # no grid of blocks: every square starts short of both moves
     cat = load_catalog()
     deadline.check("planning the full board's tour")
     lay, tf = _plan_cycle(cat, m, n, deadline) if (m * n) % 2 == 0 else _plan_open(cat, m, n, None, deadline)
     if lay is None or tf.transpose or tf.flip_r or tf.flip_c:
-        return None
+        return links, alive
     nxt = _successors(cat, lay, deadline)
     deadline.check("linking the full board's tour")
-    links = np.full((m * n, 2), NONE, dtype=np.int8)
     if links_from_successors(nxt, m, n, links) < 0:
         raise RuntimeError("splice: divide's successor array holds a move that is not a knight's move")
     del nxt
-    alive = np.ascontiguousarray(board.mask).reshape(-1).view(np.uint8)
     delete_holes(links, alive, m, n)
     return links, alive
 
@@ -510,10 +511,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
         return _unknown(why)
     deadline.extend(warm())
     t0 = time.perf_counter()
-    built = build_links(board, deadline)
-    if built is None:
-        return _unknown(f"splice needs a board whose sides are both at least 5, not {rows}x{cols}")
-    links, alive = built
+    links, alive = build_links(board, deadline)
     if progress is not None:
         progress(1, 4)
     s, t = spec.start, spec.end
@@ -592,8 +590,7 @@ def _warm_calls() -> None:
 
     board = random_holed_board(10, 10, 4, closed=True, seed=1)
     solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
-    built = build_links(board)
-    links, alive = built
+    links, alive = build_links(board)
     rows, cols = board.rows, board.cols
     cells = rows * cols
     f = int(np.argmax(alive))
@@ -664,6 +661,16 @@ def solve_splice(graph, spec: TourSpec, *, seed=None, time_limit=None, progress=
         moves left missing after step 3; ``pieces``: pieces left after step 4;
         ``cycles``, ``augmentations``, ``merge_passes``).  Never
         ``infeasible``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board, KnightGraph
+    >>> board = Board(12, 12, holes=[(0, 0), (0, 1)])
+    >>> res = solve_splice(KnightGraph(board), TourSpec(closed=False, start=(5, 5)))
+    >>> res.status.value, res.tour.start, len(res.tour)
+    ('found', (5, 5), 142)
+    >>> solve_splice(KnightGraph(Board(8, 8, holes=[(0, 0)])), TourSpec(closed=True)).stats["reason"]
+    'the colours of the board do not balance, so no tour of it can alternate them'
     """
     check_seed(seed)
     deadline = Deadline(check_time_limit(time_limit))
