@@ -54,8 +54,8 @@ Time and memory are linear in the cells: divide's successor array (int32,
 freed after step 1), the links (two int8 a cell), the mask (one uint8), a
 search stamp (int32, step 3 only; the search forests, when they run, three
 more), the labels and then the square numbers (one int32), the tour (one
-int32).  Measured: 1.26 GB peak for a 10,000 x 10,000 board with 1% holes,
-the process and the validation included (benchmarks/results/huge.md).  The
+int32).  Measured: 1.45 GB peak for a 10,000 x 10,000 board with 1% holes,
+the process and the validation included (benchmarks/results/huge_10k.md).  The
 searches and walks of step 3 and the exchanges of step 4 touch only the
 neighbourhoods of the holes and the paths between them; the walks' total
 length is the transport the holes' colours need, which grows slightly
