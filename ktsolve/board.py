@@ -15,7 +15,9 @@ for :attr:`Board.mask`.
 Board file format (:meth:`Board.parse_file`): one line per row, ``.`` (or
 ``o``) a square, ``#`` (or ``x``) a hole, ``S`` and ``E`` the start and end
 squares of puzzles; spaces inside a line, blank lines and everything after
-``;`` are ignored.
+``;`` are ignored.  A file that starts with numpy's ``.npy`` magic is a
+*mask*: a 2-D bool or 0/1 integer array, true (1) on the holes
+(:meth:`Board.from_mask`), the form huge boards are kept in.
 """
 
 from __future__ import annotations
@@ -51,8 +53,6 @@ _RC_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?$")
 #: Longest square name or row,col pair read (``zzzzzz999999999``, ``999999999,999999999``);
 #: anything longer is no square of any board, and int() of it could take thousands of digits.
 _NAME_CHARS = 24
-_BAD_CELL = re.compile(r"[^.oO#xXsSeE]")
-_GAP = re.compile(r"\S[ \t]{2,}\S")  # two spaces between cells: a row laid out with blanks for holes
 
 #: Most bytes a text board file may hold (64 MiB, after gzip inflation): an 8000 x 8000 board, one
 #: character a cell.  Larger boards come as sizes with --holes, or as .npy masks.
@@ -73,20 +73,6 @@ class BoardFile(NamedTuple):
     notes: tuple[str, ...]
 
 
-def _notes(seen: set, gaps: int | None) -> tuple[str, ...]:
-    """The warnings a board file deserves, from the characters it uses."""
-    out = []
-    if "#" in seen and seen & set("xX"):
-        out.append("the board file writes holes both as # and as x; both are holes")
-    if "." in seen and seen & set("oO"):
-        out.append("the board file writes squares both as . and as o; both are squares")
-    if seen & set("xX") and seen & set("sS"):
-        out.append("the board file uses x for holes beside an S start; Rosetta Code's puzzles write x for "
-                   "squares and . for holes: if it comes from there, swap x and . (this reads the complement)")
-    if gaps is not None:
-        out.append(f"board file line {gaps} has gaps of spaces between its cells; spaces are ignored, "
-                   "a hole is #")
-    return tuple(out)
 
 
 def _warn(notes) -> None:
@@ -152,6 +138,8 @@ def _check_size(rows, cols, text: str | None = None) -> tuple[int, int]:
             f"ktsolve allows at most {MAX_SQUARES:,} (about 16384x16384)"
         )
     return rows, cols
+
+
 
 
 class Board:
@@ -271,6 +259,72 @@ class Board:
         return cls(rows, cols, holes)
 
     @classmethod
+    def from_mask(cls, holes) -> "Board":
+        """Board from a 2-D mask: an array of bools or of 0 and 1, true (1) on the holes.
+
+        Note the sense: this takes the holes, while :attr:`mask` gives the
+        squares (``Board.from_mask(~board.mask) == board``).  The mask is
+        read with numpy alone, so a 10,000 x 10,000 board costs its sorted
+        hole positions (8 bytes a hole) and no Python object per square.
+
+        Raises
+        ------
+        InvalidBoardError
+            For an array that is not 2-D, holds other values than 0 and 1
+            (or is not bool or integer), a board above :data:`MAX_SQUARES`,
+            or a mask whose every cell is a hole.
+
+        Examples
+        --------
+        >>> m = np.zeros((3, 4), dtype=bool)
+        >>> m[0, 0] = True
+        >>> b = Board.from_mask(m)
+        >>> b == Board(3, 4, holes=[(0, 0)]), Board.from_mask(~b.mask) == b
+        (True, True)
+        >>> Board.from_mask(np.array([[0, 2]]))
+        Traceback (most recent call last):
+        ...
+        ktsolve.errors.InvalidBoardError: a board mask holds only 0 and 1 (or bools), not 2
+        """
+        arr = np.asarray(holes)
+        if arr.ndim != 2:
+            raise InvalidBoardError(f"a board mask is a 2-D array, not one of shape {arr.shape}")
+        rows, cols = _check_size(int(arr.shape[0]), int(arr.shape[1]))
+        if arr.dtype != bool:
+            if not np.issubdtype(arr.dtype, np.integer):
+                raise InvalidBoardError(f"a board mask holds bools or 0 and 1, not {arr.dtype} values")
+            if arr.size and (arr.min() < 0 or arr.max() > 1):  # no temporary of the array's size
+                bad = (arr != 0) & (arr != 1)
+                value = arr.ravel()[np.argmax(bad.ravel())]
+                raise InvalidBoardError(f"a board mask holds only 0 and 1 (or bools), not {value}")
+        flat = np.flatnonzero(arr)  # sorted int64 positions, row-major: the holes as Board keeps them
+        if flat.size >= rows * cols:
+            raise InvalidBoardError(f"every square of the {rows}x{cols} board is a hole")
+        board = cls.__new__(cls)
+        board.rows, board.cols = rows, cols
+        flat.setflags(write=False)
+        board._hole_flat = flat
+        return board
+
+    @classmethod
+    def read_npy(cls, source, shown: str = "the board file") -> "Board":
+        """Board from a ``.npy`` mask (a path or a binary file object); see :meth:`from_mask`.
+
+        The header is read first and checked against :data:`MAX_SQUARES`,
+        so a file that claims an absurd size is refused before any memory is
+        taken for it.
+        """
+        from ._board_files import _read_npy_mask
+
+        fh = open(source, "rb") if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__") else source
+        try:
+            arr = _read_npy_mask(fh, shown)
+        finally:
+            if fh is not source:
+                fh.close()
+        return cls.from_mask(arr)
+
+    @classmethod
     def parse(cls, text: str) -> "Board":
         """Board from its text form (see :meth:`parse_file` for the format); ``S`` and ``E`` are squares.
 
@@ -314,54 +368,9 @@ class Board:
         >>> f.board.holes, f.start, f.end, f.notes
         (((1, 1),), (0, 0), (2, 2), ())
         """
-        grid: list[str] = []
-        marks: dict[str, list] = {"start": [], "end": []}
-        seen: set[str] = set()
-        gaps = None
-        for lineno, raw in enumerate(text.splitlines(), 1):
-            line = raw.split(";", 1)[0]
-            cells = "".join(line.split())
-            if not cells:
-                continue
-            bad = _BAD_CELL.search(cells)
-            if bad:
-                col, ch = bad.start(), bad.group()
-                hint = (" (Rosetta Code's layout of 0 and 1: write . for 0, S for 1 and # for a blank)"
-                        if ch in "01" else "")
-                raise InvalidBoardError(
-                    f"board file line {lineno} has {_shown(ch)} at column {col + 1}; use . or o for squares, "
-                    f"# or x for holes, S and E for the start and end{hint}"
-                )
-            if grid and len(cells) != len(grid[0]):
-                raise InvalidBoardError(
-                    f"board file line {lineno} has {len(cells):,} squares where the first row has "
-                    f"{len(grid[0]):,}; every row must be the same length (spaces inside a row are ignored)"
-                )
-            if len(cells) * (len(grid) + 1) > MAX_SQUARES:
-                _check_size(len(grid) + 1, len(cells))  # refused by name before the text is all kept
-            if gaps is None and _GAP.search(line.strip()):
-                gaps = lineno
-            seen.update(cells)
-            for ch, key in (("S", "start"), ("s", "start"), ("E", "end"), ("e", "end")):
-                col = cells.find(ch)
-                while col >= 0:
-                    marks[key].append((len(grid), col))
-                    col = cells.find(ch, col + 1)
-            grid.append(cells)
-        if not grid:
-            raise InvalidBoardError("board file has no rows")
-        rows, cols = _check_size(len(grid), len(grid[0]))
-        cells = np.frombuffer("".join(grid).encode("ascii"), dtype=np.uint8)
-        flat = np.flatnonzero(np.isin(cells, np.frombuffer(b"#xX", dtype=np.uint8)))
-        board = cls(rows, cols, np.stack(np.divmod(flat, cols), axis=1))
-        ends = []
-        for key in ("start", "end"):
-            found = marks[key]
-            if len(found) > 1:
-                names = ", ".join(board.name(r, c) for r, c in found[:4])
-                raise InvalidBoardError(f"board file marks {len(found)} {key} squares ({names}); one at most")
-            ends.append(found[0] if found else None)
-        return BoardFile(board, ends[0], ends[1], _notes(seen, gaps))
+        from ._board_files import parse_text
+
+        return parse_text(cls, text)
 
     @classmethod
     def read(cls, path) -> "Board":
@@ -372,26 +381,19 @@ class Board:
 
     @classmethod
     def read_file(cls, path) -> "BoardFile":
-        """:meth:`parse_file` of a board file; ``"-"`` reads standard input.
+        """:meth:`parse_file` of a board file, or a ``.npy`` mask; ``"-"`` reads standard input.
 
         The file is read once (a pipe works), gunzipped when it starts like
         gzip, and at most :data:`MAX_BOARD_FILE_BYTES` of it (after
-        inflation): a larger file, a device or a bomb is refused by
-        :class:`InvalidBoardError` without reading further.
+        inflation) when it is text: a larger file, a device or a bomb is
+        refused by :class:`InvalidBoardError` without reading further.  A
+        ``.npy`` mask (see :meth:`read_npy`) has its header checked before
+        its data is read, and marks no start or end.
         """
-        from ._reading import Source
+        from ._board_files import read_path
 
-        path = str(path)
-        what = "the board from standard input" if path == "-" else f"board file {_shown(path, 200)}"
-        with Source(path, what, MAX_BOARD_FILE_BYTES, InvalidBoardError) as src:
-            data = src.read("more than any text board file (a .npy mask holds larger boards)")
-        if b"\0" in data:
-            raise InvalidBoardError(f"cannot read {what}: not UTF-8 text")  # NUL bytes: a binary file
-        try:
-            text = data.decode("utf-8-sig")  # a byte-order mark is not a square
-        except UnicodeDecodeError:
-            raise InvalidBoardError(f"cannot read {what}: not UTF-8 text") from None
-        return cls.parse_file(text)
+        return read_path(cls, path)
+
 
     def with_holes(self, holes: Iterable) -> "Board":
         """A new board with ``holes`` removed as well; a hole it already has is refused by name.

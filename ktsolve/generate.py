@@ -24,7 +24,12 @@ rare.
 The holes are drawn one colour class at a time in a random order: a candidate
 is kept when removing it leaves every neighbour with at least two neighbours
 and no square over-forced, else it is skipped.  Everything depends only on the
-seed (numpy's PCG64), so the same call always returns the same board.
+seed (numpy's PCG64), so the same call always returns the same board.  The
+work is done by numba kernels on flat int8/uint8 grids
+(:mod:`ktsolve._generate_kernels`), in time linear in the cells: boards up to
+:data:`PERMUTE_MAX` cells try the cells of a class in the order of a numpy
+permutation (the boards these seeds always gave), larger ones draw candidate
+cells with SplitMix64 seeded from the same generator.
 """
 
 from __future__ import annotations
@@ -34,23 +39,12 @@ import numpy as np
 from .board import Board
 from .checks import check_flag, check_real
 from .errors import InvalidBoardError, InvalidParameterError
-from .graph import KNIGHT_MOVES, KnightGraph
 from .seeds import resolve_seed
 
-__all__ = ["random_holed_board"]
+__all__ = ["random_holed_board", "warm"]
 
 #: Boards per seed tried before giving up (a rejected draw is redrawn).
 _ATTEMPTS = 20
-
-
-def _degree_grid(rows: int, cols: int) -> np.ndarray:
-    """Number of knight's moves from every cell of the full rectangle."""
-    deg = np.zeros((rows, cols), dtype=np.int32)
-    rr, cc = np.mgrid[0:rows, 0:cols]
-    for dr, dc in KNIGHT_MOVES.tolist():
-        r2, c2 = rr + dr, cc + dc
-        deg += ((r2 >= 0) & (r2 < rows) & (c2 >= 0) & (c2 < cols)).astype(np.int32)
-    return deg
 
 
 def _hole_counts(rows: int, cols: int, k: int, closed: bool) -> tuple[int, int]:
@@ -69,56 +63,36 @@ def _hole_counts(rows: int, cols: int, k: int, closed: bool) -> tuple[int, int]:
     return h0, k - h0
 
 
-def _draw(rows: int, cols: int, n0: int, n1: int, rng: np.random.Generator) -> list[int] | None:
-    """Flat positions of ``n0`` parity-0 and ``n1`` parity-1 holes, or None when too few fit."""
-    deg = _degree_grid(rows, cols)
-    alive = np.ones((rows, cols), dtype=bool)
-    moves = KNIGHT_MOVES.tolist()
+#: Boards up to this many cells draw their holes in the order of a numpy permutation of each
+#: colour class (the boards every seed gave before the huge-board kernels: tests pin some).
+#: Larger boards draw candidates with SplitMix64 instead: a permutation of 10^8 cells alone
+#: takes seconds and gigabytes.
+PERMUTE_MAX = 1 << 22
 
-    def neighbours(r: int, c: int):
-        for dr, dc in moves:
-            r2, c2 = r + dr, c + dc
-            if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2, c2]:
-                yield r2, c2
+#: Candidate draws per wanted hole on large boards before a draw is given up.
+_TRIES_PER_HOLE = 64
 
-    def forced(r: int, c: int) -> int:
-        return sum(1 for r2, c2 in neighbours(r, c) if deg[r2, c2] == 2)
 
-    flat = np.arange(rows * cols)
-    parity = (flat // cols + flat % cols) % 2
-    chosen: list[int] = []
+def _draw(rows: int, cols: int, n0: int, n1: int, rng: np.random.Generator) -> np.ndarray | None:
+    """``alive`` (uint8, flat, 0 on holes) with ``n0`` parity-0 and ``n1`` parity-1 holes, or None when too few fit."""
+    from ._generate_kernels import degree_grid, draw_ordered, draw_random
+
+    n = rows * cols
+    deg = np.empty(n, dtype=np.int8)
+    degree_grid(rows, cols, deg)
+    alive = np.ones(n, dtype=np.uint8)
     for want, par in ((n0, 0), (n1, 1)):
         if want == 0:
             continue
-        order = rng.permutation(flat[parity == par])
-        got = 0
-        for f in order.tolist():
-            r, c = divmod(f, cols)
-            nbs = list(neighbours(r, c))
-            if any(deg[r2, c2] <= 2 for r2, c2 in nbs):
-                continue  # a neighbour would drop below two neighbours
-            alive[r, c] = False
-            for r2, c2 in nbs:
-                deg[r2, c2] -= 1
-            # Squares that may now have more than two forced edges: the
-            # neighbours of neighbours that just reached degree two.
-            bad = False
-            for r2, c2 in nbs:
-                if deg[r2, c2] == 2 and any(forced(r3, c3) > 2 for r3, c3 in neighbours(r2, c2)):
-                    bad = True
-                    break
-            if bad:
-                alive[r, c] = True
-                for r2, c2 in nbs:
-                    deg[r2, c2] += 1
-                continue
-            chosen.append(f)
-            got += 1
-            if got == want:
-                break
+        if n <= PERMUTE_MAX:
+            order = rng.permutation((n + 1 - par) // 2)  # indices into the class, row-major
+            got = draw_ordered(rows, cols, par, order, want, deg, alive)
+        else:
+            state = np.array([rng.integers(0, 2**63)], dtype=np.uint64)
+            got = draw_random(rows, cols, par, state, want, _TRIES_PER_HOLE * want + 1000, deg, alive)
         if got < want:
             return None
-    return chosen
+    return alive
 
 
 def random_holed_board(
@@ -198,33 +172,37 @@ def random_holed_board(
         k = int(round(frac * rows * cols))
     n0, n1 = _hole_counts(rows, cols, k, closed)
     rng = np.random.default_rng(seed)
+    from ._generate_kernels import connected
+
     for _ in range(_ATTEMPTS):
-        chosen = _draw(rows, cols, n0, n1, rng)
-        if chosen is None:
+        alive = _draw(rows, cols, n0, n1, rng)
+        if alive is None:
             continue
-        r, c = np.divmod(np.asarray(chosen, dtype=np.int64), cols)
-        board = Board(rows, cols, np.stack([r, c], axis=1))
-        if _connected(board):
-            return board
+        if connected(rows, cols, alive):
+            return Board.from_mask((alive == 0).reshape(rows, cols))
     raise InvalidBoardError(
         f"no {rows}x{cols} board with {k} holes meets the conditions "
         f"after {_ATTEMPTS} draws; use fewer holes"
     )
 
 
-def _connected(board: Board) -> bool:
-    """True when the knight graph of ``board`` is connected (breadth-first, numpy)."""
-    graph = KnightGraph(board)
-    n = graph.n
-    table = graph.table
-    seen = np.zeros(n, dtype=bool)
-    seen[0] = True
-    frontier = np.array([0], dtype=np.int64)
-    while frontier.size:
-        nb = table[frontier].ravel()
-        nb = nb[nb >= 0]
-        nb = nb[~seen[nb]]
-        nb = np.unique(nb)
-        seen[nb] = True
-        frontier = nb
-    return bool(seen.all())
+def warm() -> float:
+    """Compile (or load from numba's cache) the drawing kernels; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from . import jit
+    from ._generate_kernels import connected, degree_grid, draw_ordered, draw_random
+
+    def calls():
+        rng = np.random.default_rng(0)
+        alive = _draw(6, 6, 1, 1, rng)
+        deg = np.empty(36, dtype=np.int8)
+        degree_grid(6, 6, deg)
+        draw_random(6, 6, 0, np.array([1], dtype=np.uint64), 1, 10, deg, np.ones(36, dtype=np.uint8))
+        connected(6, 6, alive)
+
+    return jit.prepare("random boards", calls, (connected, degree_grid, draw_ordered, draw_random))

@@ -91,6 +91,8 @@ PROVE_MATCHING_EARLY_MAX = 100_000
 EXACT_MAX = 400
 #: Full boards above this many squares go to ``divide`` before anything else in ``prove``.
 PROVE_DIVIDE_FIRST = 10_000
+#: Boards with holes above this many squares go to ``splice`` before anything else (it needs no graph).
+SPLICE_FIRST = 10_000
 
 #: Holed boards up to this many squares get the cut proofs (toughness, two-square cuts, regions).
 CUT_PROOFS_MAX = 20_000
@@ -133,6 +135,13 @@ def _method_steps(board: Board, spec: TourSpec) -> list[Step]:
     return [Step("warnsdorff", 0.2), Step("cpsat", 1.0), Step("backtrack", 1.0)]
 
 
+def _splice_first(board: Board) -> list[Step]:
+    """Splice, first on large boards with holes: linear time and no graph, so it goes before the proofs."""
+    if board.is_full or board.n_squares <= SPLICE_FIRST:
+        return []
+    return [Step("splice", 0.8)]
+
+
 def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     n = board.n_squares
     if n > PRESOLVE_MAX:
@@ -159,8 +168,10 @@ def _usable(plan: list[Step], board: Board, spec: TourSpec) -> list[Step]:
 def auto_plan(board: Board, spec: TourSpec) -> list[Step]:
     """The steps of ``solve(method="auto")``.
 
-    Large full boards go to divide and conquer first (it needs no graph);
-    then the linear-time proofs (and the matching proof up to
+    Large full boards go to divide and conquer first (it needs no graph),
+    large boards with holes (above :data:`SPLICE_FIRST` squares) to splice
+    (0.8 of the time: on the largest boards nothing else can run; no graph
+    either); then the linear-time proofs (and the matching proof up to
     :data:`PRESOLVE_MATCHING_MAX` squares, one second at most); then, on
     large boards, Posa rotations and plain Warnsdorff; on small ones a short
     Warnsdorff try, CP-SAT and exhaustive search.  Methods that are not
@@ -169,6 +180,7 @@ def auto_plan(board: Board, spec: TourSpec) -> list[Step]:
     plan: list[Step] = []
     if board.n_squares > EXACT_MAX and board.is_full:
         plan.append(Step("divide"))
+    plan += _splice_first(board)
     plan += _proof_steps(board, prove=False)
     plan += _method_steps(board, spec)
     return _usable(plan, board, spec)
@@ -184,7 +196,9 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
     constructions, with a quarter-second try before them up to
     :data:`PROVE_MATCHING_EARLY_MAX` squares); after them a short
     exhaustive search (20% of the time left, at most 2 s), divide and
-    conquer on a full board, and CP-SAT with the rest of the time.  The
+    conquer on a full board, and CP-SAT with the rest of the time (splice,
+    like divide, comes first on a large board with holes, as in
+    :func:`auto_plan`).  The
     cheap constructions of ``auto`` thus answer quickly where a tour exists,
     and the exact steps settle what they cannot.
     """
@@ -193,6 +207,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
     divide_first = board.is_full and n > PROVE_DIVIDE_FIRST
     if divide_first:
         plan.append(Step("divide"))
+    plan += _splice_first(board)
     large = PRESOLVE_MATCHING_MAX < n <= PRESOLVE_MAX
     if large:
         # On a large board the matching proof takes seconds to find nothing where

@@ -30,6 +30,7 @@ from ..exit_codes import ExitCode
 from .answers import one_line, say_interrupted
 from .args import CONTEXT
 from .bench import bench_group
+from .board import board_group
 from .census import census_command
 from .enumerate import enumerate_command
 from .longest import longest_command
@@ -116,7 +117,7 @@ def cli():
 
 
 for _command in (solve_command, verify_command, methods_command, bench_group, enumerate_command, prove_command,
-                 longest_command, warm_command, census_command):
+                 longest_command, warm_command, census_command, board_group):
     cli.add_command(_command)
 
 

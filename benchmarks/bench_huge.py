@@ -1,0 +1,209 @@
+"""Huge boards with holes (issue 18): splice beside rotation.
+
+For n x n boards (n = 1000, 2000, 4000; 10,000 with --huge), hole shares
+0.1%, 1% and 5%, several seeds of ``random_holed_board`` (colour-balanced
+for the question asked), and three questions (closed; open; open with a
+fixed start and end), measures in-process, with the numba kernels loaded:
+
+* ``solve(board, closed=..., start=..., end=...)`` (auto, whose first step
+  on these boards is splice, before any graph or proof): wall time of the
+  whole call (the tour's validation included) and its two parts, the
+  method and the validation; tours found by splice of the seeds;
+* ``solve(board, method="rotation", closed=True, time_limit=...)`` on the
+  closed question of the first seed (n <= 2000; --rotation-limit seconds);
+* the time ``random_holed_board`` takes;
+* peak memory (``ru_maxrss``) of the worker process of one board size and
+  hole share (all its seeds and questions; Python, numpy and numba
+  included).
+
+Times are medians over the seeds (each seed run ``--runs`` times, the median
+taken).  Run:
+
+    python benchmarks/bench_huge.py [--sizes 1000,2000,4000] [--seeds 3] [--runs 1]
+                                    [--rotation-limit 60] [--huge]
+
+Writes benchmarks/results/huge.md (huge_10k.md with --huge, which runs only
+10,000 x 10,000 at 1%, one seed, closed).  Check ``free -g`` first: a
+10,000 x 10,000 run takes a few GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _machine import machine_lines  # noqa: E402
+
+FRACS = (0.001, 0.01, 0.05)
+#: Seconds of the whole auto call, should splice not settle the question (rotation and the proofs follow).
+AUTO_LIMIT = 120.0
+QUESTIONS = ("closed", "open", "open s-t")
+
+
+def seconds(x) -> str:
+    if x is None:
+        return "-"
+    return f"{x * 1000:.0f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def table(head, rows) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _ends(board):
+    """A start and an end for an open tour: far apart, of the colours the board's counts allow."""
+    import numpy as np
+
+    even, odd = board.colour_counts()
+    idx = np.linspace(0, board.n_squares - 1, 64).astype(np.int64)
+    squares = [tuple(int(v) for v in rc) for rc in board.coords_of(idx)]
+    if even != odd:
+        want = 0 if even > odd else 1
+        ok = [sq for sq in squares if (sq[0] + sq[1]) % 2 == want]
+        return ok[0], ok[-1]
+    s = squares[0]
+    t = next(sq for sq in reversed(squares) if (sq[0] + sq[1]) % 2 != (s[0] + s[1]) % 2)
+    return s, t
+
+
+def worker(n: int, frac: float, seeds: int, runs: int, rotation_limit: float | None, questions) -> dict:
+    """All seeds and questions of one board size and hole share, in this process."""
+    from ktsolve import solve
+    from ktsolve.generate import random_holed_board
+    from ktsolve.heuristics import splice
+
+    splice.warm()
+    out = {"cases": [], "gen": []}
+    for seed in range(1, seeds + 1):
+        for question in questions:
+            closed = question == "closed"
+            t0 = time.perf_counter()
+            board = random_holed_board(n, n, frac, closed=closed, seed=seed)
+            out["gen"].append(time.perf_counter() - t0)
+            start = end = None
+            if question == "open s-t":
+                start, end = _ends(board)
+            times, method_s, valid_s, found, reason = [], [], [], 0, ""
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                # auto: on these boards splice is its first step (no graph, no proof before it)
+                res = solve(board, closed=closed, start=start, end=end, seed=1, time_limit=AUTO_LIMIT)
+                times.append(time.perf_counter() - t0)
+                step = res.stats["steps"][0]
+                assert step["step"] == "splice", res.stats["steps"]
+                method_s.append(step["seconds"])
+                valid_s.append(step.get("validation_s", 0.0))
+                found = int(res.stats.get("settled_by") == "splice")
+                phases = res.stats.get("seconds", {})
+                reason = "" if found else f"{step.get('status')}: {res.stats['steps']}"
+                del res
+            case = {"seed": seed, "question": question, "solve": statistics.median(times),
+                    "method": statistics.median(method_s), "validate": statistics.median(valid_s),
+                    "found": found, "reason": reason, "squares": board.n_squares, "phases": phases}
+            if rotation_limit and closed and seed == 1:
+                t0 = time.perf_counter()
+                rot = solve(board, method="rotation", closed=True, seed=1, time_limit=rotation_limit)
+                case["rotation"] = time.perf_counter() - t0
+                case["rotation_found"] = int(rot.found)
+                del rot
+            out["cases"].append(case)
+            del board
+    out["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def run_worker(n, frac, seeds, runs, rotation_limit, questions) -> dict:
+    arg = json.dumps([n, frac, seeds, runs, rotation_limit, list(questions)])
+    res = subprocess.run([sys.executable, __file__, "--worker", arg], capture_output=True, text=True)
+    if res.returncode:
+        raise RuntimeError(f"worker {arg} failed:\n{res.stderr}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,2000,4000")
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--rotation-limit", type=float, default=60.0)
+    ap.add_argument("--rotation-max", type=int, default=2000, help="largest n that gets the rotation run")
+    ap.add_argument("--huge", action="store_true")
+    ap.add_argument("--worker")
+    args = ap.parse_args()
+    if args.worker:
+        n, frac, seeds, runs, rot, questions = json.loads(args.worker)
+        print(json.dumps(worker(n, frac, seeds, runs, rot, questions)))
+        return
+    head = machine_lines()
+    if args.huge:
+        plan = [(10_000, 0.01, 1, ("closed",))]
+        target = HERE / "results" / "huge_10k.md"
+    else:
+        plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in FRACS]
+        target = HERE / "results" / "huge.md"
+    rows, rss_rows, per_square, phase_rows = [], [], {}, []
+    for n, frac, seeds, questions in plan:
+        rot = args.rotation_limit if n <= args.rotation_max and not args.huge else None
+        t0 = time.perf_counter()
+        got = run_worker(n, frac, seeds, args.runs, rot, questions)
+        print(f"{n} {frac:.1%}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        rss_rows.append([f"{n}x{n}", f"{frac:.1%}", f"{got['maxrss_mb']:.0f} MB",
+                         seconds(statistics.median(got["gen"]))])
+        for question in questions:
+            cases = [c for c in got["cases"] if c["question"] == question]
+            solve_t = statistics.median(c["solve"] for c in cases)
+            squares = statistics.median(c["squares"] for c in cases)
+            rot_cases = [c for c in cases if "rotation" in c]
+            rot_text = "-"
+            if rot_cases:
+                rc = rot_cases[0]
+                rot_text = f"{'found' if rc['rotation_found'] else 'unknown'} in {seconds(rc['rotation'])}"
+            reasons = sorted({c["reason"] for c in cases if c["reason"]})
+            rows.append([f"{n}x{n}", f"{frac:.1%}", question, f"{sum(c['found'] for c in cases)}/{len(cases)}",
+                         seconds(solve_t), seconds(statistics.median(c["method"] for c in cases)),
+                         seconds(statistics.median(c["validate"] for c in cases)),
+                         f"{solve_t / squares * 1e9:.0f} ns", rot_text, "; ".join(reasons) or ""])
+            if question == "closed" and frac == 0.01:
+                per_square[n] = solve_t / squares
+            if question == "closed":
+                names = ("tour_of_full_board", "restore", "merge", "repair", "walk")
+                phase_rows.append([f"{n}x{n}", f"{frac:.1%}"] + [
+                    seconds(statistics.median(c["phases"].get(k, 0.0) for c in cases)) for k in names])
+    text = ["# Huge boards with holes: splice beside rotation", "", *head, "",
+            "Boards from `random_holed_board(n, n, share, closed=..., seed=1..k)` (colour-balanced for the "
+            "question). `solve()` is the whole in-process call `solve(board, closed=..., start=..., end=...)` "
+            "(auto: splice is its first step on boards with holes above 10,000 squares, before any graph "
+            "is built), the tour's validation included; tours: settled by splice; method and validation are its two parts (`stats['steps']`); per "
+            "square is `solve()` over the squares. Medians over the seeds. Rotation: "
+            "`solve(board, method='rotation', closed=True, time_limit=...)` on the first seed's closed "
+            "question. Peak memory: `ru_maxrss` of the worker process of one size and share (all its "
+            "seeds and questions).", "",
+            table(["board", "holes", "question", "tours", "solve()", "method", "validation", "per square",
+                   "rotation", "unknown because"], rows), "",
+            table(["board", "holes", "peak memory", "random_holed_board"], rss_rows), "",
+            "Splice's phases on the closed question (`stats['seconds']`, medians): divide's tour of the full "
+            "board as links with the holes cut out; the 2-factor restored; the exchanges; windows and ruin and "
+            "recreate; the walk into the tour.", "",
+            table(["board", "holes", "full board", "restore", "merge", "repair", "walk"], phase_rows), ""]
+    if per_square:
+        base = min(per_square)
+        text += ["Time per square, closed, 1% holes, relative to the smallest board: "
+                 + ", ".join(f"{n}x{n}: {v / per_square[base]:.2f}x" for n, v in sorted(per_square.items())), ""]
+    text += [f"Command: `python benchmarks/bench_huge.py {' '.join(sys.argv[1:])}`".replace("  ", " "), ""]
+    target.write_text("\n".join(text))
+    print("\n".join(text))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,521 @@
+"""Numba kernels of the splice method, steps 1 to 3: a full board's tour as links, holes deleted, a 2-factor restored.
+
+Everything works on the implicit grid of the ``rows x cols`` rectangle, flat
+cells ``f = row * cols + col``; the knight's moves are computed on the fly,
+so no graph is built.  The arrays:
+
+* ``alive`` (uint8, one per cell): 1 on squares, 0 on holes;
+* ``links`` (int8, shape ``(cells, 2)``; the ``(rows, cols, 2)`` array of
+  :mod:`ktsolve.factor` seen flat): two slots per cell, each ``0 .. 7`` the
+  move (index into :data:`ktsolve.graph.KNIGHT_MOVES`) to a linked square,
+  :data:`END` (8) a link to the extra vertex that closes an open tour (the
+  square is an end of the path), :data:`NONE` (-1) empty.  Links are mutual:
+  move ``j`` from ``f`` is answered by move ``j ^ 4`` from the square it
+  reaches.
+* ``labels`` (int32, one per cell): the component of every linked cell.
+
+Kernels, one idea each:
+
+* :func:`links_from_successors`: the links of a successor array (divide's tour);
+* :func:`delete_holes`: a hole's links are cut at both ends;
+* :func:`augment_from`: one bounded breadth-first search for an alternating
+  path from a square short of links to a square of the other colour short
+  of links, applied when found (a square short of two links needs two);
+  :func:`augment_forest`: the same from every square still short at once,
+  one disjoint tree each, for the few whose partner is far;
+* :func:`walk_short` and :func:`pair_along_curve`: a missing link carried
+  step by step towards a partner chosen along a Hilbert curve, where the
+  partners are far apart (the colours of the holes balance only over large
+  regions);
+* :func:`ruin_box`: every link near a piece left over cut, to be restored
+  and merged again in another way;
+
+The kernels of steps 4 and 5 (merging the pieces, walking the tour) are in
+:mod:`ktsolve.heuristics._splice_merge_kernels`.
+
+The readable references are in ``tests/naive_splice.py``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+__all__ = [
+    "END",
+    "NONE",
+    "links_from_successors",
+    "delete_holes",
+    "augment_from",
+    "unlink_slot",
+    "short_cells",
+    "split_end",
+    "augment_forest",
+    "walk_short",
+    "pair_along_curve",
+    "ruin_box",
+    "short_among",
+    "augment_many",
+    "walk_many",
+]
+
+#: A slot linking a square to the extra vertex of an open tour (the square ends the path).
+END = 8
+#: An empty slot.
+NONE = -1
+
+#: The knight's moves in the order of ``graph.KNIGHT_MOVES``; move ``j ^ 4`` undoes move ``j``.
+_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
+_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def _step(f, j, rows, cols):  # pragma: no cover
+    """The cell move ``j`` reaches from cell ``f``, or -1 off the rectangle."""
+    r = f // cols + _DR[j]
+    c = f % cols + _DC[j]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return -1
+    return r * cols + c
+
+
+@nb.njit(cache=True, inline="always")
+def _move(f, g, cols):  # pragma: no cover
+    """The move from cell ``f`` to cell ``g``, or -1 when they are not a knight's move apart."""
+    dr = g // cols - f // cols
+    dc = g % cols - f % cols
+    for j in range(8):
+        if _DR[j] == dr and _DC[j] == dc:
+            return j
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def _unlink(links, f, j, g):  # pragma: no cover
+    """Remove the link ``f -(j)- g`` from both ends."""
+    if links[f, 0] == j:
+        links[f, 0] = NONE
+    else:
+        links[f, 1] = NONE
+    k = j ^ 4
+    if links[g, 0] == k:
+        links[g, 0] = NONE
+    else:
+        links[g, 1] = NONE
+
+
+@nb.njit(cache=True, inline="always")
+def _link(links, f, j, g):  # pragma: no cover
+    """Add the link ``f -(j)- g`` in an empty slot of each end."""
+    if links[f, 0] == NONE:
+        links[f, 0] = j
+    else:
+        links[f, 1] = j
+    k = j ^ 4
+    if links[g, 0] == NONE:
+        links[g, 0] = k
+    else:
+        links[g, 1] = k
+
+
+@nb.njit(cache=True, inline="always")
+def _linked(links, f, j):  # pragma: no cover
+    return links[f, 0] == j or links[f, 1] == j
+
+
+@nb.njit(cache=True)
+def links_from_successors(nxt, rows, cols, links):  # pragma: no cover
+    """Fill ``links`` (all :data:`NONE` on entry) from a successor array (-1 after an open path's end).
+
+    Returns the number of links made; -1 when a successor is not a knight's move away.
+    """
+    made = 0
+    n = rows * cols
+    for f in range(n):
+        g = nxt[f]
+        if g < 0:
+            continue
+        j = _move(f, g, cols)
+        if j < 0:
+            return -1
+        _link(links, f, j, g)
+        made += 1
+    return made
+
+
+@nb.njit(cache=True)
+def delete_holes(links, alive, rows, cols):  # pragma: no cover
+    """Cut every link of every hole at both ends; returns the links cut."""
+    cut = 0
+    n = rows * cols
+    for f in range(n):
+        if alive[f]:
+            continue
+        for s in range(2):
+            j = links[f, s]
+            if 0 <= j < 8:
+                g = _step(f, j, rows, cols)
+                _unlink(links, f, j, g)
+                cut += 1
+            links[f, s] = NONE
+    return cut
+
+
+@nb.njit(cache=True)
+def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragma: no cover
+    """One alternating-path search from square ``u`` (short of a link); True when a path was applied.
+
+    Breadth-first from ``u`` over moves that are not links to a square
+    ``x`` of the other colour: if ``x`` has an empty slot, the path ends
+    there; else it goes on from each square ``y`` that ``x`` links to (not
+    through :data:`END`).  Applying the path ``u - x1 = y1 - x2 = ... - xk``
+    removes the links ``x_i = y_i`` and adds ``u - x1``, ``y_i - x_{i+1}``:
+    every inner square keeps its two links and ``u`` and ``xk`` gain one.
+    The search stops when the queue ``qv`` (with ``qx``, ``qp``: the
+    square of the other colour it was reached through and the parent's
+    queue position) is full.  ``stamp`` (int32 per cell) marks the squares
+    seen with ``mark``, so it is never cleared.
+    """
+    cap = qv.size
+    qv[0] = u
+    qx[0] = -1
+    qp[0] = -1
+    stamp[u] = mark
+    head = 0
+    tail = 1
+    while head < tail:
+        y = qv[head]
+        for j in range(8):
+            x = _step(y, j, rows, cols)
+            if x < 0 or not alive[x] or stamp[x] == mark or _linked(links, y, j):
+                continue
+            stamp[x] = mark
+            if links[x, 0] == NONE or links[x, 1] == NONE:
+                # found: remove the links x_i = y_i along the path, then add the new ones
+                p = head
+                while qp[p] >= 0:
+                    xi = qx[p]
+                    yi = qv[p]
+                    _unlink(links, xi, _move(xi, yi, cols), yi)
+                    p = qp[p]
+                _link(links, y, j, x)
+                p = head
+                while qp[p] >= 0:
+                    xi = qx[p]
+                    yp = qv[qp[p]]
+                    _link(links, yp, _move(yp, xi, cols), xi)
+                    p = qp[p]
+                return True
+            if tail + 2 > cap:
+                continue
+            for s in range(2):
+                k = links[x, s]
+                if k < 0 or k >= 8:
+                    continue
+                w = _step(x, k, rows, cols)
+                if stamp[w] == mark:
+                    continue
+                stamp[w] = mark
+                qv[tail] = w
+                qx[tail] = x
+                qp[tail] = head
+                tail += 1
+        head += 1
+    return False
+
+
+@nb.njit(cache=True)
+def unlink_slot(links, f, s, rows, cols):  # pragma: no cover
+    """Cut the link in slot ``s`` of cell ``f`` (a move) at both ends; returns the cell it led to."""
+    j = links[f, s]
+    g = _step(f, j, rows, cols)
+    _unlink(links, f, j, g)
+    return g
+
+
+@nb.njit(cache=True)
+def short_cells(links, alive, cols):  # pragma: no cover
+    """The squares with an empty slot (int64, in order) and how many empty slots each has (int8)."""
+    n = alive.size
+    count = 0
+    for f in range(n):
+        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
+            count += 1
+    cells = np.empty(count, dtype=np.int64)
+    miss = np.empty(count, dtype=np.int8)
+    k = 0
+    for f in range(n):
+        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
+            cells[k] = f
+            miss[k] = (links[f, 0] == NONE) + (links[f, 1] == NONE)
+            k += 1
+    return cells, miss
+
+
+@nb.njit(cache=True)
+def split_end(u, links, alive, rows, cols):  # pragma: no cover
+    """Square ``u`` has no link: take a link ``x - y`` next to it and make it ``u - x``; True when done.
+
+    ``u`` and ``y`` (both of ``u``'s colour) are then short of one link
+    each: the two free ends of an open tour, where ``u`` alone could not be.
+    """
+    for m in range(8):
+        x = _step(u, m, rows, cols)
+        if x < 0 or not alive[x]:
+            continue
+        for s in range(2):
+            k = links[x, s]
+            if k < 0 or k >= 8:
+                continue
+            y = _step(x, k, rows, cols)
+            _unlink(links, x, k, y)
+            _link(links, u, m, x)
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pragma: no cover
+    """One round of alternating-path searches from all ``roots`` at once; returns the paths applied.
+
+    A breadth-first forest: a square belongs to the tree of the root that
+    reached it first (``tree``, int32 per cell, -1 on entry), so the trees
+    are disjoint and the path a tree finds is applied at once without
+    spoiling the others.  That tree then stops; its squares, except the
+    path's (marked -2), are free again for the trees still searching,
+    whose paths through them stay valid since their links did not change.
+    ``parent`` (int32 per cell) holds the square each square was reached
+    from; ``queue`` (int32, one entry per cell) is used as a ring.  Each
+    root gains at most one link per round.
+    """
+    n = queue.size
+    nroots = roots.size
+    done = np.zeros(nroots, dtype=np.uint8)
+    head = 0
+    count = 0
+    for i in range(nroots):
+        u = roots[i]
+        if tree[u] != -1:
+            continue  # a root listed twice (short of both links) searches once a round
+        tree[u] = i
+        parent[u] = -1
+        queue[count] = u
+        count += 1
+    applied = 0
+    while count > 0:
+        y = queue[head]
+        head += 1
+        if head == n:
+            head = 0
+        count -= 1
+        t = tree[y]
+        if t < 0 or done[t]:
+            continue
+        for j in range(8):
+            x = _step(y, j, rows, cols)
+            if x < 0 or not alive[x] or _linked(links, y, j):
+                continue
+            o = tree[x]
+            if o == -2 or (o >= 0 and not done[o]):
+                continue
+            tree[x] = t
+            parent[x] = y
+            if links[x, 0] == NONE or links[x, 1] == NONE:
+                # found: remove the links x_i = y_i along the path, then add y_{i-1} - x_i
+                v = y
+                while parent[v] >= 0:
+                    xi = parent[v]
+                    _unlink(links, xi, _move(xi, v, cols), v)
+                    v = parent[xi]
+                _link(links, y, j, x)
+                tree[x] = -2
+                v = y
+                while parent[v] >= 0:
+                    xi = parent[v]
+                    yp = parent[xi]
+                    _link(links, yp, _move(yp, xi, cols), xi)
+                    tree[v] = -2
+                    tree[xi] = -2
+                    v = yp
+                tree[v] = -2
+                done[t] = 1
+                applied += 1
+                break
+            for s in range(2):
+                k = links[x, s]
+                if k < 0 or k >= 8:
+                    continue
+                w = _step(x, k, rows, cols)
+                o = tree[w]
+                if o == -2 or (o >= 0 and not done[o]):
+                    continue
+                if count == n:
+                    return applied  # the ring is full: the round ends here
+                tree[w] = t
+                parent[w] = x
+                tail = head + count
+                if tail >= n:
+                    tail -= n
+                queue[tail] = w
+                count += 1
+    return applied
+
+
+@nb.njit(cache=True)
+def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # pragma: no cover
+    """Carry the missing link of square ``u`` towards cell ``target``; returns the square it ended on, or
+    -1 when it met a square of the other colour short of a link and the two were linked.
+
+    A step from the short square ``u``: a move ``u - x`` that is not a link
+    and a link ``x - w`` of ``x``; the link ``x - w`` is cut and ``u - x``
+    made, so ``x`` keeps two links, ``u`` is whole and ``w`` (two moves
+    away, of ``u``'s colour) is short instead.  Of the steps to squares not
+    yet visited (``stamp`` == ``mark``), the one that ends nearest the
+    target is taken; a move to a square of the other colour that is short
+    itself ends the walk.  Every step keeps the links a valid partial
+    2-factor, so the walk may stop anywhere (``max_steps``, or nowhere left
+    to go) and leave ``u``'s successor short.
+    """
+    tr = target // cols
+    tc = target % cols
+    ur = u // cols
+    uc = u % cols
+    stamp[u] = mark
+    for _ in range(max_steps):
+        best_w = -1
+        best_x = -1
+        best_j = 0
+        best_k = 0
+        best_d = 1 << 62
+        for j in range(8):
+            xr = ur + _DR[j]
+            xc = uc + _DC[j]
+            if xr < 0 or xr >= rows or xc < 0 or xc >= cols:
+                continue
+            x = xr * cols + xc
+            if not alive[x] or _linked(links, u, j):
+                continue
+            if links[x, 0] == NONE or links[x, 1] == NONE:
+                _link(links, u, j, x)
+                return -1
+            for s in range(2):
+                k = links[x, s]
+                if k < 0 or k >= 8:
+                    continue
+                wr = xr + _DR[k]  # a link is a move inside the board
+                wc = xc + _DC[k]
+                w = wr * cols + wc
+                if stamp[w] == mark:
+                    continue
+                d = (wr - tr) * (wr - tr) + (wc - tc) * (wc - tc)
+                if d < best_d:
+                    best_d = d
+                    best_w = w
+                    best_x = x
+                    best_j = j
+                    best_k = k
+        if best_w < 0:
+            return u
+        _unlink(links, best_x, best_k, best_w)
+        _link(links, u, best_j, best_x)
+        u = best_w
+        ur = u // cols
+        uc = u % cols
+        stamp[u] = mark
+    return u
+
+
+@nb.njit(cache=True)
+def pair_along_curve(cells, colour, order):  # pragma: no cover
+    """Pair cells of colour 0 with cells of colour 1 along ``order`` (their order on a space-filling
+    curve) like brackets: a cell meets the last unpaired cell before it when that one is of the other
+    colour.  Returns ``partner`` (int64 per cell, -1 where none).
+    """
+    n = cells.size
+    partner = np.full(n, -1, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int64)
+    top = 0
+    for t in range(n):
+        i = order[t]
+        if top > 0 and colour[stack[top - 1]] != colour[i]:
+            top -= 1
+            j = stack[top]
+            partner[i] = cells[j]
+            partner[j] = cells[i]
+        else:
+            stack[top] = i
+            top += 1
+    return partner
+
+
+@nb.njit(cache=True)
+def ruin_box(links, alive, rows, cols, r0, r1, c0, c1):  # pragma: no cover
+    """Cut every link (not :data:`END`) with an end in rows ``r0 .. r1 - 1`` and columns ``c0 .. c1 - 1``;
+    returns the links cut."""
+    cut = 0
+    for r in range(max(r0, 0), min(r1, rows)):
+        for c in range(max(c0, 0), min(c1, cols)):
+            f = r * cols + c
+            if not alive[f]:
+                continue
+            for s in range(2):
+                j = links[f, s]
+                if 0 <= j < 8:
+                    g = _step(f, j, rows, cols)
+                    _unlink(links, f, j, g)
+                    cut += 1
+    return cut
+
+
+
+@nb.njit(cache=True)
+def short_among(cells, links, alive):  # pragma: no cover
+    """Of ``cells`` (int64), the squares with an empty slot (in the given order) and how many each has."""
+    count = 0
+    for i in range(cells.size):
+        f = cells[i]
+        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
+            count += 1
+    out = np.empty(count, dtype=np.int64)
+    miss = np.empty(count, dtype=np.int8)
+    k = 0
+    for i in range(cells.size):
+        f = cells[i]
+        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
+            out[k] = f
+            miss[k] = (links[f, 0] == NONE) + (links[f, 1] == NONE)
+            k += 1
+    return out, miss
+
+
+@nb.njit(cache=True)
+def augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragma: no cover
+    """:func:`augment_from` from every square of ``todo`` in turn (marks ``mark + 1`` on); returns the
+    paths applied."""
+    got = 0
+    for i in range(todo.size):
+        u = todo[i]
+        if links[u, 0] != NONE and links[u, 1] != NONE:
+            continue  # made whole meanwhile
+        if augment_from(u, links, alive, rows, cols, stamp, mark + 1 + i, qv, qx, qp):
+            got += 1
+    return got
+
+
+@nb.njit(cache=True)
+def walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends):  # pragma: no cover
+    """:func:`walk_short` from every ``us[i]`` towards ``vs[i]`` (at most twice their distance plus 64
+    steps); ``ends[i]`` gets where the missing link stopped (-1: linked).  Returns the walks that linked."""
+    got = 0
+    for i in range(us.size):
+        u = us[i]
+        v = vs[i]
+        if links[u, 0] != NONE and links[u, 1] != NONE:
+            ends[i] = -1  # made whole meanwhile by another walk
+            continue
+        dist = abs(u // cols - v // cols) + abs(u % cols - v % cols)
+        e = walk_short(u, v, links, alive, rows, cols, stamp, mark + 1 + i, 2 * dist + 64)
+        ends[i] = e
+        if e < 0:
+            got += 1
+    return got

@@ -1,0 +1,397 @@
+"""Numba kernels of the splice method, steps 4 and 5: pieces merged by exchanges, the tour walked.
+
+The arrays are those of :mod:`ktsolve.heuristics._splice_kernels` (flat
+cells ``row * cols + col``; ``links`` int8 ``(cells, 2)`` with moves 0..7,
+``END`` (8) and ``NONE`` (-1); ``alive`` uint8), plus ``labels`` (int32
+per cell, the piece of every square) and ``parent`` (int32 per piece,
+union-find).  The small helpers (a move's square, linking and unlinking)
+are repeated here, since numba's cache notices edits only in a jitted
+function's own file.
+
+* :func:`label_components`: the components of the links, by walking them;
+* :func:`merge_pass`: the four-square exchanges that join components, with
+  union-find over their labels;
+* :func:`triple_pass`: six-square exchanges for the pieces no four-square
+  exchange joins (a short walk tells whether two links of one cycle are
+  in the order that keeps it one cycle);
+* :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order.
+
+The readable references are in ``tests/naive_splice.py``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+__all__ = [
+    "cells_outside",
+    "label_components",
+    "merge_pass",
+    "rank_cells",
+    "walk_links",
+    "component_sizes",
+    "triple_pass",
+]
+
+#: A slot linking a square to the extra vertex of an open tour (as in ``_splice_kernels``).
+END = 8
+#: An empty slot.
+NONE = -1
+
+#: The knight's moves in the order of ``graph.KNIGHT_MOVES``; move ``j ^ 4`` undoes move ``j``.
+_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
+_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def _step(f, j, rows, cols):  # pragma: no cover
+    """The cell move ``j`` reaches from cell ``f``, or -1 off the rectangle."""
+    r = f // cols + _DR[j]
+    c = f % cols + _DC[j]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return -1
+    return r * cols + c
+
+
+@nb.njit(cache=True, inline="always")
+def _move(f, g, cols):  # pragma: no cover
+    """The move from cell ``f`` to cell ``g``, or -1 when they are not a knight's move apart."""
+    dr = g // cols - f // cols
+    dc = g % cols - f % cols
+    for j in range(8):
+        if _DR[j] == dr and _DC[j] == dc:
+            return j
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def _unlink(links, f, j, g):  # pragma: no cover
+    """Remove the link ``f -(j)- g`` from both ends."""
+    if links[f, 0] == j:
+        links[f, 0] = NONE
+    else:
+        links[f, 1] = NONE
+    k = j ^ 4
+    if links[g, 0] == k:
+        links[g, 0] = NONE
+    else:
+        links[g, 1] = NONE
+
+
+@nb.njit(cache=True, inline="always")
+def _link(links, f, j, g):  # pragma: no cover
+    """Add the link ``f -(j)- g`` in an empty slot of each end."""
+    if links[f, 0] == NONE:
+        links[f, 0] = j
+    else:
+        links[f, 1] = j
+    k = j ^ 4
+    if links[g, 0] == NONE:
+        links[g, 0] = k
+    else:
+        links[g, 1] = k
+
+
+@nb.njit(cache=True, inline="always")
+def _linked(links, f, j):  # pragma: no cover
+    return links[f, 0] == j or links[f, 1] == j
+
+
+@nb.njit(cache=True)
+def label_components(links, alive, rows, cols, labels):  # pragma: no cover
+    """Label the components of the links (paths and cycles) 0, 1, ...; returns their number.
+
+    ``labels`` gets -1 on holes.  Each component is walked from one of its
+    squares in both directions, so the work is one visit per square.  A
+    link is always a move inside the board, so the walk steps by flat
+    offsets (``dr * cols + dc``) without bounds checks or divisions.
+    """
+    n = rows * cols
+    off = _DR * cols + _DC
+    labels[:] = -1
+    count = 0
+    for f in range(n):
+        if not alive[f] or labels[f] >= 0:
+            continue
+        labels[f] = count
+        for s in range(2):
+            prev = f
+            j = links[f, s]
+            while 0 <= j < 8:
+                g = prev + off[j]
+                if labels[g] >= 0:
+                    break
+                labels[g] = count
+                # the other link of g leads on
+                back = j ^ 4
+                k = links[g, 0]
+                if k == back:
+                    k = links[g, 1]
+                prev = g
+                j = k
+        count += 1
+    return count
+
+
+@nb.njit(cache=True, inline="always")
+def _find(parent, a):  # pragma: no cover
+    root = a
+    while parent[root] != root:
+        root = parent[root]
+    while parent[a] != root:
+        nxt = parent[a]
+        parent[a] = root
+        a = nxt
+    return root
+
+
+@nb.njit(cache=True)
+def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  # pragma: no cover
+    """One pass of four-square exchanges over ``cells`` (in order; those of pieces other than ``skip``'s
+    are tried); returns the pieces left.
+
+    For a link ``a - b`` and a square ``c`` a knight's move from ``a`` in
+    another component (union-find ``parent`` over ``labels``), with a link
+    ``c - d`` where ``d`` is a knight's move from ``b``: the links ``a - b``
+    and ``c - d`` become ``a - c`` and ``b - d``.  Opening two different
+    components (cycles, or a cycle and the open path) at one link each and
+    joining the ends crosswise always gives one component, so every
+    exchange takes one piece off ``pieces``.  Squares of the component
+    whose root is ``skip`` (the largest, whose every neighbour in another
+    piece is seen from that piece's side) are passed over.
+    """
+    for i in range(cells.size):
+        a = cells[i]
+        if pieces <= 1:
+            break
+        if not alive[a]:
+            continue
+        ra = _find(parent, labels[a])
+        if ra == _find(parent, skip):
+            continue
+        done = False
+        for s in range(2):
+            j = links[a, s]
+            if j < 0 or j >= 8:
+                continue
+            b = _step(a, j, rows, cols)
+            for m in range(8):
+                c = _step(a, m, rows, cols)
+                if c < 0 or c == b or not alive[c]:
+                    continue
+                rc = _find(parent, labels[c])
+                if rc == ra:
+                    continue
+                for t in range(2):
+                    k = links[c, t]
+                    if k < 0 or k >= 8:
+                        continue
+                    d = _step(c, k, rows, cols)
+                    jb = _move(b, d, cols)
+                    if jb < 0 or d == a:
+                        continue
+                    _unlink(links, a, j, b)
+                    _unlink(links, c, k, d)
+                    _link(links, a, m, c)
+                    _link(links, b, jb, d)
+                    parent[rc] = ra
+                    pieces -= 1
+                    done = True
+                    break
+                if done:
+                    break
+            if done:
+                break
+    return pieces
+
+
+@nb.njit(cache=True)
+def rank_cells(alive, rank):  # pragma: no cover
+    """``rank[f]``: the square number of cell ``f`` (squares counted row by row), -1 on holes."""
+    k = 0
+    for f in range(alive.size):
+        if alive[f]:
+            rank[f] = k
+            k += 1
+        else:
+            rank[f] = -1
+    return k
+
+
+@nb.njit(cache=True)
+def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
+    """Write the square numbers met walking the links from cell ``start`` into ``out``; returns the count.
+
+    The walk leaves ``start`` through its first slot that is a move (an end
+    of an open path has its other slot :data:`END`) and stops after
+    ``out.size`` squares, at an end, or back at ``start``.  Links are moves
+    inside the board, so it steps by flat offsets.
+    """
+    off = _DR * cols + _DC
+    f = start
+    j = links[f, 0]
+    if j < 0 or j >= 8:
+        j = links[f, 1]
+    total = out.size
+    for k in range(total):
+        out[k] = rank[f]
+        if j < 0 or j >= 8:
+            return k + 1
+        g = f + off[j]
+        if g == start:
+            return k + 1
+        back = j ^ 4
+        nj = links[g, 0]
+        if nj == back:
+            nj = links[g, 1]
+        f = g
+        j = nj
+    return total
+
+
+@nb.njit(cache=True)
+def component_sizes(labels, count):  # pragma: no cover
+    """Squares of every component label ``0 .. count - 1`` (int64)."""
+    sizes = np.zeros(count, dtype=np.int64)
+    for f in range(labels.size):
+        if labels[f] >= 0:
+            sizes[labels[f]] += 1
+    return sizes
+
+
+@nb.njit(cache=True)
+def _first_met(start, avoid, e, f, rows, cols, links, steps):  # pragma: no cover
+    """Walk the links from ``start``, not back to ``avoid``: 1 when ``e`` comes before ``f``, 2 when ``f``
+    comes first, 0 when neither within ``steps`` squares (or the walk meets an end)."""
+    prev = avoid
+    cur = start
+    for _ in range(steps):
+        if cur == e:
+            return 1
+        if cur == f:
+            return 2
+        nxt = -1
+        for s in range(2):
+            k = links[cur, s]
+            if 0 <= k < 8:
+                g = _step(cur, k, rows, cols)
+                if g != prev:
+                    nxt = g
+                    break
+        if nxt < 0:
+            return 0
+        prev = cur
+        cur = nxt
+    return 0
+
+
+@nb.njit(cache=True)
+def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, steps):  # pragma: no cover
+    """One pass of six-square exchanges over ``cells``, for pieces that no four-square exchange joins;
+    returns the pieces left.
+
+    Links ``a - b`` (in a piece other than ``skip``'s), ``d - c`` and
+    ``e - f`` (in other pieces) become ``a - d``, ``c - e`` and ``b - f``.
+    Three different pieces always become one.  When ``d - c`` and ``e - f``
+    lie on one cycle, the result is one cycle exactly when that cycle runs
+    ``c, d, ..., e, f``: a walk of at most ``steps`` squares from ``d``
+    (away from ``c``) or from ``c`` (away from ``d``) tells, and the
+    exchange is made only when it does.
+    """
+    for i in range(cells.size):
+        a = cells[i]
+        if pieces <= 1:
+            break
+        if not alive[a]:
+            continue
+        ra = _find(parent, labels[a])
+        if ra == _find(parent, skip):
+            continue
+        done = False
+        for s in range(2):
+            j = links[a, s]
+            if j < 0 or j >= 8:
+                continue
+            b = _step(a, j, rows, cols)
+            for m in range(8):
+                d = _step(a, m, rows, cols)
+                if d < 0 or not alive[d]:
+                    continue
+                rd = _find(parent, labels[d])
+                if rd == ra:
+                    continue
+                for t in range(2):
+                    kc = links[d, t]
+                    if kc < 0 or kc >= 8:
+                        continue
+                    c = _step(d, kc, rows, cols)
+                    for m2 in range(8):
+                        e = _step(c, m2, rows, cols)
+                        if e < 0 or e == d or not alive[e] or _linked(links, c, m2):
+                            continue
+                        re = _find(parent, labels[e])
+                        if re == ra:
+                            continue
+                        for t2 in range(2):
+                            kf = links[e, t2]
+                            if kf < 0 or kf >= 8:
+                                continue
+                            f = _step(e, kf, rows, cols)
+                            if f == c or f == d:
+                                continue
+                            jb = _move(b, f, cols)
+                            if jb < 0:
+                                continue
+                            if re == rd:
+                                side = _first_met(d, c, e, f, rows, cols, links, steps)
+                                if side == 0:
+                                    side = 3 - _first_met(c, d, e, f, rows, cols, links, steps)
+                                    if side == 3:
+                                        continue
+                                if side != 1:
+                                    continue
+                            _unlink(links, a, j, b)
+                            _unlink(links, d, kc, c)
+                            _unlink(links, e, kf, f)
+                            _link(links, a, m, d)
+                            _link(links, c, m2, e)
+                            _link(links, b, jb, f)
+                            parent[rd] = ra
+                            pieces -= 1
+                            if re != rd:
+                                parent[_find(parent, re)] = ra
+                                pieces -= 1
+                            done = True
+                            break
+                        if done:
+                            break
+                    if done:
+                        break
+                if done:
+                    break
+            if done:
+                break
+    return pieces
+
+
+@nb.njit(cache=True)
+def cells_outside(labels, parent, root):  # pragma: no cover
+    """The linked cells (int64, in order) whose piece (union-find ``parent`` over ``labels``) is not ``root``'s,
+    and their pieces' roots (int32)."""
+    n = labels.size
+    count = 0
+    for f in range(n):
+        if labels[f] >= 0 and _find(parent, labels[f]) != root:
+            count += 1
+    cells = np.empty(count, dtype=np.int64)
+    roots = np.empty(count, dtype=np.int32)
+    k = 0
+    for f in range(n):
+        if labels[f] >= 0:
+            r = _find(parent, labels[f])
+            if r != root:
+                cells[k] = f
+                roots[k] = r
+                k += 1
+    return cells, roots

@@ -1,0 +1,133 @@
+"""Step 5 of splice: re-solve a small window exactly, keeping the moves that cross its edge.
+
+A piece that no exchange joins is left inside a window ``W`` (its bounding
+box, grown by a margin).  The links of the larger pieces that pass through
+``W`` enter and leave it through *crossing* links (or an :data:`END` link of
+an open path): inside ``W`` each of them is a path from one square ``p_i``
+with a crossing link to another ``q_i``.  The window is re-solved so that
+new paths inside ``W`` join the same pairs ``p_i - q_i`` and together cover
+every square of ``W``: outside ``W`` nothing changes, every piece that
+crossed ``W`` keeps its shape seen from outside, and the pieces that lay
+wholly inside ``W`` are absorbed into those paths.  So the number of pieces
+drops by the number of pieces inside, and no global order of the big cycle
+is needed.
+
+The exact model is CP-SAT's circuit constraint (Perron & Didier, OR-Tools)
+over the squares of ``W``: the arcs are the knight's moves inside ``W`` and
+one fixed arc ``q_i -> p_{i+1}`` per pair, which makes the circuit run
+``p_1 ... q_1 p_2 ... q_2 ...``; a path number per square, equal along every
+arc used inside ``W`` and fixed to ``i`` at ``p_i`` and ``q_i``, makes each
+path end where it began.  A square whose two links both cross the edge stays
+as it is and is left out of ``W``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import KNIGHT_MOVES
+
+__all__ = ["repair_window", "WINDOW_TIME"]
+
+#: Seconds CP-SAT may spend on one window.
+WINDOW_TIME = 2.0
+
+_MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
+_END, _NONE = 8, -1
+
+
+def _linked(links, f: int, cols: int) -> list[int]:
+    """The squares linked to cell ``f`` (moves only), and -1 for an END link."""
+    out = []
+    r, c = divmod(f, cols)
+    for j in links[f].tolist():
+        if 0 <= j < 8:
+            out.append((r + _MOVES[j][0]) * cols + c + _MOVES[j][1])
+        elif j == _END:
+            out.append(-1)
+    return out
+
+
+def _move(f: int, g: int, cols: int) -> int:
+    (r, c), (r2, c2) = divmod(f, cols), divmod(g, cols)
+    return _MOVES.index((r2 - r, c2 - c))
+
+
+def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int,
+                  *, time_limit: float = WINDOW_TIME) -> bool:
+    """Re-solve the window rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` (see the module docstring).
+
+    ``links`` (int8 ``(cells, 2)``) is changed only when a solution is
+    found; returns whether it was.  The window's squares must all have two
+    links (a 2-factor, with its END links).
+    """
+    from ortools.sat.python import cp_model
+
+    r0, r1, c0, c1 = max(0, r0), min(rows, r1), max(0, c0), min(cols, c1)
+    box = [r * cols + c for r in range(r0, r1) for c in range(c0, c1) if alive[r * cols + c]]
+    inside = set(box)
+    nbrs = {f: _linked(links, f, cols) for f in box}
+    crossing = {f: sum(1 for g in nbrs[f] if g not in inside) for f in box}
+    nodes = [f for f in box if crossing[f] < 2]  # both links crossing: the square stays as it is
+    node_set = set(nodes)
+    # the paths of the larger pieces through the window: from one crossing square to another
+    pairs, seen = [], set()
+    for p in nodes:
+        if crossing[p] != 1 or p in seen:
+            continue
+        prev, cur = -2, p
+        seen.add(p)
+        while True:
+            nxt = [g for g in nbrs[cur] if g in node_set and g != prev]
+            if cur != p and crossing[cur] == 1:
+                break
+            if not nxt:
+                return False  # not a 2-factor here: leave it
+            prev, cur = cur, nxt[0]
+            seen.add(cur)
+        pairs.append((p, cur))
+    if not pairs:
+        return False
+    index = {f: i for i, f in enumerate(nodes)}
+    model = cp_model.CpModel()
+    arcs, interior = [], {}
+    forced = {(pairs[i][1], pairs[(i + 1) % len(pairs)][0]) for i in range(len(pairs))}
+    for f in nodes:
+        r, c = divmod(f, cols)
+        for dr, dc in _MOVES:
+            r2, c2 = r + dr, c + dc
+            g = r2 * cols + c2
+            if 0 <= r2 < rows and 0 <= c2 < cols and g in node_set and (f, g) not in forced:
+                lit = model.new_bool_var(f"a{f}_{g}")
+                interior[(f, g)] = lit
+                arcs.append((index[f], index[g], lit))
+    for q, p in forced:
+        lit = model.new_bool_var(f"x{q}_{p}")
+        model.add(lit == 1)
+        arcs.append((index[q], index[p], lit))
+    model.add_circuit(arcs)
+    label = {f: model.new_int_var(0, len(pairs) - 1, f"l{f}") for f in nodes}
+    for i, (p, q) in enumerate(pairs):
+        model.add(label[p] == i)
+        model.add(label[q] == i)
+    for (f, g), lit in interior.items():
+        model.add(label[f] == label[g]).only_enforce_if(lit)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = float(time_limit)
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return False
+    # the window's own links go; the crossing ones stay; the solved ones come in
+    for f in nodes:
+        for g in nbrs[f]:
+            if g in node_set and f < g:
+                j = _move(f, g, cols)
+                links[f, 0 if links[f, 0] == j else 1] = _NONE
+                links[g, 0 if links[g, 0] == (j ^ 4) else 1] = _NONE
+    for (f, g), lit in interior.items():
+        if solver.value(lit):
+            j = _move(f, g, cols)
+            links[f, 0 if links[f, 0] == _NONE else 1] = j
+            links[g, 0 if links[g, 0] == _NONE else 1] = j ^ 4
+    return True

@@ -1,0 +1,680 @@
+"""Splice: tours of huge boards with holes in linear time, from a tour of the full board.
+
+The idea (issue 18): a tour of the full rectangle is cheap (divide and
+conquer, :mod:`ktsolve.heuristics.divide`); deleting the holes cuts it into
+paths; a few local repairs turn the pieces back into one tour.
+
+1. Take divide's closed tour of the full ``rows x cols`` board (an open
+   path when both sides are odd) as *links*: two slots per cell, the moves
+   to its two tour neighbours (the representation of :mod:`ktsolve.factor`).
+2. Delete the holes: each hole's two tour neighbours lose a link.
+3. Restore a 2-factor (every square two links): a square short of a link
+   gets one by a short alternating path to a square of the other colour
+   that is short too (breadth-first, bounded; the knight graph is
+   bipartite, so there are no blossoms).  Squares short of links pair up
+   across the colours, which is why the colours must balance; as the holes'
+   colours balance only over large regions, the ones left are paired along
+   a Hilbert curve and each missing link is *walked* to its partner, two
+   moves a step (cut ``x - w``, link ``u - x``: ``w`` is short instead of
+   ``u``).  Should squares stay short, :func:`ktsolve.factor.two_factor`
+   completes the 2-factor from there (or finds that none exists).
+4. Merge the cycles: for a link ``a - b`` in one piece and ``c - d`` in
+   another, with ``a - c`` and ``b - d`` knight's moves, the links
+   ``a - c`` and ``b - d`` replace them and the two pieces become one
+   (opening two different cycles at one link each and joining the ends
+   crosswise always gives one cycle).  Union-find over the pieces' labels
+   tracks what is joined; only the squares of pieces other than the largest
+   are scanned.  Where no such exchange exists, six-square ones
+   (``a - b``, ``d - c``, ``e - f`` become ``a - d``, ``c - e``,
+   ``b - f``; a short walk along the cycle tells whether the order keeps
+   one cycle).
+5. A piece still left is re-solved exactly in a window around it (CP-SAT,
+   :mod:`ktsolve.heuristics._splice_window`: the paths of the other pieces
+   through the window keep their ends, so nothing outside changes); the
+   last resort cuts every link near the pieces left and restores and
+   merges again (ruin and recreate, a few rounds).
+6. Walk the one cycle (or path) into the tour.
+
+Open tours and fixed ends use the extra vertex of :mod:`ktsolve.factor`: a
+fixed start or end gets an :data:`END` link (the path ends there), and an
+open tour whose colours differ by one gets two free ends, the two squares of
+the larger colour left short after step 3.  An open tour on a board with
+balanced colours and no fixed end is a closed one cut anywhere; a closed
+tour with a fixed start and end is an open path between them closed by
+their move.
+
+Where a square stays short after the searches, or pieces are left that no
+exchange joins, the answer is an honest ``unknown`` that says how many
+(``stats["short"]``, ``stats["pieces"]``): this method never proves that no
+tour exists.
+
+Notes
+-----
+Time and memory are linear in the cells: divide's successor array (int32,
+freed after step 1), the links (two int8 a cell), the mask (one uint8), a
+search stamp (int32, step 3 only; the search forests, when they run, three
+more), the labels and then the square numbers (one int32), the tour (one
+int32).  Measured: 1.45 GB peak for a 10,000 x 10,000 board with 1% holes,
+the process and the validation included (benchmarks/results/huge_10k.md).  The
+searches and walks of step 3 and the exchanges of step 4 touch only the
+neighbourhoods of the holes and the paths between them; the walks' total
+length is the transport the holes' colours need, which grows slightly
+faster than the board (a logarithmic factor, as for random matchings).
+
+References
+----------
+I. Parberry, "An efficient algorithm for the knight's tour problem",
+Discrete Applied Mathematics 73 (1997) 251-260 (the joining of two cycles
+by a pair of moves).
+L. Posa, "Hamiltonian circuits in random graphs", Discrete Mathematics 14
+(1976) 359-364 (rotations and exchanges of links).
+
+Examples
+--------
+>>> from ktsolve import Board, KnightGraph, TourSpec
+>>> from ktsolve.generate import random_holed_board
+>>> board = random_holed_board(40, 40, 0.02, closed=True, seed=1)
+>>> res = solve_splice(KnightGraph(board), TourSpec(closed=True))
+>>> res.status.value, len(res.tour) == board.n_squares
+('found', True)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import jit
+from ..board import Board
+from ..driver import Deadline, Stopped, begin, interrupt_guard
+from ..result import SolveResult, Status
+from ..tour import Tour, TourSpec, list_cycle
+
+__all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
+           "repair_leftovers", "Pieces", "SEARCH_CAPS"]
+
+#: Queue size of the first, local alternating-path search from every square short of a link.
+SEARCH_CAPS = (64,)
+#: Rounds of pairing and walking the missing links of step 3 before the search forests take over.
+WALK_ROUNDS = 12
+#: Passes of four-square exchanges before the pieces left are given up.
+MERGE_PASSES = 16
+#: Margins (squares) of the windows re-solved exactly around a piece left, tried in turn.
+WINDOW_MARGINS = (2, 3, 4)
+#: Largest window (cells) re-solved exactly; larger pieces are left to ruin and recreate.
+WINDOW_MAX_CELLS = 900
+#: Seconds CP-SAT may spend on one window.
+WINDOW_TIME_CAP = 2.0
+#: Rounds of ruin and recreate around the pieces that the exchanges leave.
+REPAIR_ROUNDS = 8
+#: The fixed seed of the shuffled order of ruin and recreate (the method itself takes no seed).
+REPAIR_SHUFFLE = 18
+#: Squares a six-square exchange may walk along a cycle to learn the order of two of its links.
+TRIPLE_WALK = 4000
+
+
+def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
+    """Position of cells ``(r, c)`` on the Hilbert curve of the smallest power-of-two square holding ``side``.
+
+    The classic bit-by-bit conversion (Hilbert 1891; the xy2d of Warren's
+    Hacker's Delight, 16-2), vectorised: neighbours on the curve are
+    neighbours on the board, so pairs of nearby positions are nearby cells.
+    """
+    n = 1
+    while n < side:
+        n *= 2
+    x = c.astype(np.int64)
+    y = r.astype(np.int64)
+    d = np.zeros(x.shape, dtype=np.int64)
+    s = n // 2
+    while s > 0:
+        rx = (x & s) > 0
+        ry = (y & s) > 0
+        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
+        flip = ~ry & rx
+        x = np.where(flip, n - 1 - x, x)
+        y = np.where(flip, n - 1 - y, y)
+        swap = ~ry
+        x, y = np.where(swap, y, x), np.where(swap, x, y)
+        s //= 2
+    return d
+
+
+def _unknown(reason: str, **stats) -> SolveResult:
+    return SolveResult(Status.UNKNOWN, stats={"reason": reason, **stats})
+
+
+def _flat(board: Board, sq) -> int:
+    return int(sq[0]) * board.cols + int(sq[1])
+
+
+def build_links(board: Board, deadline: Deadline | None = None):
+    """Steps 1 and 2: divide's tour of the full rectangle as links, the holes' links cut.
+
+    Returns ``(links, alive)``: int8 ``(cells, 2)`` and uint8 ``(cells,)``.
+    Where divide lays no grid of blocks (a side below 5), the links start
+    empty: step 3 then builds the whole 2-factor (fine on small and thin
+    boards, slower on large ones).
+    """
+    from ._divide_blocks import load_catalog
+    from ._splice_kernels import NONE, delete_holes, links_from_successors
+    from .divide import _plan_cycle, _plan_open, _successors
+
+    deadline = deadline or Deadline(None)
+    m, n = board.rows, board.cols
+    links = np.full((m * n, 2), NONE, dtype=np.int8)
+    alive = np.ascontiguousarray(board.mask).reshape(-1).view(np.uint8)
+    if min(m, n) < 5:
+        return links, alive  # no grid of blocks: every square starts short of both moves
+    cat = load_catalog()
+    deadline.check("planning the full board's tour")
+    lay, tf = _plan_cycle(cat, m, n, deadline) if (m * n) % 2 == 0 else _plan_open(cat, m, n, None, deadline)
+    if lay is None or tf.transpose or tf.flip_r or tf.flip_c:
+        return links, alive
+    nxt = _successors(cat, lay, deadline)
+    deadline.check("linking the full board's tour")
+    if links_from_successors(nxt, m, n, links) < 0:
+        raise RuntimeError("splice: divide's successor array holds a move that is not a knight's move")
+    del nxt
+    delete_holes(links, alive, m, n)
+    return links, alive
+
+
+def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
+    """Make cell ``f`` an end of the path: an :data:`END` link, its tour neighbour in slot 0 cut off if needed."""
+    from ._splice_kernels import END, NONE, unlink_slot
+
+    if links[f, 0] != NONE and links[f, 1] != NONE:
+        unlink_slot(links, f, 0, rows, cols)
+    s = 0 if links[f, 0] == NONE else 1
+    links[f, s] = END
+
+
+def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
+                   caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
+                   side: int | None = None, around: np.ndarray | None = None) -> tuple[int, dict]:
+    """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
+
+    The squares short of links on the colour with fewer missing links each
+    search for a partner on the other colour, first alone with a queue of
+    ``caps[0]`` squares (in the order of ``rng``'s permutation when given),
+    then the missing links left are walked to partners paired along a
+    Hilbert curve, and last the ones left search all at once, in rounds of
+    one search forest over the board.  ``side`` chooses the colour that
+    searches when both miss as many links; ``around`` (cells) says where
+    the squares short of links are, when the caller knows (else the board
+    is scanned).  What is left short on the other colour becomes the free
+    ends of an open tour (a square short of both links first passes one of
+    them on along a link, so the two ends are two squares).  Returns
+    ``(short, stats)``: ``short`` the missing links left (0 when a
+    2-factor, with its ends, was reached).
+
+    The squares short of links are only ever fewer, or moved by a walk to
+    where it stopped, so after the first scan only those are looked at.
+    """
+    from ._splice_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
+                                  split_end, walk_many)
+
+    deadline = deadline or Deadline(None)
+    cells = rows * cols
+    stamp = np.zeros(cells, dtype=np.int32)
+    mark = 0
+    if around is None:
+        cand, miss = short_cells(links, alive, cols)
+    else:
+        cand, miss = short_among(np.unique(around), links, alive)
+    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+    totals = [int(miss[colour == c].sum()) for c in (0, 1)]
+    if side is None or totals[0] != totals[1]:
+        side = 0 if totals[0] <= totals[1] else 1
+    stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0, "walks": 0,
+             "walk_rounds": 0}
+    todo = np.repeat(cand[colour == side], miss[colour == side])
+    if rng is not None:
+        todo = rng.permutation(todo)
+    # first a small search around every square short of a link: most partners are near
+    qv, qx, qp = (np.empty(caps[0], dtype=np.int64) for _ in range(3))
+    stats["augmentations"] += int(augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp))
+    mark += todo.size + 1
+    # then rounds of walks: each square still short is paired along a Hilbert curve with one of the
+    # other colour, and its missing link is carried to it step by step (far partners are common: the
+    # colours of the holes balance only over large regions, and a search would cover the whole region)
+    for _ in range(WALK_ROUNDS):
+        deadline.check("restoring two moves at every square")
+        cand, miss = short_among(cand, links, alive)
+        if cand.size == 0:
+            break
+        many = np.repeat(cand, miss)
+        colour = ((many // cols + many % cols) & 1).astype(np.int8)
+        if not (colour == side).any():
+            break
+        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
+        partner = pair_along_curve(many, colour, order)
+        us, vs = many[colour == side], partner[colour == side]
+        keep = vs >= 0
+        us, vs = us[keep], vs[keep]
+        ends = np.empty(us.size, dtype=np.int64)
+        walked = int(walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends))
+        mark += us.size + 1
+        stats["walks"] += walked
+        stats["walk_rounds"] += 1
+        cand = np.unique(np.concatenate([cand, ends[ends >= 0]]))
+        if walked == 0:
+            break
+    del stamp
+    cand, miss = short_among(cand, links, alive)
+    failed = cand[((cand // cols + cand % cols) & 1) == side]
+    # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
+    if failed.size:
+        tree = np.empty(cells, dtype=np.int32)
+        parent = np.empty(cells, dtype=np.int32)
+        queue = np.empty(cells, dtype=np.int32)
+        while True:
+            deadline.check("restoring two moves at every square")
+            cand, miss = short_among(cand, links, alive)
+            roots = cand[((cand // cols + cand % cols) & 1) == side]
+            if roots.size == 0:
+                break
+            tree.fill(-1)
+            got = int(augment_forest(roots, links, alive, rows, cols, tree, parent, queue))
+            stats["forest_rounds"] += 1
+            stats["augmentations"] += got
+            if got == 0:
+                break
+        del tree, parent, queue
+    cand, miss = short_among(cand, links, alive)
+    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+    short = int(miss.sum())
+    if short and short == free_ends and bool((colour != side).all()):
+        # the squares left short on the larger colour are the free ends of the open path
+        if all(k == 1 or split_end(f, links, alive, rows, cols) for f, k in zip(cand.tolist(), miss.tolist())):
+            cand, miss = short_cells(links, alive, cols)
+            if int(miss.sum()) == free_ends and bool((miss == 1).all()):
+                for f in cand.tolist():
+                    links[f, 0 if links[f, 0] == -1 else 1] = END
+                short = 0
+    stats["short"] = short
+    return short, stats
+
+
+@dataclass
+class Pieces:
+    """What step 4 leaves: the pieces' count, the cells' labels (int32), union-find over them, the largest."""
+
+    pieces: int
+    labels: np.ndarray
+    parent: np.ndarray
+    giant: int
+    stats: dict
+
+
+def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | None = None,
+                 passes: int = MERGE_PASSES) -> Pieces:
+    """Step 4: exchanges until one piece is left (or a pass of four- and six-square exchanges joins nothing).
+
+    The labels come from one walk of the links; the exchanges then keep
+    union-find over them, so no walk is repeated.
+    """
+    from ._splice_merge_kernels import cells_outside, component_sizes, label_components, merge_pass, triple_pass
+
+    deadline = deadline or Deadline(None)
+    labels = np.empty(rows * cols, dtype=np.int32)
+    deadline.check("labelling the cycles")
+    count = int(label_components(links, alive, rows, cols, labels))
+    stats = {"cycles": count, "merge_passes": 0, "triple_passes": 0}
+    pieces = count
+    parent = np.arange(max(count, 1), dtype=np.int32)
+    sizes = component_sizes(labels, count)
+    skip = int(np.argmax(sizes)) if count else 0
+    if count > 1:
+        # only the squares outside the largest piece are scanned: an exchange with it is seen from the other side
+        cells, _ = cells_outside(labels, parent, skip)
+        for _ in range(passes):
+            deadline.check("merging the cycles")
+            left = int(merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces))
+            stats["merge_passes"] += 1
+            if left == pieces and left > 1:
+                # no four-square exchange left: six-square ones, then four-square ones again
+                deadline.check("merging the cycles")
+                left = int(triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, TRIPLE_WALK))
+                stats["triple_passes"] += 1
+            if left == pieces or left <= 1:
+                pieces = left
+                break
+            pieces = left
+    # the largest piece now: the root with the most squares
+    roots = parent.copy()
+    while True:
+        up = roots[roots]
+        if np.array_equal(up, roots):
+            break
+        roots = up
+    parent[:] = roots
+    giant = int(np.argmax(np.bincount(roots, weights=sizes, minlength=parent.size))) if count else 0
+    stats["pieces"] = pieces
+    return Pieces(pieces, labels, parent, giant, stats)
+
+
+def _piece_boxes(state: Pieces, cols: int):
+    """Bounding boxes ``(top, bottom, left, right)`` (inclusive) of the pieces other than the largest."""
+    from ._splice_merge_kernels import cells_outside
+
+    cells, roots = cells_outside(state.labels, state.parent, state.giant)
+    if cells.size == 0:
+        return []
+    order = np.argsort(roots, kind="stable")
+    cells, roots = cells[order], roots[order]
+    starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
+    r, c = cells // cols, cells % cols
+    return list(zip(np.minimum.reduceat(r, starts).tolist(), np.maximum.reduceat(r, starts).tolist(),
+                    np.minimum.reduceat(c, starts).tolist(), np.maximum.reduceat(c, starts).tolist()))
+
+
+def repair_windows(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
+                   margins=WINDOW_MARGINS, max_cells: int = WINDOW_MAX_CELLS) -> Pieces:
+    """Step 5: every piece but the largest re-solved exactly in a window around it (see
+    :mod:`ktsolve.heuristics._splice_window`), then the pieces counted and merged again.
+
+    Windows of more than ``max_cells`` cells are left to ruin and recreate.
+    Returns the new :class:`Pieces`, with ``stats["windows"]`` (windows solved).
+    """
+    from ._splice_window import repair_window
+
+    deadline = deadline or Deadline(None)
+    solved = 0
+    for top, bottom, left, right in _piece_boxes(state, cols):
+        for grow in margins:
+            if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
+                break
+            deadline.check("re-solving windows around the pieces left")
+            budget = deadline.share(0.25, WINDOW_TIME_CAP)
+            if repair_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow, right + grow + 1,
+                             time_limit=WINDOW_TIME_CAP if budget is None else max(budget, 0.01)):
+                solved += 1
+                break
+    if solved:
+        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    state.stats["windows"] = solved
+    return state
+
+
+def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
+                     rounds: int = REPAIR_ROUNDS, shuffle: int = REPAIR_SHUFFLE) -> Pieces:
+    """Ruin and recreate around the pieces step 4 left: their links and every link near them are cut, two
+    moves restored in another order, and the pieces merged again.
+
+    Each round cuts the links with an end in the bounding box of every
+    piece but the largest (grown by ``2 + round`` squares), restores the
+    2-factor with the local searches in a shuffled order (numpy's generator
+    seeded with ``shuffle``: the same every run) from the
+    colour of the round's parity, and merges.  Returns the last
+    :class:`Pieces`, with ``stats["repair_rounds"]``.
+    """
+    from ._splice_kernels import ruin_box
+
+    deadline = deadline or Deadline(None)
+    rng = np.random.default_rng(shuffle)
+    done = 0
+    for k in range(rounds):
+        if state.pieces <= 1:
+            break
+        deadline.check("re-making the pieces left")
+        boxes = _piece_boxes(state, cols)
+        state.labels = None  # the memory goes back before the next labels are made
+        grow = 2 + k
+        around = []
+        for lo, hi, left, right in boxes:
+            ruin_box(links, alive, rows, cols, lo - grow, hi + grow + 1, left - grow, right + grow + 1)
+            # the squares left short: in the box, or a knight's move outside it
+            r0, r1 = max(0, lo - grow - 2), min(rows, hi + grow + 3)
+            c0, c1 = max(0, left - grow - 2), min(cols, right + grow + 3)
+            around.append((np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel())
+        short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
+                                  caps=(4096,), around=np.concatenate(around))
+        done += 1
+        if short:
+            state.stats["short"] = short
+            break
+        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    state.stats["repair_rounds"] = done
+    return state
+
+
+def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
+    """``(free ends, cut)``: the ends of the path that no fixed square takes, and whether a closed
+    2-factor is cut open at the end (an open tour of balanced colours without fixed ends)."""
+    fixed = (spec.start is not None) + (spec.end is not None)
+    if spec.closed:
+        return 0, False
+    even, odd = board.colour_counts()
+    if fixed == 0 and even == odd:
+        return 0, True
+    return 2 - fixed, False
+
+
+def _complete_factor(board: Board, spec: TourSpec, links, cut: bool, path_ends, deadline: Deadline):
+    """Links of a complete 2-factor by :func:`ktsolve.factor.two_factor` (warm-started from ``links``), or
+    ``(None, why)``.
+
+    The question put to it is the one the links stand for: a closed tour
+    (also for an open tour cut from a closed one), or an open path between
+    the fixed ends (also for a closed tour with a fixed start and end).
+    """
+    from ..factor import two_factor
+
+    rows, cols = board.rows, board.cols
+    if spec.closed and path_ends:  # a closed tour with both ends fixed: the open path between them
+        closed, start, end = False, spec.start, spec.end
+    elif spec.closed or cut:
+        closed, start, end = True, None, None
+    else:
+        closed, start, end = False, spec.start, spec.end
+    tf = two_factor(board, closed=closed, start=start, end=end, init=links.reshape(rows, cols, 2), deadline=deadline)
+    if tf.status == "found":
+        return np.ascontiguousarray(tf.links, dtype=np.int8).reshape(rows * cols, 2), None
+    if tf.status == "none":
+        return None, "the knight graph has no 2-factor for this question (ktsolve.factor's witness)"
+    return None, f"ktsolve.factor's search did not finish: {tf.stats.get('reason', 'unknown')}"
+
+
+def _ends_refused(board: Board, spec: TourSpec) -> str | None:
+    """Why the colours rule out the fixed ends asked (a tour alternates colours), or None."""
+    s, t = spec.start, spec.end
+    colour = [(sq[0] + sq[1]) % 2 for sq in (s, t) if sq is not None]
+    if spec.closed:
+        if s is not None and t is not None and (abs(s[0] - t[0]), abs(s[1] - t[1])) not in ((1, 2), (2, 1)):
+            return "the end of a closed tour must be a knight's move from its start"
+        return None
+    even, odd = board.colour_counts()
+    if even != odd:
+        larger = 0 if even > odd else 1
+        if any(c != larger for c in colour):
+            return "an open tour on a board with one square more of one colour starts and ends on that colour"
+    elif len(colour) == 2 and colour[0] == colour[1]:
+        return "an open tour on a board with as many squares of each colour ends on the other colour"
+    return None
+
+
+def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
+    from ._splice_kernels import END
+    from ._splice_merge_kernels import rank_cells, walk_links
+
+    rows, cols = board.rows, board.cols
+    even, odd = board.colour_counts()
+    if abs(even - odd) > (0 if spec.closed else 1):
+        return _unknown("the colours of the board do not balance, so no tour of it can alternate them")
+    why = _ends_refused(board, spec)
+    if why:
+        return _unknown(why)
+    deadline.extend(warm())
+    t0 = time.perf_counter()
+    links, alive = build_links(board, deadline)
+    if progress is not None:
+        progress(1, 4)
+    s, t = spec.start, spec.end
+    path_ends = [sq for sq in (s, t) if sq is not None] if (not spec.closed or (s and t)) else []
+    for sq in path_ends:
+        _fix_end(links, alive, _flat(board, sq), rows, cols)
+    free_ends, cut = _free_ends(board, spec)
+    t1 = time.perf_counter()
+    short, fstats = restore_factor(links, alive, rows, cols, free_ends=free_ends, deadline=deadline)
+    if progress is not None:
+        progress(2, 4)
+    if short:
+        # the complete search of ktsolve.factor, warm-started from what the local repairs reached
+        links, why = _complete_factor(board, spec, links, cut, path_ends, deadline)
+        fstats["factor_fallback"] = why or "found"
+        if links is None:
+            return _unknown(f"{short} move(s) of squares next to holes could not be restored by short "
+                            f"alternating paths, and {why}", **fstats)
+    t2 = time.perf_counter()
+    state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    stats = {**fstats, **state.stats}
+    t3 = time.perf_counter()
+    if state.pieces > 1:
+        state = repair_windows(links, alive, rows, cols, state, deadline=deadline)
+        stats["windows"] = state.stats.get("windows", 0)
+    if state.pieces > 1:
+        state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline)
+        stats["repair_rounds"] = state.stats["repair_rounds"]
+        stats["pieces"] = pieces = state.pieces
+    pieces = state.pieces
+    t4 = time.perf_counter()
+    stats["seconds"] = {"tour_of_full_board": round(t1 - t0, 3), "restore": round(t2 - t1, 3),
+                        "merge": round(t3 - t2, 3), "repair": round(t4 - t3, 3)}
+    labels = state.labels if state.labels is not None else np.empty(rows * cols, dtype=np.int32)
+    del state
+    if progress is not None:
+        progress(3, 4)
+    if pieces > 1:
+        return _unknown(f"{pieces} pieces (cycles or the open path) were left unjoined by the exchanges "
+                        "and the rounds of ruin and recreate", **stats)
+    deadline.check("walking the tour")
+    rank = labels  # the labels' memory, reused
+    rank_cells(alive, rank)
+    if path_ends or free_ends:
+        ends = np.flatnonzero((links == END).any(axis=1)) if not path_ends else None
+        if s is not None:
+            first = _flat(board, s)
+        elif t is not None and ends is None:
+            # only the end fixed: start from the path's other end
+            ends = np.flatnonzero((links == END).any(axis=1))
+            first = int(ends[0]) if int(ends[0]) != _flat(board, t) else int(ends[1])
+        else:
+            first = int(ends[0])
+    else:
+        first = _flat(board, s) if s is not None else int(np.argmax(alive))
+    out = np.empty(board.n_squares, dtype=np.int32)
+    got = int(walk_links(links, rows, cols, first, rank, out))
+    del links, rank, labels
+    if got != board.n_squares:
+        raise RuntimeError(f"splice: the one piece left covers {got} of {board.n_squares} squares")
+    if spec.closed and t is not None and s is None:
+        out = list_cycle(out, end=board.index(*t))
+    stats["seconds"]["walk"] = round(time.perf_counter() - t4, 3)
+    if progress is not None:
+        progress(4, 4)
+    return SolveResult(Status.FOUND, tour=Tour(board, out, closed=spec.closed), stats=stats)
+
+
+def _warm_calls() -> None:
+    """Run every kernel once with the argument types the method uses (a 10 x 10 board)."""
+    from types import SimpleNamespace
+
+    from ..generate import random_holed_board
+    from . import _splice_kernels as k
+    from . import _splice_merge_kernels as mk
+
+    board = random_holed_board(10, 10, 4, closed=True, seed=1)
+    solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
+    links, alive = build_links(board)
+    rows, cols = board.rows, board.cols
+    cells = rows * cols
+    f = int(np.argmax(alive))
+    stamp = np.zeros(cells, dtype=np.int32)
+    k.walk_short(f, f, links, alive, rows, cols, stamp, 1, 1)
+    some = np.array([f], dtype=np.int64)
+    k.walk_many(some, some, links, alive, rows, cols, stamp, 1, np.empty(1, dtype=np.int64))
+    k.short_among(some, links, alive)
+    q = np.empty(4, dtype=np.int64)
+    k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
+    cand, miss = k.short_cells(links, alive, cols)
+    k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
+    k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
+                     np.empty(cells, dtype=np.int32), np.empty(cells, dtype=np.int32))
+    k.split_end(f, links, alive, rows, cols)
+    labels = np.empty(cells, dtype=np.int32)
+    count = mk.label_components(links, alive, rows, cols, labels)
+    mk.component_sizes(labels, count)
+    parent = np.arange(max(count, 1), dtype=np.int32)
+    mk.triple_pass(some, links, alive, rows, cols, labels, parent, 0, 2, 4)
+    mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
+    mk.cells_outside(labels, parent, 0)
+    k.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the splice kernels and divide's; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from . import _splice_kernels as k
+    from . import _splice_merge_kernels as mk
+    from .divide import warm as divide_warm
+
+    kernels = [getattr(k, name) for name in k.__all__ if name not in ("END", "NONE")]
+    kernels += [getattr(mk, name) for name in mk.__all__]
+    return divide_warm() + jit.prepare("splice", _warm_calls, kernels)
+
+
+def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=None) -> SolveResult:
+    """A tour of a board with holes from divide's tour of the full board, repaired locally.
+
+    Parameters
+    ----------
+    graph : KnightGraph
+        Only ``graph.board`` is used; no graph arrays are built.
+    spec : TourSpec
+        Open or closed, a fixed start, end, or both.
+    time_limit : float or Deadline, optional
+        Seconds for the whole call (or the caller's clock), looked at between the steps (and between
+        divide's parts); past it the answer is ``unknown``.  The default
+        budget is the construction itself (linear time).
+    progress : callable, optional
+        ``progress(done, 4)`` after each of the four steps.
+    seed : int, optional
+        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+        ignored: this method draws no random number, so every seed gives the
+        same answer and ``result.seed`` is None.  (The rounds of ruin and
+        recreate shuffle their searches in one fixed order.)
+
+    Returns
+    -------
+    SolveResult
+        ``found``, or ``unknown`` with the reason and ``stats`` (``short``:
+        moves left missing after step 3; ``pieces``: pieces left after step 4;
+        ``cycles``, ``augmentations``, ``merge_passes``).  Never
+        ``infeasible``.
+
+    Examples
+    --------
+    >>> from ktsolve import Board, KnightGraph
+    >>> board = Board(12, 12, holes=[(0, 0), (0, 1)])
+    >>> res = solve_splice(KnightGraph(board), TourSpec(closed=False, start=(5, 5)))
+    >>> res.status.value, res.tour.start, len(res.tour)
+    ('found', (5, 5), 142)
+    >>> solve_splice(KnightGraph(Board(8, 8, holes=[(0, 0)])), TourSpec(closed=True)).stats["reason"]
+    'the colours of the board do not balance, so no tour of it can alternate them'
+    """
+    deadline, _ = begin(time_limit, seed, seeded=False)
+    board = graph.board
+    with interrupt_guard():
+        try:
+            return _solve(board, spec, deadline, progress)
+        except Stopped as stop:
+            return _unknown(stop.describe(), interrupted=stop.interrupted)
