@@ -114,6 +114,7 @@ class Source:
         self.gzipped = self.head.startswith(GZIP_MAGIC)
         self._stream = gzip.GzipFile(fileobj=_Rest(self), mode="rb") if self.gzipped else None
         self._eof = False
+        self._peeked = b""  # content bytes :meth:`peek` read ahead
 
     # ------------------------------------------------------------------ raw bytes
     def _read_raw(self, k: int) -> bytes:
@@ -144,8 +145,29 @@ class Source:
         self.close()
 
     # ------------------------------------------------------------------ budgeted reading
+    def peek(self, k: int) -> bytes:
+        """The first ``k`` bytes of the (inflated) content, still handed out by the reading that follows.
+
+        A gzipped file's :attr:`head` is gzip's; this is what it holds
+        (``files`` recognises a gzipped ``.npy`` by it).  Counted against
+        the budget when it is read, not here.
+        """
+        while len(self._peeked) < k:
+            part = self._take(k - len(self._peeked))
+            if not part:
+                break
+            self._peeked += part
+        return self._peeked[:k]
+
     def _chunk(self, k: int) -> bytes:
         """Up to ``k`` bytes of the (inflated) content; b"" at its end; errors become ``fail``."""
+        if self._peeked:
+            part, self._peeked = self._peeked[:k], self._peeked[k:]
+            return part
+        return self._take(k)
+
+    def _take(self, k: int) -> bytes:
+        """:meth:`_chunk` past what :meth:`peek` kept."""
         try:
             if self._stream is not None:
                 return self._stream.read(k)
