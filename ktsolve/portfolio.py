@@ -319,6 +319,10 @@ def run_method(
         stats["reason"] = (f"method {info.name!r} said no tour exists, but it is not registered as a method "
                            "that proves (MethodInfo(..., proves=True)); the claim is not taken")
         res = res.replace(proof=None)
+    if compiled and status is Status.UNKNOWN and "time limit" in str(stats.get("reason", "")):
+        # the clock was extended by the compile, but the user waited for it: say where the time went
+        stats["reason"] = (f"{stats['reason']}; compiling the numba kernels took {compiled:.3g} s more (first "
+                           "run only: 'ktsolve warm' compiles them ahead)")
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)

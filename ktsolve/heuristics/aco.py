@@ -106,7 +106,7 @@ from . import _colony_kernels as K
 from ._colony import LOCAL_SEARCHES, Colony, colony_enumerate, colony_solve, default_walks, seed_with_check
 from ._params import Param, Params, anything, call_doc, choice, real, whole
 
-__all__ = ["solve_aco", "enumerate_aco", "default_cycles", "PARAMS", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
+__all__ = ["solve_aco", "enumerate_aco", "warm", "default_cycles", "PARAMS", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
 
 #: Floor of every trail (our choice, see the module notes).
 TAU_MIN = 1e-300
@@ -219,9 +219,41 @@ class _Colony(Colony):
 
 
 # ---------------------------------------------------------------------- public
+def _warm_calls() -> None:
+    """Every kernel call of the colony on a tiny board, with the argument types real runs use.
+
+    Open, closed and fixed-end tours, each local search, trails seeded by
+    Warnsdorff walks, and the enumeration: each passes other values (never
+    other types, but numba specialises on some literals) to the kernels.
+    """
+    from ..board import Board
+
+    graph = KnightGraph(Board(6, 6))
+    for spec in (TourSpec(), TourSpec(closed=True), TourSpec(start=(0, 0), end=(5, 5))):
+        for local_search in LOCAL_SEARCHES:
+            solve_aco(graph, spec, seed=1, cycles=2, local_search=local_search)
+    solve_aco(graph, TourSpec(start=(0, 0)), seed=1, cycles=2, seed_with="warnsdorff")
+    enumerate_aco(graph, TourSpec(start=(0, 0)), seed=1, cycles=2)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the colony's kernels; the seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from ..jit import kernels_of, prepare
+    from . import _posa_kernels
+
+    return prepare("aco", _warm_calls, kernels_of(K, _posa_kernels))
+
+
 def solve_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
               **params) -> SolveResult:
     deadline, seed = begin(time_limit, seed)
+    deadline.extend(warm())  # a first-run compile is not the search's time
     col = _Colony(graph, spec, PARAMS.check(params, n=graph.n), seed=seed, deadline=deadline)
     return colony_solve(col, graph, spec, deadline=deadline, progress=progress)
 
@@ -229,6 +261,7 @@ def solve_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=N
 def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
                   **params) -> Enumeration:
     deadline, seed = begin(time_limit, seed)
+    deadline.extend(warm())  # a first-run compile is not the search's time
     col = _Colony(graph, spec, PARAMS.check(params, n=graph.n), seed=seed, deadline=deadline)
     return colony_enumerate(col, graph, spec, "aco", deadline=deadline, progress=progress)
 
