@@ -127,8 +127,14 @@ def _small_question(info):
     return "6x6", {"closed": not info.open, "start": (0, 0) if info.start else None}
 
 
-@pytest.mark.parametrize("name", list(__import__("ktsolve.registry", fromlist=["methods"]).methods()))
-def test_after_warm_a_run_of_any_method_compiles_nothing(name):
+# runs with the parameters that call more kernels than the default: warm() prepares them too
+EXTRA_RUNS = [("aco", {"local_search": "rotation"}), ("iaco", {"local_search": "rotation", "seed_with": "warnsdorff"}),
+              ("abc", {"local_search": "rotation", "seed_with": "warnsdorff"}), ("aco", {"seed_with": "warnsdorff"})]
+
+
+@pytest.mark.parametrize("name, params", [(n, {}) for n in __import__("ktsolve.registry", fromlist=["methods"])
+                                          .methods()] + EXTRA_RUNS)
+def test_after_warm_a_run_of_any_method_compiles_nothing(name, params):
     """Every registered method's warm() reaches every kernel a run calls: the run adds no compiled signature.
 
     Kernels are counted in every ktsolve module loaded after the run (a
@@ -142,7 +148,7 @@ def test_after_warm_a_run_of_any_method_compiles_nothing(name):
     assert state in ("compiled", "loaded", "no kernels"), f"{name}: warm_method says {state!r}"
     before = _every_kernel_signature()
     board, kw = _small_question(info)
-    res = solve(board, name, seed=3, time_limit=1, presolve_proofs=False, **kw)
+    res = solve(board, name, seed=3, time_limit=1, presolve_proofs=False, **kw, **params)
     assert res.status.value in ("found", "unknown")
     after = _every_kernel_signature()
     grown = {k: (before.get(k, 0), v) for k, v in after.items() if v > before.get(k, 0)}
