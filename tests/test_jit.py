@@ -246,3 +246,14 @@ def test_a_time_limit_on_a_first_run_says_compiling_took_the_rest():
     reason = res.stats["reason"]
     assert reason.startswith("the time limit of ") and "compiling the numba kernels took" in reason
     assert "ktsolve warm" in reason and res.stats["compile_s"] >= 0.2
+
+
+def test_after_warm_the_proofs_of_a_large_board_compile_nothing():
+    """The proofs run numba kernels above PY_MAX squares, before any method: 'ktsolve warm' compiles them too."""
+    jit.warm_method(method_info("rotation").load())
+    before = _every_kernel_signature()
+    res = solve("26x26", "rotation", seed=3, time_limit=5)
+    assert [s["step"] for s in res.stats["steps"]][:2] == ["quick proofs", "matching proof"]
+    after = _every_kernel_signature()
+    grown = {k: (before.get(k, 0), v) for k, v in after.items() if v > before.get(k, 0)}
+    assert not grown, f"the proofs compiled during the run, after warm(): {grown}"

@@ -92,6 +92,7 @@ from .quick import components, connectivity_proof, cut_proof, degree_proof, ends
 from .theorems import full_board_proof, has_closed_tour, has_open_tour
 
 __all__ = [
+    "warm",
     "quick_proof",
     "size_proof",
     "ends_proof",
@@ -106,3 +107,37 @@ __all__ = [
     "has_closed_tour",
     "has_open_tour",
 ]
+
+
+def _warm_calls() -> None:
+    """The proofs on boards just above PY_MAX squares, where they run their numba kernels."""
+    from ..board import Board
+    from ..graph import KnightGraph
+    from ..tour import TourSpec
+    from ._common import PY_MAX
+
+    side = int(PY_MAX ** 0.5) + 1
+    for board in (Board(side, side), Board(4, PY_MAX // 4 + 2)):  # the second proves: no closed tour of 4 x n
+        graph = KnightGraph(board)
+        for spec in (TourSpec(), TourSpec(closed=True), TourSpec(start=(0, 0), end=(1, 2))):
+            quick_proof(graph, spec)
+            matching_proof(graph, spec)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the proofs' kernels; the seconds spent compiling.
+
+    :func:`ktsolve.solve` runs the proofs before any method, and on boards
+    of more than :data:`~._common.PY_MAX` squares they run numba kernels:
+    their first-run compile is prepared here, for ``ktsolve warm`` and for
+    the portfolio, which does not charge it to the time limit.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from ..jit import kernels_of, prepare
+    from . import _kernels
+
+    return prepare("proofs", _warm_calls, kernels_of(_kernels))
