@@ -257,3 +257,13 @@ def test_after_warm_the_proofs_of_a_large_board_compile_nothing():
     after = _every_kernel_signature()
     grown = {k: (before.get(k, 0), v) for k, v in after.items() if v > before.get(k, 0)}
     assert not grown, f"the proofs compiled during the run, after warm(): {grown}"
+
+
+def test_the_proofs_kernels_compile_one_signature_each():
+    """The matching proof's network arrays are read-only like the graph's: one compile per kernel, not two."""
+    from ktsolve.proofs import _kernels
+    from ktsolve.proofs import warm as warm_proofs
+
+    warm_proofs()
+    assert {k.__name__: len(k.signatures) for k in jit.kernels_of(_kernels)} == {
+        "lowpoint_dfs": 1, "blocks": 1, "component_labels": 1, "hopcroft_karp": 1, "alternating_scc": 1}
