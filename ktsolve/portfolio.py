@@ -92,8 +92,16 @@ EXACT_MAX = 400
 #: Full boards above this many squares go to ``divide`` before anything else in ``prove``.
 PROVE_DIVIDE_FIRST = 10_000
 
+#: Holed boards up to this many squares get the cut proofs (toughness, two-square cuts, regions).
+CUT_PROOFS_MAX = 20_000
+#: Seconds the cut proofs may take in every plan (measured: 0.1 s doubled the time of easy holed boards), and in :func:`prove_plan`.
+CUT_PROOFS_TIME = 0.03
+PROVE_CUT_PROOFS_TIME = 5.0
+
 #: The names of the proof steps (every other step is a method of the registry).
-PROOFS = ("quick proofs", "matching proof")
+PROOFS = ("quick proofs", "matching proof", "cut proofs")
+#: The method name of an answer settled by each proof step.
+_PROOF_METHOD = {"quick proofs": "proofs", "matching proof": "matching", "cut proofs": "cuts"}
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,9 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     steps = [Step("quick proofs")]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
+    if not board.is_full and n <= CUT_PROOFS_MAX:
+        # after the matching proof, which settles most; full boards are settled by the theorems
+        steps.append(Step("cut proofs", 1.0, PROVE_CUT_PROOFS_TIME if prove else CUT_PROOFS_TIME))
     return steps
 
 
@@ -358,11 +369,15 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
     :class:`~ktsolve.driver.Stopped` is raised when it has expired or Ctrl-C
     was pressed.
     """
-    from .proofs import matching_proof, quick_proof
+    from .proofs import cut_proofs, matching_proof, quick_proof
     from .proofs import warm as warm_proofs
     from .proofs._common import PY_MAX
+    from .proofs.cuts import FAST_MIN, LOAD_BUDGET
 
-    if graph.n > PY_MAX:  # the proofs run numba kernels: a first-run compile is not the call's work
+    # where the proofs run numba kernels (cuts.py's _kernel says when), their first-run compile is not the
+    # call's work
+    compiled_cuts = name == "cut proofs" and graph.n >= FAST_MIN and (time_limit is None or time_limit >= LOAD_BUDGET)
+    if graph.n > PY_MAX or compiled_cuts:
         compiled = warm_proofs()
         if deadline is not None:
             deadline.extend(compiled)
@@ -370,6 +385,10 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
         deadline.check(f"running the {name}")
     if name == "quick proofs":
         return quick_proof(graph, spec, deadline=deadline), True
+    if name == "cut proofs":
+        t0 = time.perf_counter()
+        proof = cut_proofs(graph, spec, time_limit=time_limit)
+        return proof, proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
     if time_limit is not None and _matching_setup(graph.n) > time_limit:
         return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
@@ -412,7 +431,7 @@ def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = 
         except Stopped:
             return None  # no proof in time: the method runs and answers for itself
         if proof is not None:
-            method = "proofs" if step.name == "quick proofs" else "matching"
+            method = _PROOF_METHOD[step.name]
             return _proof_result(proof, method, graph, spec, time.perf_counter() - t0)
     return None
 
@@ -514,7 +533,7 @@ def run_plan(
                               "seconds": round(seconds, 6), **built})
                 if proof is not None:
                     tried.append("a necessary condition fails" if step.name == "quick proofs" else step.name)
-                    method = "proofs" if step.name == "quick proofs" else "matching"
+                    method = _PROOF_METHOD[step.name]
                     return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
                 continue
             info = reg[step.name]

@@ -371,6 +371,16 @@ def proof_marks(board: Board, proof) -> Marks:
             m.legend += [(NAMED, "squares that join a group to the rest"), (OTHER, "a square of each group")]
     elif arg == "matching":
         _matching_marks(board, ev, m)
+    elif arg == "toughness":
+        m.named, m.other = _squares(board, ev.get("removed")), _squares(board, ev.get("squares"))
+        m.legend += [(NAMED, "the squares taken out"), (OTHER, "a square of each part they leave")]
+    elif arg == "two-square cut":
+        m.named = _squares(board, ev.get("cut"))
+        m.other = _squares(board, [x for p in ev.get("pieces", ()) for x in p.get("piece", ())])
+        m.legend += [(NAMED, "the two cut squares"), (OTHER, "parts with no path between them")]
+    elif arg == "region colours":
+        m.named = _squares(board, ev.get("region"))
+        m.legend.append((NAMED, "a group richer in one colour than its border can feed"))
     # a legend line only for a colour that is on the picture
     shown = {NAMED: bool(m.named or m.moves), OTHER: bool(m.other)}
     m.legend = [(c, t) for c, t in m.legend if shown[c]]

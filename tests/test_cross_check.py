@@ -2,9 +2,9 @@
 
 Boards are random with holes anywhere (hypothesis, up to 6x6); every question
 is answered by CP-SAT and by exhaustive backtracking, each with the presolve
-proofs switched off so they answer on their own, and by the quick and
-matching proofs, which may only speak when both exact methods say no tour
-exists.
+proofs switched off so they answer on their own, and by the quick, matching
+and cut proofs, which may only speak when both exact methods say no tour
+exists (and whose witnesses must pass their checkers).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, methods, solve
-from ktsolve.proofs import matching_proof, quick_proof
+from ktsolve.proofs import check_proof, cut_proofs, matching_proof, quick_proof
 
 from conftest import random_board
 
@@ -45,9 +45,10 @@ def test_exact_methods_and_proofs_agree(q):
     assert a.status is b.status, (board, closed, start, end, a.proof, b.proof)
     spec = a.spec
     graph = KnightGraph(board)
-    for proof in (quick_proof(graph, spec), matching_proof(graph, spec)):
+    for proof in (quick_proof(graph, spec), matching_proof(graph, spec), cut_proofs(graph, spec)):
         if proof is not None:
             assert a.status is Status.INFEASIBLE, (board, spec, proof)
+            assert check_proof(graph, spec, proof) is None, (board, spec, proof)
 
 
 def _heuristics():

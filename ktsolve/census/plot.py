@@ -49,7 +49,9 @@ _UNKNOWN = "#bdbdbd"
 _NOT_ASKED = "#ffffff"
 _HOLE = "#3b3b3b"
 _LETTERS = {"colour parity": "P", "degree": "D", "connectivity": "C", "cut square": "X", "matching": "M",
-            "exhaustive search": "S", "cpsat": "Z", "theorem": "H"}
+            "exhaustive search": "S", "cpsat": "Z", "theorem": "H",
+            # the cut proofs: not T (a tour), so their own letters
+            "toughness": "K", "two-square cut": "W", "region colours": "R"}
 _STATUS_COLOURS = {"found": _FOUND, "infeasible": "#d9544f", "unknown": _UNKNOWN}
 
 

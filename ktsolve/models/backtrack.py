@@ -380,9 +380,10 @@ def _solve(graph, spec, deadline, progress, max_nodes) -> SolveResult:
         if not closed and end < 0:
             need[start] = 2  # no tour starts here, so none ends here (reverse it)
     if outcome == "exhausted":
+        seconds = round(deadline.elapsed(), 3)
         return infeasible(
-            f"an exhaustive search of {nodes:,} nodes found no {what} ({why})",
-            nodes=nodes, starts=tried,
+            f"an exhaustive search of {nodes:,} nodes ({seconds:.3g} s) found no {what} ({why})",
+            nodes=nodes, seconds=seconds, starts=tried,
         )
     stats = {"nodes": nodes, "starts_tried": len(tried)}
     if outcome == "interrupted":

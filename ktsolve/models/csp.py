@@ -428,9 +428,10 @@ def solve_csp(
             return SolveResult(Status.UNKNOWN, stats=stats)
     stats = {"checks": clock.ticks, "solver": name}
     if sol is None:
+        stats["seconds"] = round(time.perf_counter() - t0, 3)
         text = (
             f"python-constraint's {name} exhausted every sequence of squares allowed by the model "
-            f"({clock.ticks} knight's-move checks)"
+            f"({clock.ticks:,} knight's-move checks, {stats['seconds']:.3g} s)"
         )
         return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="exhaustive search", evidence=stats),
                            stats=stats)

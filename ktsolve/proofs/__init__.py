@@ -51,7 +51,10 @@ certificate from its evidence alone, with no matching algorithm.
 Where they run: :func:`ktsolve.solve` calls :func:`quick_proof` before
 every method, and :func:`matching_proof` too on boards of at most 20,000
 squares with a budget of one second (milliseconds on small boards, about
-0.05 s at 100x100); :func:`ktsolve.prove` runs both on any board.  Graphs
+0.05 s at 100x100); :func:`ktsolve.prove` runs both on any board.  On
+holed boards of at most 20,000 squares the cut proofs (:func:`cut_proofs`:
+toughness, two-square cuts, the colours of a region) follow the matching
+proof, with 0.03 s in every plan and 5 s in :func:`ktsolve.prove`.  Graphs
 of at most :data:`PY_MAX` nodes run the kernels as plain Python, so small
 boards pay no numba start-up.
 
@@ -68,6 +71,10 @@ The package is the layer both sides share:
 * :mod:`.matching`: the matching proof;
 * :mod:`.certificate`: :func:`check_matching_proof`, which re-checks a
   matching proof from its evidence alone;
+* :mod:`.cuts`: the cut proofs (toughness, two-square cuts, the colours
+  of a region), found by bounded heuristics after the matching proof on
+  holed boards, and :mod:`.cut_check`: their independent checkers and
+  :func:`check_proof`, which re-checks any proof that carries a witness;
 * :mod:`.theorems`: the existence theorems of full boards (Schwenk; Cull &
   De Curtins; Conrad et al.) and :func:`full_board_proof`, which divide and
   conquer cites without building the graph;
@@ -86,6 +93,8 @@ Canadian Journal of Mathematics 10:517-534, 1958.
 """
 
 from .certificate import check_matching_proof
+from .cut_check import check_proof
+from .cuts import cut_proofs, region_proof, toughness_proof, two_cut_proof
 from .matching import matching_proof
 from .parity import colour_proof, size_proof
 from .quick import components, connectivity_proof, cut_proof, degree_proof, ends_proof, quick_proof
@@ -103,6 +112,11 @@ __all__ = [
     "components",
     "matching_proof",
     "check_matching_proof",
+    "cut_proofs",
+    "toughness_proof",
+    "two_cut_proof",
+    "region_proof",
+    "check_proof",
     "full_board_proof",
     "has_closed_tour",
     "has_open_tour",
@@ -110,7 +124,8 @@ __all__ = [
 
 
 def _warm_calls() -> None:
-    """The proofs on boards just above PY_MAX squares, where they run their numba kernels."""
+    """The proofs on boards just above PY_MAX squares, where they run their numba kernels (the cut proofs
+    from FAST_MIN squares already, given the time)."""
     from ..board import Board
     from ..graph import KnightGraph
     from ..tour import TourSpec
@@ -122,13 +137,15 @@ def _warm_calls() -> None:
         for spec in (TourSpec(), TourSpec(closed=True), TourSpec(start=(0, 0), end=(1, 2))):
             quick_proof(graph, spec)
             matching_proof(graph, spec)
+            cut_proofs(graph, spec, time_limit=0.5)
 
 
 def warm() -> float:
     """Compile (or load from numba's cache) the proofs' kernels; the seconds spent compiling.
 
     :func:`ktsolve.solve` runs the proofs before any method, and on boards
-    of more than :data:`~._common.PY_MAX` squares they run numba kernels:
+    of more than :data:`~._common.PY_MAX` squares (the cut proofs: from
+    :data:`~.cuts.FAST_MIN`, with a second to spend) they run numba kernels:
     their first-run compile is prepared here, for ``ktsolve warm`` and for
     the portfolio, which does not charge it to the time limit.
 

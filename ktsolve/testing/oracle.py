@@ -371,7 +371,8 @@ _QUICK = ("size", "ends", "colour parity", "degree", "connectivity", "cut square
 
 def _refuted(board: Board, spec: TourSpec, proof: Proof) -> bool:
     """True when a stored proof that no tour exists does not check: a matching proof by its checker, a quick
-    one by proving it again; other arguments (cpsat, exhaustive search) rest on the row's digest."""
+    one by proving it again, a cut proof by its witness's checker; other arguments (cpsat, exhaustive
+    search) rest on the row's digest."""
     from ..graph import KnightGraph
 
     if proof.argument == "matching":
@@ -387,7 +388,7 @@ def _refuted(board: Board, spec: TourSpec, proof: Proof) -> bool:
 
         again = full_board_proof(board, spec) if board.is_full else None
         return (again or quick_proof(KnightGraph(board), spec)) is None
-    return False
+    return _witness_fails(board, spec, proof) is not None
 
 
 def _disk_put(board: Board, spec: TourSpec, ans: ExactAnswer) -> None:
@@ -403,6 +404,24 @@ def _disk_put(board: Board, spec: TourSpec, ans: ExactAnswer) -> None:
     row = (key, _version(), ans.status.value, squares, proof, argument, evidence, ans.settled_by, float(ans.seconds))
     _execute(f"INSERT OR REPLACE INTO {_TABLE} VALUES ({', '.join('?' * len(_COLUMNS))})",
              (*row, _digest(*row[:8])), write=True)
+
+
+#: Largest board whose infeasible answers get their witness re-checked (the checkers use plain sets).
+RECHECK_MAX = 20_000
+
+
+def _witness_fails(board: Board, spec: TourSpec, proof) -> str | None:
+    """Why the witness of ``proof`` does not check (:func:`ktsolve.proofs.check_proof`), or None.
+
+    Proofs without a checkable witness (exhaustive search, CP-SAT, the
+    quick proofs) and boards above :data:`RECHECK_MAX` squares give None.
+    """
+    if proof is None or board.n_squares > RECHECK_MAX:
+        return None
+    from ..graph import KnightGraph
+    from ..proofs import check_proof
+
+    return check_proof(KnightGraph.of(board), spec, proof)
 
 
 def _usable(ans: ExactAnswer, time_limit: float | None) -> bool:
@@ -462,6 +481,11 @@ def exact_answer(board, *, closed: bool = False, start=None, end=None,
     t0 = time.perf_counter()
     res = prove(board, closed=spec.closed, start=spec.start, end=spec.end, seed=ORACLE_SEED, time_limit=time_limit)
     seconds = time.perf_counter() - t0
+    if res.status is Status.INFEASIBLE:
+        why = _witness_fails(board, spec, res.proof)
+        if why is not None:
+            raise RuntimeError(f"ktsolve.prove's proof that no {spec.describe(board)} exists does not check "
+                               f"({why}); this is a bug in ktsolve")
     ans = ExactAnswer(res.status, res.tour, res.proof, str(res.stats.get("settled_by", "none")), seconds,
                       time_limit)
     with _lock:
