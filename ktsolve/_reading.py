@@ -85,9 +85,14 @@ class Source:
     fail : callable
         ``fail(message) -> Exception``: the caller's error, raised with a
         one-line message that names the file.
+    regular_only : str, optional
+        Refuse anything but a regular file (a device, a FIFO, ``"-"``)
+        before reading a byte, with ``fail`` and this reason ("a question
+        file is read whole"): the file is opened without blocking, so a
+        FIFO with no writer cannot hang the reader.
     """
 
-    def __init__(self, path: str, what: str, budget: int, fail):
+    def __init__(self, path: str, what: str, budget: int, fail, *, regular_only: str | None = None):
         self.what, self.budget, self._fail = what, int(budget), fail
         self.used = 0
         self.regular = False
@@ -95,7 +100,18 @@ class Source:
         self._raw = None
         self._owned = False
         try:
-            if path == "-":
+            if regular_only is not None:  # a path, never standard input
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once instead of waiting
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    os.close(fd)
+                    raise fail(f"{what} is not a regular file; {regular_only}")
+                os.set_blocking(fd, True)
+                self._raw = os.fdopen(fd, "rb")
+                self._owned = True
+                st = os.fstat(fd)
+                self.regular = True
+                self.size = st.st_size
+            elif path == "-":
                 if sys.stdin is None:
                     raise fail(f"cannot read {what}: it is closed")
                 raw = getattr(sys.stdin, "buffer", None)
@@ -114,6 +130,7 @@ class Source:
         self.gzipped = self.head.startswith(GZIP_MAGIC)
         self._stream = gzip.GzipFile(fileobj=_Rest(self), mode="rb") if self.gzipped else None
         self._eof = False
+        self._peeked = b""  # content bytes :meth:`peek` read ahead
 
     # ------------------------------------------------------------------ raw bytes
     def _read_raw(self, k: int) -> bytes:
@@ -144,8 +161,29 @@ class Source:
         self.close()
 
     # ------------------------------------------------------------------ budgeted reading
+    def peek(self, k: int) -> bytes:
+        """The first ``k`` bytes of the (inflated) content, still handed out by the reading that follows.
+
+        A gzipped file's :attr:`head` is gzip's; this is what it holds
+        (``files`` recognises a gzipped ``.npy`` by it).  Counted against
+        the budget when it is read, not here.
+        """
+        while len(self._peeked) < k:
+            part = self._take(k - len(self._peeked))
+            if not part:
+                break
+            self._peeked += part
+        return self._peeked[:k]
+
     def _chunk(self, k: int) -> bytes:
         """Up to ``k`` bytes of the (inflated) content; b"" at its end; errors become ``fail``."""
+        if self._peeked:
+            part, self._peeked = self._peeked[:k], self._peeked[k:]
+            return part
+        return self._take(k)
+
+    def _take(self, k: int) -> bytes:
+        """:meth:`_chunk` past what :meth:`peek` kept."""
         try:
             if self._stream is not None:
                 return self._stream.read(k)
@@ -176,13 +214,15 @@ class Source:
                 raise self._too_large(self.budget, why)
             parts.append(part)
 
-    def lines(self, line_budget: int, why: str = "a line longer than any tour of the board"):
+    def lines(self, line_budget: int, why: str = "a line longer than any tour of the board", *,
+              keep_blank: bool = False):
         """Blocks (lists) of the non-blank lines, without their newlines, each of at most ``line_budget`` bytes.
 
         One streaming pass, a block per megabyte read, so a file of any
         length costs constant memory.  Runs of blank lines count against
         ``line_budget`` too, so a stream of newlines fails like a stream
-        with no newline at all.
+        with no newline at all.  ``keep_blank``: blank lines are in the
+        blocks too (as they are), so a reader can number the file's lines.
         """
         rest = b""
         blank = 0
@@ -201,6 +241,8 @@ class Source:
                     blank += len(line) + 1
                     if blank > line_budget:
                         raise self._too_large(line_budget, "blank lines longer than any tour of the board")
+                    if keep_blank:
+                        block.append(line)
             if len(rest) > line_budget:
                 raise self._too_large(line_budget, why)
             if block:

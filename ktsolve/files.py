@@ -408,7 +408,9 @@ def _open_tours(board: Board, path: str, src: Source):
     """
     what = _shown_path(path)
     head = src.head
-    if head.startswith(_NPY_MAGIC) or (src.regular and path.endswith(".npy") and not src.gzipped):
+    # a gzipped .npy (solve --format npy -o t.npy.gz) is recognised by its inflated first bytes
+    if head.startswith(_NPY_MAGIC) or (src.gzipped and src.peek(len(_NPY_MAGIC)) == _NPY_MAGIC) \
+            or (src.regular and path.endswith(".npy") and not src.gzipped):
         data = src.read(f"more than a .npy tour of the {board.rows}x{board.cols} board can hold")
         return None, iter([[_npy_tour(board, data, what)]])
     fh = src.raw_file()
@@ -638,20 +640,13 @@ def write_tours(path, board: Board, tours) -> int:
     (see :func:`ktsolve.output.open_output`).  Returns the number of lines
     written.
     """
-    import gzip
-
     path = os.fspath(path)
     tours = np.asarray(tours)
     n = board.n_squares
     names = [nm.encode("ascii") for nm in board.names(board.coords_of(np.arange(n)))]
     get = names.__getitem__
-    with open_atomic(path) as raw:
-        fh = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) if path.endswith(".gz") else raw
-        try:
-            for lo in range(0, tours.shape[0], 4096):
-                block = tours[lo : lo + 4096].tolist()
-                fh.write(b"".join(b" ".join(map(get, row)) + b"\n" for row in block))
-        finally:
-            if fh is not raw:
-                fh.close()
+    with open_atomic(path) as fh:  # gzip-compressed there when the name ends in .gz
+        for lo in range(0, tours.shape[0], 4096):
+            block = tours[lo : lo + 4096].tolist()
+            fh.write(b"".join(b" ".join(map(get, row)) + b"\n" for row in block))
     return int(tours.shape[0])

@@ -207,7 +207,9 @@ def warm_method(func: Callable) -> tuple[str, float, float]:
         ``state`` is ``"compiled"``, ``"loaded"`` (from numba's cache, or
         already in memory), ``"no kernels"`` (nothing to compile), or
         ``"no warm"`` (the module has kernels but no ``warm()``: they
-        compile on the method's first run); then the seconds spent
+        compile on the method's first run; only a user's method, since
+        every built-in one with kernels has a ``warm()`` that reaches all
+        of them, as ``tests/test_jit.py`` checks); then the seconds spent
         compiling and the seconds the whole preparation took.
 
     Examples
@@ -218,17 +220,43 @@ def warm_method(func: Callable) -> tuple[str, float, float]:
     >>> warm_method(method_info("cpsat").load())
     ('no kernels', 0.0, 0.0)
     """
+    from .proofs import warm as warm_proofs
+
     module = sys.modules.get(getattr(func, "__module__", ""), None)
     warm = getattr(module, "warm", None)
-    if warm is None:
-        return ("no warm" if module is not None and _has_kernels(module) else "no kernels"), 0.0, 0.0
     t0 = time.perf_counter()
-    compiled = float(warm() or 0.0)
+    # every method's run starts with the proofs, whose kernels serve boards above PY_MAX squares
+    proofs = warm_proofs()
+    if warm is None:
+        state = "no warm" if module is not None and _has_kernels(module) else "no kernels"
+        return (state if not proofs else "compiled"), proofs, (time.perf_counter() - t0 if proofs else 0.0)
+    compiled = float(warm() or 0.0) + proofs
     return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0
 
 
 def _is_kernel(value) -> bool:
     return hasattr(value, "py_func") and hasattr(value, "signatures")
+
+
+def kernels_of(*modules) -> list:
+    """Every numba dispatcher defined in ``modules`` (kernel files), for :func:`prepare`'s ``kernels``.
+
+    Kernels marked ``inline="always"`` are left out: they are compiled into
+    their callers, never on their own, so they would always look uncompiled.
+
+    Examples
+    --------
+    >>> from ktsolve.heuristics import _dfs_kernels
+    >>> [k.__name__ for k in kernels_of(_dfs_kernels)]
+    ['_order_by_degree', '_dfs']
+    """
+    out = []
+    for module in modules:
+        for value in vars(module).values():
+            if (_is_kernel(value) and getattr(value, "__module__", None) == module.__name__ and value not in out
+                    and getattr(value, "targetoptions", {}).get("inline") != "always"):
+                out.append(value)
+    return out
 
 
 def _names(code: types.CodeType) -> set:

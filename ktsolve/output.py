@@ -20,6 +20,10 @@ something complete to write.  What happens depends on what the path names:
   place; nothing is created or renamed, so a device stays a device and the
   reader of a pipe gets the bytes.
 
+Whatever the kind, a name ending in ``.gz`` (``-o tour.txt.gz``) is
+written gzip-compressed, streamed as the data comes, for every command and
+format; the readers (``verify``) recognise gzip by its first bytes.
+
 Refused before any work, with an :class:`~ktsolve.errors.OutputPathError`
 naming the path: an empty name, a directory, a folder that does not exist,
 a file or folder that cannot be written, a socket, standard output when the
@@ -50,6 +54,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gzip
 import os
 import re
 import stat
@@ -198,14 +203,32 @@ def _named(exc: OSError, name: str | None) -> OSError:
     return err
 
 
+def _gzipped_name(path) -> bool:
+    """Whether ``path`` asks for gzip: a name, not standard output, ending in ``.gz``."""
+    return not is_stdout(path) and os.fspath(path).endswith(".gz")
+
+
 @contextlib.contextmanager
 def open_output(path):
     """A binary writer for ``path``; the data is in place when the ``with`` block ends without error.
 
     See the module docstring for what each kind of path gets.  On an error
     or Ctrl-C inside the block a file being replaced keeps its old content
-    and no temporary file is left.
+    and no temporary file is left.  A name ending in ``.gz`` gets the data
+    gzip-compressed as it is written.
     """
+    if not _gzipped_name(path):
+        yield from _open_plain(path)
+        return
+    with contextlib.contextmanager(_open_plain)(path) as sink:
+        # mtime=0: the same answer gives the same bytes; closing GzipFile writes the trailer, not closing sink
+        gz = gzip.GzipFile(filename="", mode="wb", fileobj=sink, compresslevel=6, mtime=0)
+        yield _Sink(gz, os.fspath(path))
+        gz.close()  # only on success: a failed block leaves no trailer to write (the file is dropped anyway)
+
+
+def _open_plain(path):
+    """Body of :func:`open_output` without compression (a generator for :func:`contextlib.contextmanager`)."""
     kind, target = _classify(path)
     if kind == _STDOUT:
         if sys.stdout is None:  # started with descriptor 1 closed

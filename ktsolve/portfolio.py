@@ -353,6 +353,10 @@ def run_method(
         stats["reason"] = (f"method {info.name!r} said no tour exists, but it is not registered as a method "
                            "that proves (MethodInfo(..., proves=True)); the claim is not taken")
         res = res.replace(proof=None)
+    if compiled and status is Status.UNKNOWN and "time limit" in str(stats.get("reason", "")):
+        # the clock was extended by the compile, but the user waited for it: say where the time went
+        stats["reason"] = (f"{stats['reason']}; compiling the numba kernels took {compiled:.3g} s more (first "
+                           "run only: 'ktsolve warm' compiles them ahead)")
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)
@@ -390,7 +394,17 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
     """
     from .proofs import cut_proofs, matching_proof, quick_proof
     from .proofs.two_factor import two_factor_proof
+    from .proofs import warm as warm_proofs
+    from .proofs._common import PY_MAX
+    from .proofs.cuts import FAST_MIN, LOAD_BUDGET
 
+    # where the proofs run numba kernels (cuts.py's _kernel says when), their first-run compile is not the
+    # call's work
+    compiled_cuts = name == "cut proofs" and graph.n >= FAST_MIN and (time_limit is None or time_limit >= LOAD_BUDGET)
+    if graph.n > PY_MAX or compiled_cuts:
+        compiled = warm_proofs()
+        if deadline is not None:
+            deadline.extend(compiled)
     if deadline is not None:
         deadline.check(f"running the {name}")
     if name == "quick proofs":

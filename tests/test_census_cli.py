@@ -143,3 +143,10 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, bad_from, args, mess
     assert not out.exists() and not (tmp_path / "pic.pdf").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl", "notes.txt"]
     assert notes.read_text() == "not a census\n"
+
+
+def test_the_output_help_says_what_census_accepts():
+    """census refuses '-', devices and pipes: its -o help must not promise them (it is not the shared text)."""
+    text = " ".join(invoke(["census", "--help"]).stdout.split())
+    assert "'-' is standard output" not in text and "written through" not in text
+    assert "regular file" in text and "refused" in text

@@ -164,3 +164,20 @@ def test_methods_table_lists_registry():
         assert any(line.split()[0] == name for line in text.splitlines()[1:])
     rows = json.loads(invoke(["methods", "--format", "json"]).stdout)
     assert [r["name"] for r in rows] == list(methods())
+
+
+def test_a_huge_error_message_is_clipped_to_one_bounded_line(monkeypatch):
+    """An exception whose message is 10 MB still makes one ``ktsolve: error:`` line of bounded length."""
+    from ktsolve.cli import answers
+    from ktsolve.cli import solve as solve_cli
+    from ktsolve.errors import InvalidBoardError
+
+    def hostile(*args, **kwargs):
+        raise InvalidBoardError("x" * 10_000_000)
+
+    monkeypatch.setattr(solve_cli, "load_question", hostile)
+    res = invoke(["solve", "5x5"], code=2)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ktsolve: error: xxx") and lines[0].endswith("…")
+    assert len(lines[0]) <= len("ktsolve: error: ") + answers.ONE_LINE_MAX
+    assert answers.one_line("a\n  b") == "a b" and len(answers.one_line(" y" * 10**6)) == answers.ONE_LINE_MAX

@@ -283,3 +283,49 @@ def test_a_closed_standard_output_is_no_matter_with_a_file(tmp_path):
                           stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1), timeout=120)
     assert proc.returncode == 0 and b"found" in proc.stderr
     validate(Board(5, 5), parse_tour_text(Board(5, 5), f.read_text())[0])
+
+
+# A command of each kind and format, as (args, suffix, verify args): its -o NAME.gz must be gzip and verify
+GZ_CASES = {
+    "solve text": (["solve", "5x5", "-m", "warnsdorff", "--seed", "1"], "txt", ["verify", "5x5"]),
+    "solve json": (["solve", "5x5", "-m", "warnsdorff", "--seed", "1", "--format", "json"], "json",
+                   ["verify", "5x5"]),
+    "solve npy": (["solve", "5x5", "-m", "warnsdorff", "--seed", "1", "--format", "npy"], "npy", ["verify", "5x5"]),
+    "solve svg": (["solve", "5x5", "-m", "warnsdorff", "--seed", "1", "--format", "svg"], "svg", None),
+    "prove text": (["prove", "5x5", "--seed", "1"], "txt", ["verify", "5x5"]),
+    "prove json": (["prove", "5x5", "--seed", "1", "--format", "json"], "json", ["verify", "5x5"]),
+    "longest text": (["longest", "4x4", "--start", "a1"], "txt", ["verify", "4x4", "--path", "--start", "a1"]),
+    "longest json": (["longest", "4x4", "--start", "a1", "--format", "json"], "json",
+                     ["verify", "4x4", "--path", "--start", "a1"]),
+}
+
+
+@pytest.mark.parametrize("case", list(GZ_CASES))
+def test_a_gz_name_gets_gzip_for_every_command_and_format(tmp_path, case):
+    """``-o x.txt.gz`` is gzip, as enumerate's is, whatever the command and format; verify reads it back."""
+    args, suffix, verify = GZ_CASES[case]
+    f = tmp_path / f"out.{suffix}.gz"
+    invoke([*args, "-o", str(f)], 0)
+    raw = f.read_bytes()
+    assert raw[:2] == b"\x1f\x8b", f"{case}: -o {f.name} is not gzip"
+    plain = tmp_path / f"plain.{suffix}"
+    invoke([*args, "-o", str(plain)], 0)
+    inflated, expected = gzip.decompress(raw), plain.read_bytes()
+    if suffix == "json":  # the same answer, compressed (the elapsed time may differ)
+        drop = ("elapsed_s", "stats")
+        assert ({k: v for k, v in json.loads(inflated).items() if k not in drop}
+                == {k: v for k, v in json.loads(expected).items() if k not in drop})
+    elif suffix == "svg":
+        assert inflated.startswith(b"<svg") and inflated.endswith(b"</svg>\n")
+    else:
+        assert inflated == expected
+    assert _listing(tmp_path) == sorted([f.name, plain.name])  # no temporary left
+    if verify is not None:
+        res = invoke([*verify, str(f)], 0)
+        assert res.stdout.startswith("valid: ")
+
+
+def test_a_proof_written_to_a_gz_name_is_gzip(tmp_path):
+    f = tmp_path / "proof.json.gz"
+    invoke(["prove", "4x6", "--closed", "--format", "json", "-o", str(f)], 1)
+    assert json.loads(gzip.decompress(f.read_bytes()))["status"] == "infeasible"

@@ -407,6 +407,41 @@ def _parse_line(obj, where: str, modes: tuple[bool, ...]) -> list[tuple]:
     return [(board.rows, board.cols, board.holes, bool(c), start, end) for c in asked]
 
 
+#: Most bytes a question file may hold, after gzip inflation (a results file of a large census read as questions).
+MAX_QUESTION_FILE_BYTES = 256 << 20
+#: Longest line of a question file: the longest line a census results file may hold.
+MAX_QUESTION_LINE_BYTES = 64 << 20
+
+
+def _question_lines(path: str):
+    """The lines of a question file (str), streamed, within :data:`MAX_QUESTION_FILE_BYTES`.
+
+    Read through the bounded reader the tour files use, so a gzip bomb, a
+    line with no end or ``/dev/zero`` stops at a budget with one message;
+    a device or a FIFO is refused before a byte is read (a question file is
+    a regular file, as a results file is), and a FIFO without a writer
+    cannot hang the census.  Blank lines are yielded too, so line numbers
+    stay those of the file.
+    """
+    from .._reading import Source
+
+    what = f"question file {path!r}"
+    budget = MAX_QUESTION_FILE_BYTES
+    total = 0
+    with Source(path, what, budget, InvalidBoardError,
+                regular_only="a census reads its questions from a file") as src:
+        for block in src.lines(min(MAX_QUESTION_LINE_BYTES, budget), "a line longer than any question needs",
+                               keep_blank=True):
+            for raw in block:
+                total += len(raw) + 1
+                if total > budget:
+                    raise src._too_large(budget, "more than a census question file needs")
+                try:
+                    yield raw.decode("utf-8-sig" if total == len(raw) + 1 else "utf-8")
+                except UnicodeDecodeError:
+                    raise InvalidBoardError(f"cannot read {what}: not UTF-8 text") from None
+
+
 def list_family(path, modes=(False,)) -> Family:
     """The questions of a JSON-lines file, one board per line.
 
@@ -423,14 +458,8 @@ def list_family(path, modes=(False,)) -> Family:
 
     modes = _check_modes(modes)
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
-        raise InvalidBoardError(f"cannot read question file {path!r}: {reason}") from None
     specs = []
-    for no, line in enumerate(lines, 1):
+    for no, line in enumerate(_question_lines(path), 1):
         if not line.strip():
             continue
         where = f"line {no} of {path!r}"
@@ -438,6 +467,9 @@ def list_family(path, modes=(False,)) -> Family:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InvalidBoardError(f"{where} is not JSON ({exc.msg})") from None
+        except (ValueError, RecursionError):  # a number past int's digit limit; arrays nested past the stack
+            raise InvalidBoardError(f"{where} is not JSON a census can read (nested too deep, or a number "
+                                    "too long)") from None
         if isinstance(obj, dict) and ("ktsolve_census" in obj or "run" in obj or "run_end" in obj):
             continue
         try:

@@ -51,9 +51,30 @@ __all__ = [
 ]
 
 
-def one_line(text: str) -> str:
-    """``text`` with its line breaks and runs of spaces folded: a message fit for one stderr line."""
-    return " ".join(str(text).split())
+#: The longest message :func:`one_line` returns, in characters ("…" included).
+ONE_LINE_MAX = 500
+
+
+def one_line(text: str, limit: int = ONE_LINE_MAX) -> str:
+    """``text`` with its line breaks and runs of spaces folded, and clipped: a message fit for one stderr line.
+
+    A backstop for messages that quote their input: whatever an exception
+    says (10 MB of a hostile file), the line is at most ``limit``
+    characters, ending in "…" when it was cut.  Only a bounded prefix of
+    ``text`` is folded, so a huge message costs no more than a short one.
+
+    Examples
+    --------
+    >>> one_line("bad\\n   board")
+    'bad board'
+    >>> one_line("x" * 1000, 10)
+    'xxxxxxxxx…'
+    """
+    text = str(text)
+    head = " ".join(text[:limit * 8].split())  # 8x: room for folded runs of blanks
+    if len(head) <= limit and len(text) <= limit * 8:
+        return head
+    return head[:limit - 1] + "…"
 
 
 def emit(payload: str | bytes, output: str | None) -> None:

@@ -12,7 +12,7 @@ import click
 
 from ..exit_codes import ExitCode
 from ..progress import terminal_progress
-from .args import BOARD_CONTEXT, load_board, output_option, writable_output
+from .args import BOARD_CONTEXT, load_board, writable_output
 
 __all__ = ["census_command"]
 
@@ -55,7 +55,12 @@ def _hole_count(text: str | None):
 @click.option("--no-symmetry", is_flag=True, help="Ask about every board, not one per symmetry class.")
 @click.option("--retry-unknown", is_flag=True, help="Ask again the questions recorded as unknown.")
 @click.option("--batch", type=click.IntRange(1), metavar="N", help="Questions per batch (default: from their cost).")
-@output_option("Results file, JSON lines; the same command with the same file resumes it.")
+# not the shared output_option: its help promises '-' and pipes, and a census refuses them (its results are
+# read back, locked and appended to, which standard output, a device or a pipe cannot do)
+@click.option("-o", "--output", metavar="FILE", callback=writable_output,
+              help="Results file, JSON lines; the same command with the same file resumes it. A regular file: "
+              "'-' (standard output), devices and pipes are refused, since the results are read back, locked "
+              "and appended to.")
 @click.option("--summary", "summary_file", metavar="FILE", help="Print the summary of a results file "
               "(and draw it with --plot) instead of running a census.")
 @click.option("--plot", metavar="OUT.svg|OUT.png", callback=writable_output,

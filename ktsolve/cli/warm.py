@@ -18,8 +18,9 @@ __all__ = ["warm_command"]
 _WARM_LINES = {
     "compiled": "compiled in {compiled:.2f} s",
     "loaded": "ready (loaded from numba's cache in {seconds:.2f} s)",
-    "no kernels": "no kernels to compile",
-    "no warm": "its kernels compile on its first run (it cannot be warmed ahead)",
+    "no kernels": "ready (it runs no numba kernel)",
+    # only a user's method (register_method) can get here: every built-in method with kernels has a warm()
+    "no warm": "a method without warm(): its kernels compile on its first run",
 }
 
 

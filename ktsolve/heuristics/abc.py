@@ -93,6 +93,7 @@ __all__ = [
     "path_fitness",
     "run_abc",
     "solve_abc",
+    "warm",
     "check_abc_params",
 ]
 
@@ -410,6 +411,8 @@ def run_abc(
     if graph.table.shape[1] != 8:
         raise UnsupportedError("the bee colony's move codes are the knight's 8 moves")
     deadline, seed = begin(time_limit, seed)
+    # a first-run compile (of the kernels this run calls) is not the search's time
+    deadline.extend(warm(local_search=local_search, seed_with="none"))
     fixed = -1 if start is None else check_int("start", start, 0, n - 1, method="abc")
     local_search = check_choice("local_search", local_search, LOCAL_SEARCHES, method="abc")
     t0 = time.perf_counter()
@@ -487,6 +490,52 @@ def _seed_paths(seed_tour, initial_paths) -> list:
         arr = np.asarray(seed_tour)
         extra = list(arr) if arr.ndim == 2 else [arr]
     return extra + _path_list(initial_paths)
+
+
+def _warm_calls(part: str) -> None:
+    """The kernel calls of one part of the colony on a tiny board, with the argument types real runs use.
+
+    ``"base"``: open paths, free and from a fixed start; ``"rotation"``:
+    the same with the local search; ``"warnsdorff"``: first food sources
+    from Warnsdorff walks.
+    """
+    from ..board import Board
+
+    graph = KnightGraph(Board(6, 6))
+    if part == "warnsdorff":
+        solve_abc(graph, TourSpec(start=(0, 0)), sources=4, iterations=2, seed_with="warnsdorff", seed=1)
+        return
+    for spec in (TourSpec(), TourSpec(start=(0, 0))):
+        solve_abc(graph, spec, sources=4, iterations=2, local_search="rotation" if part == "rotation" else "none",
+                  seed=1)
+
+
+def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> float:
+    """Compile (or load from numba's cache) the colony's kernels; the seconds spent compiling.
+
+    The kernels every run calls are prepared first; those of the local
+    search and of the first food sources (``seed_with``) only when asked
+    for, so that a first run compiles what it calls and no more.  The
+    defaults ask for everything (``ktsolve warm``); a run passes its own.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from ..jit import kernels_of, prepare
+    from . import _abc_kernels, _colony_kernels, _posa_kernels
+
+    seconds = prepare("abc", lambda: _warm_calls("base"), kernels_of(_abc_kernels))
+    if local_search == "rotation":
+        seconds += prepare("abc rotation", lambda: _warm_calls("rotation"), kernels_of(_posa_kernels))
+    if seed_with in ("warnsdorff", "exact"):
+        seconds += prepare("abc warnsdorff", lambda: _warm_calls("warnsdorff"), kernels_of(_colony_kernels))
+    if seed_with == "exact":
+        from ..models.backtrack import warm as warm_backtrack
+
+        seconds += warm_backtrack()
+    return seconds
 
 
 def solve_abc(
@@ -573,6 +622,8 @@ def solve_abc(
     (True, 1)
     """
     deadline, seed = begin(time_limit, seed)
+    # a first-run compile (of the kernels this run calls) is not the search's time
+    deadline.extend(warm(local_search=local_search, seed_with=seed_with))
     if spec.closed:
         raise UnsupportedError("method 'abc' cannot build closed tours")
     if spec.end is not None:

@@ -590,6 +590,7 @@ def _warm_calls() -> None:
     board = random_holed_board(10, 10, 4, closed=True, seed=1)
     solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
     links, alive = build_links(board)
+    k.unlink_slot(links.copy(), int(np.argmax(alive)), 0, board.rows, board.cols)  # open tours' ends
     rows, cols = board.rows, board.cols
     cells = rows * cols
     f = int(np.argmax(alive))

@@ -116,6 +116,7 @@ from .theorems import full_board_proof, has_closed_tour, has_open_tour
 from .two_factor import two_factor_proof
 
 __all__ = [
+    "warm",
     "quick_proof",
     "size_proof",
     "ends_proof",
@@ -136,3 +137,43 @@ __all__ = [
     "has_closed_tour",
     "has_open_tour",
 ]
+
+
+def _warm_calls() -> None:
+    """The proofs on boards just above PY_MAX squares, where they run their numba kernels (the cut proofs
+    from FAST_MIN squares already, given the time)."""
+    from ..board import Board
+    from ..graph import KnightGraph
+    from ..tour import TourSpec
+    from ._common import PY_MAX
+
+    side = int(PY_MAX ** 0.5) + 1
+    for board in (Board(side, side), Board(4, PY_MAX // 4 + 2)):  # the second proves: no closed tour of 4 x n
+        graph = KnightGraph(board)
+        for spec in (TourSpec(), TourSpec(closed=True), TourSpec(start=(0, 0), end=(1, 2))):
+            quick_proof(graph, spec)
+            matching_proof(graph, spec)
+            cut_proofs(graph, spec, time_limit=0.5)
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the proofs' kernels; the seconds spent compiling.
+
+    :func:`ktsolve.solve` runs the proofs before any method, and on boards
+    of more than :data:`~._common.PY_MAX` squares (the cut proofs: from
+    :data:`~.cuts.FAST_MIN`, with a second to spend) they run numba kernels:
+    their first-run compile is prepared here, for ``ktsolve warm`` and for
+    the portfolio, which does not charge it to the time limit.  The 2-factor
+    proof's kernels (:mod:`ktsolve.factor`) are prepared with them.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from ..factor import warm as warm_factor
+    from ..jit import kernels_of, prepare
+    from . import _kernels
+
+    # the 2-factor proof runs the factor room's kernels above its PY_MAX cells
+    return prepare("proofs", _warm_calls, kernels_of(_kernels)) + warm_factor()

@@ -54,6 +54,10 @@ class _Network:
         self.indices = dst.astype(np.int32)
         self.indptr = np.zeros(self.n + 1, dtype=np.int32)
         np.cumsum(np.bincount(src, minlength=self.n), out=self.indptr[1:])
+        # read-only like the knight graph's own arrays, so the kernels they go to (shared with the quick
+        # proofs) compile once: numba compiles a writable and a read-only array as two signatures
+        self.indptr.flags.writeable = False
+        self.indices.flags.writeable = False
         key = src * self.n + dst
         self.twin = np.searchsorted(key, dst * self.n + src)
         self.side = side
