@@ -495,6 +495,9 @@ def solve_cpsat(
     ('found', 36, 3)
     >>> solve_cpsat(KnightGraph(Board(3, 6)), TourSpec(), seed=1).proof.argument
     'cpsat'
+    >>> res = solve_cpsat(KnightGraph(Board(6, 6)), TourSpec(closed=True), seed=3, model="cuts")
+    >>> res.status.value, res.stats["model"], res.stats["rounds"] >= 1
+    ('found', 'cuts', True)
     """
     deadline = Deadline(check_time_limit(time_limit if time_limit is not None else DEFAULT_TIME_LIMIT))
     seed = resolve_seed(seed)
