@@ -42,7 +42,7 @@ from ..driver import Deadline
 from ..graph import KnightGraph
 from ..tour import TourSpec
 
-__all__ = ["build_two_factor_model", "cycles_of", "orient", "subtour_cut", "TwoFactorLoop"]
+__all__ = ["build_two_factor_model", "cycles_of", "end_candidates", "orient", "subtour_cut", "TwoFactorLoop"]
 
 
 def build_two_factor_model(model, graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None,
@@ -82,7 +82,7 @@ def build_two_factor_model(model, graph: KnightGraph, spec: TourSpec, *, deadlin
         # the dummy is joined to every square where the tour may begin or end; a fixed
         # end's edge is forced (with both ends fixed the dummy has just those two edges)
         fixed = {x for x in (s, e) if x is not None}
-        ends = sorted(fixed) if len(fixed) == 2 or (s is not None and s == e) else range(n)
+        ends = sorted(fixed) if len(fixed) == 2 or (s is not None and s == e) else end_candidates(graph, s, e)
         for v in ends:
             x = model.new_bool_var(f"{v}-d")
             lits[(v, n)] = x
@@ -110,6 +110,41 @@ def build_two_factor_model(model, graph: KnightGraph, spec: TourSpec, *, deadlin
     if not _colours_allow(graph, spec):
         _add_colour_counts(model, graph, lits)
     return lits
+
+
+def end_candidates(graph: KnightGraph, s: int | None, e: int | None) -> list[int]:
+    """The squares an open tour with at most one fixed end may end (or start) on, by colour counts.
+
+    A tour alternates colours, so with as many squares of each colour its
+    two ends have opposite colours (the free end is opposite the fixed
+    one), and with one square more of a colour both ends have that colour.
+    Where the colours allow no tour at all every square stays a candidate
+    (the colour counts of the model refute it).  Fewer dummy edges make the
+    first 2-factor quicker to find.
+
+    Examples
+    --------
+    >>> from ktsolve import Board
+    >>> g = KnightGraph(Board(3, 3, holes=[(1, 1)]))  # four squares of each colour
+    >>> end_candidates(g, 0, None)  # square 0 itself (its forced edge) and the other colour
+    [0, 1, 3, 4, 6]
+    """
+    colour = graph.colour
+    n = graph.n
+    n0 = int((colour == 0).sum())
+    n1 = n - n0
+    fixed = s if s is not None else e
+    if n0 == n1 and fixed is not None:
+        want = 1 - int(colour[fixed])
+    elif abs(n0 - n1) == 1:
+        want = 0 if n0 > n1 else 1
+    else:
+        return list(range(n))
+    keep = [v for v in range(n) if colour[v] == want]
+    if fixed is not None and fixed not in keep:
+        keep.append(fixed)  # its dummy edge is forced; a wrong colour is refuted by the counts
+        keep.sort()
+    return keep
 
 
 def _add_colour_counts(model, graph: KnightGraph, lits) -> None:

@@ -36,7 +36,7 @@ from ..driver import Deadline, call_guarded
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..tour import TourSpec
-from .cpsat_cuts import cycles_of
+from .cpsat_cuts import cycles_of, end_candidates
 
 __all__ = ["SatLoop", "SAT_SOLVER", "have_pysat"]
 
@@ -81,7 +81,7 @@ class SatLoop:
         units: list[int] = []
         if not spec.closed:
             fixed = {x for x in (s, e) if x is not None}
-            ends = sorted(fixed) if len(fixed) == 2 or (s is not None and s == e) else range(n)
+            ends = sorted(fixed) if len(fixed) == 2 or (s is not None and s == e) else end_candidates(graph, s, e)
             for v in ends:
                 self.edges.append((v, n))
                 if v in fixed:
