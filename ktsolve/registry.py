@@ -177,7 +177,7 @@ BUILTIN: dict[str, MethodInfo] = {
            f"{_X}.backtrack:solve_backtrack", proves=True, seeded=False,
            reference="Pohl 1967 (ordered search); exhaustive DFS"),
         _m("cpsat", "exact",
-           "OR-Tools CP-SAT circuit model; proves infeasibility (1 worker: reproducible)",
+           "OR-Tools CP-SAT; proves infeasibility (1 worker: reproducible); -p model=circuit|redundant|cuts|sat",
            f"{_X}.cpsat:solve_cpsat", proves=True, max_squares=40_000,
            reference="Perron & Didier, OR-Tools CP-SAT"),
         _m("csp", "exact",

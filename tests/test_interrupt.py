@@ -52,6 +52,9 @@ def interrupt(args: list[str], tmp_path: Path, *, working: float = 2.0) -> tuple
 CASES = {
     # CP-SAT: its own SIGINT handling is off, the search is stopped through the driver
     "cpsat": ["solve", "120x120", "--closed", "-m", "cpsat", "--seed", "1", "--time-limit", "100"],
+    # the cut loop: Ctrl-C inside a CP-SAT round or between two
+    "cpsat-cuts": ["solve", "120x120", "--closed", "-m", "cpsat", "-p", "model=cuts", "--seed", "1",
+                   "--time-limit", "100"],
     # numba methods on boards where they find nothing, with budgets far beyond the test
     # 4x4 has no open tour and no presolve proof sees it (3x6: the 2-factor proof does)
     "warnsdorff": ["solve", "4x4", "-m", "warnsdorff", "--seed", "1", "-p", "restarts=1000000000"],
@@ -63,6 +66,14 @@ SLOW_CASES = {
     "auto": ["solve", "3000x3000", "--holes", "a1", "--seed", "1", "--format", "npy"],
     "longest": ["longest", "60x60", "--start", "a1", "--holes", "b3", "--time-limit", "100"],
 }
+
+
+def test_ctrl_c_in_the_sat_cut_loop(tmp_path):
+    """model=sat: Ctrl-C in the matching proof, the first CP-SAT round or the SAT solver (python-sat needed)."""
+    pytest.importorskip("pysat.solvers")
+    code, err, out = interrupt(["solve", "120x120", "--closed", "-m", "cpsat", "-p", "model=sat", "--seed", "1",
+                                "--time-limit", "100"], tmp_path)
+    assert (code, err) == (130, "ktsolve: interrupted\n") and not out.exists()
 
 
 @pytest.mark.parametrize("name", list(CASES))

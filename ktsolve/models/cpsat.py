@@ -27,6 +27,21 @@ the circuit model infeasible" and the solver's statistics, ``UNKNOWN`` ->
 
 The default budget is :data:`DEFAULT_TIME_LIMIT` seconds.
 
+Three models answer the same question (``model=``, see :data:`MODELS`):
+
+* ``circuit`` (the default): the arcs and ``add_circuit`` above.
+* ``redundant``: the same, plus one undirected literal per move
+  (``x_uv = arc_uv + arc_vu``), exactly two of them at every square
+  (:func:`add_degree_constraints`), and both moves of a square that has
+  only two fixed to true.
+* ``cuts``: no circuit constraint; CP-SAT finds a 2-factor and the
+  subtour-elimination cuts of its cycles are added until one cycle is left
+  (:mod:`ktsolve.models.cpsat_cuts`).
+* ``sat``: the same cut loop in an incremental SAT solver (Glucose through
+  the optional python-sat, :mod:`ktsolve.models.satcuts`); a question the
+  colours rule out goes to the circuit model, whose colour counts refute
+  it at once.
+
 References
 ----------
 L. Perron and F. Didier, *CP-SAT*, Google OR-Tools (v9),
@@ -56,7 +71,9 @@ from ..tour import Tour, TourSpec
 
 __all__ = [
     "build_circuit_model",
+    "add_degree_constraints",
     "solve_cpsat",
+    "MODELS",
     "apply_parameters",
     "run_solver",
     "solver_stats",
@@ -80,6 +97,9 @@ DEFAULT_PARAMETERS = {"linearization_level": 0, "cp_model_presolve": False}
 
 #: Moves added to the model between two looks at the clock (a few milliseconds).
 _BUILD_CHUNK = 2000
+
+#: The models of method ``cpsat`` (its ``model`` parameter); the first is the default.
+MODELS = ("circuit", "redundant", "cuts", "sat")
 
 
 def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: int | None = None,
@@ -164,6 +184,51 @@ def build_circuit_model(model, graph: KnightGraph, spec: TourSpec, *, shuffle: i
     if not _colours_allow(graph, spec):
         _add_colour_counts(model, graph, lits)
     return lits
+
+
+def add_degree_constraints(model, graph: KnightGraph, lits: dict[tuple[int, int], object],
+                           deadline: Deadline | None = None) -> None:
+    """Add the redundant undirected view of the circuit model built by :func:`build_circuit_model`.
+
+    Every move ``{u, v}`` gets a literal ``x_uv = arc_uv + arc_vu`` (so at
+    most one direction is used), and every square has exactly two chosen
+    moves, counting its arcs to and from an open tour's dummy.  A square
+    with only two possible moves gets both fixed to true.  ``add_circuit``
+    implies all of this; stated as linear constraints it reaches bound
+    propagation and the LP relaxation directly.
+
+    Examples
+    --------
+    >>> from ortools.sat.python import cp_model
+    >>> from ktsolve import Board
+    >>> model = cp_model.CpModel()
+    >>> g = KnightGraph(Board(3, 4))
+    >>> add_degree_constraints(model, g, build_circuit_model(model, g, TourSpec(closed=True)))
+    >>> status, _ = run_solver(cp_model.CpSolver(), model, Deadline(10))  # Ctrl-C stays ktsolve's
+    >>> status == cp_model.INFEASIBLE
+    True
+    """
+    n = graph.n
+    at: list[list] = [[] for _ in range(n)]
+    for i, ((a, b), x) in enumerate(lits.items()):
+        if deadline is not None and i % _BUILD_CHUNK == 0:
+            deadline.check("building the CP-SAT model")
+        if a == b:
+            continue
+        if a == n or b == n:  # an arc to or from the dummy: one end of an open tour
+            at[b if a == n else a].append(x)
+        elif a < b:
+            y = model.new_bool_var(f"{a}-{b}")
+            model.add(y == x + lits[(b, a)])
+            at[a].append(y)
+            at[b].append(y)
+    for v in range(n):
+        if not at[v]:
+            continue  # a square without moves: its self-loop, fixed to false, already refutes
+        model.add(sum(at[v]) == 2)
+        if len(at[v]) == 2:
+            for y in at[v]:
+                model.add(y == 1)
 
 
 def _colours_allow(graph: KnightGraph, spec: TourSpec) -> bool:
@@ -372,6 +437,7 @@ def solve_cpsat(
     progress=None,
     num_workers: int = 1,
     parameters: Mapping | None = None,
+    model: str = "circuit",
     seed: int | None = None,
 ) -> SolveResult:
     """Find a tour with CP-SAT's circuit constraint, or prove that none exists.
@@ -400,6 +466,14 @@ def solve_cpsat(
         Any other CP-SAT parameter by name, e.g. ``{"log_search_progress": True}``;
         applied after :data:`DEFAULT_PARAMETERS`, so it can override them
         (not those in :data:`RESERVED_PARAMETERS`, which the arguments set).
+    model : {"circuit", "redundant", "cuts", "sat"}
+        The model solved (see the module docstring): ``circuit`` (default),
+        the circuit model with redundant degree constraints, or the 2-factor
+        model refined by subtour cuts in CP-SAT (``cuts``) or in an
+        incremental SAT solver (``sat``, needs python-sat; its first
+        2-factor comes from CP-SAT, with ``num_workers`` and ``parameters``).  ``cuts`` and ``sat``
+        answer with ``stats["rounds"]`` and ``stats["cuts"]``; an open tour
+        of fewer than two squares always uses ``circuit``.
 
     Returns
     -------
@@ -422,9 +496,14 @@ def solve_cpsat(
     ('found', 36, 3)
     >>> solve_cpsat(KnightGraph(Board(3, 6)), TourSpec(), seed=1).proof.argument
     'cpsat'
+    >>> res = solve_cpsat(KnightGraph(Board(6, 6)), TourSpec(closed=True), seed=3, model="cuts")
+    >>> res.status.value, res.stats["model"], res.stats["rounds"] >= 1
+    ('found', 'cuts', True)
     """
     deadline, seed = begin(time_limit, seed, default=DEFAULT_TIME_LIMIT)
     num_workers = check_int("num_workers", num_workers, 1, MAX_WORKERS, method="cpsat")
+    if model not in MODELS:
+        raise InvalidParameterError(f"method 'cpsat': model must be one of {', '.join(MODELS)}, not {model!r}")
     n = graph.n
     if spec.closed and n < 3:
         return SolveResult(
@@ -440,17 +519,23 @@ def solve_cpsat(
             solver = cp_model.CpSolver()
             apply_parameters(solver, {**DEFAULT_PARAMETERS, **_as_mapping(parameters)})
             graph.build(deadline)
-            model = cp_model.CpModel()
-            lits = build_circuit_model(model, graph, spec, shuffle=derive_seed(seed, "cpsat shuffle"),
+            if model == "cuts" and (spec.closed or n >= 2):
+                return _solve_cuts(graph, spec, deadline, seed, num_workers, parameters)
+            if model == "sat" and (spec.closed or n >= 2) and _colours_allow(graph, spec):
+                return _solve_sat(graph, spec, deadline, seed, num_workers, parameters)
+            cp = cp_model.CpModel()
+            lits = build_circuit_model(cp, graph, spec, shuffle=derive_seed(seed, "cpsat shuffle"),
                                        deadline=deadline)
+            if model == "redundant":
+                add_degree_constraints(cp, graph, lits, deadline)
             deadline.check("building the CP-SAT model")
         except Stopped as stop:
             return SolveResult(Status.UNKNOWN, seed=seed, stats={**stop.stats(), "num_workers": num_workers})
     solver.parameters.num_workers = num_workers
     solver.parameters.random_seed = derive_seed(seed, "cpsat random_seed") % 2**31
-    status, interrupted = run_solver(solver, model, deadline, what="circuit model")
+    status, interrupted = run_solver(solver, cp, deadline, what="circuit model")
     stats = solver_stats(solver, status)
-    stats.update(arcs=len(lits), num_workers=num_workers)
+    stats.update(arcs=len(lits), num_workers=num_workers, model=model)
     if interrupted:
         stats.update(reason="interrupted (Ctrl-C) while CP-SAT searched", interrupted=True)
         return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
@@ -467,6 +552,157 @@ def solve_cpsat(
                            stats=stats)
     stats["reason"] = f"CP-SAT found no tour and no proof within {deadline.time_limit:g} s"
     return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+
+
+def _solve_cuts(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int, num_workers: int,
+                parameters) -> SolveResult:
+    """The ``cuts`` model: solve the 2-factor model, cut its subtours, again, until one cycle or a proof.
+
+    Every round is a fresh solver on the grown model with the time left,
+    hinted with the last 2-factor.  Ctrl-C or the time limit, during a
+    round or between two, give ``unknown`` with the rounds and cuts so far.
+    """
+    from ortools.sat.python import cp_model
+
+    from .cpsat_cuts import TwoFactorLoop
+
+    loop = TwoFactorLoop(graph, spec, deadline)
+    total = {"branches": 0, "conflicts": 0, "wall_time_s": 0.0, "deterministic_time": 0.0}
+
+    def stats_now(status_name: str) -> dict:
+        return {"status": status_name, **total, "rounds": loop.rounds, "cuts": loop.cuts,
+                "edges": len(loop.lits), "num_workers": num_workers, "model": "cuts"}
+
+    with interrupt_guard():
+        while True:
+            try:
+                deadline.check(f"refining the 2-factor model (round {loop.rounds + 1})")
+            except Stopped as stop:
+                return SolveResult(Status.UNKNOWN, seed=seed, stats={**stats_now("UNKNOWN"), **stop.stats()})
+            solver = cp_model.CpSolver()
+            apply_parameters(solver, {**DEFAULT_PARAMETERS, **_as_mapping(parameters)})
+            solver.parameters.num_workers = num_workers
+            solver.parameters.random_seed = derive_seed(seed, f"cpsat cuts {loop.rounds}") % 2**31
+            status, interrupted = run_solver(solver, loop.model, deadline, what="2-factor model")
+            for key, value in solver_stats(solver, status).items():
+                if key != "status":
+                    total[key] += value
+            stats = stats_now(solver.status_name(status))
+            if interrupted:
+                stats.update(reason="interrupted (Ctrl-C) while CP-SAT searched", interrupted=True)
+                return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+            mapped = _status_map()[status]
+            if mapped is Status.INFEASIBLE:
+                text = (
+                    f"CP-SAT proved the 2-factor model with {loop.cuts} subtour cuts infeasible "
+                    f"({loop.rounds} rounds, {total['branches']} branches, {total['conflicts']} conflicts, "
+                    f"{total['wall_time_s']:.3g} s)"
+                )
+                return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats),
+                                   seed=seed, stats=stats)
+            if mapped is Status.UNKNOWN:
+                stats["reason"] = (f"CP-SAT found no tour and no proof within {deadline.time_limit:g} s "
+                                   f"({loop.rounds} rounds, {loop.cuts} cuts)")
+                return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+            if loop.refine(solver):
+                stats["rounds"] = loop.rounds
+                tour = _tour_from_successors(graph, spec, loop.successors())
+                return SolveResult(Status.FOUND, tour=tour, seed=seed, stats=stats)
+
+
+def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int, num_workers: int,
+                      parameters) -> tuple[SolveResult | None, dict | None]:
+    """Round 0 of ``sat``: CP-SAT's 2-factor, or its answer when there is none (or no time).
+
+    A 2-factor is a matching problem, which CDCL without counting can take
+    minutes to solve either way.  So ktsolve's matching proof
+    (:func:`ktsolve.proofs.matching_proof`, polynomial, the tour's two
+    disjoint perfect matchings with degree-2 forcing) refutes first, with
+    half the time left, and answers with its own certified proof; then
+    CP-SAT finds a 2-factor in a single dive (about a second on 100x100).
+    Returns ``(answer, None)`` to stop, or ``(None, {edge: chosen})``.
+    """
+    from ortools.sat.python import cp_model
+
+    from ..proofs import matching_proof
+    from .cpsat_cuts import TwoFactorLoop
+
+    proof = matching_proof(graph, spec, time_limit=deadline.share(0.5))
+    if proof is not None:
+        stats = {"status": "INFEASIBLE", "rounds": 0, "cuts": 0, "model": "sat", "refuted_by": "matching proof"}
+        return SolveResult(Status.INFEASIBLE, proof=proof, seed=seed, stats=stats), None
+    deadline.check("refuting the 2-factor")
+
+    first = TwoFactorLoop(graph, spec, deadline)
+    solver = cp_model.CpSolver()
+    apply_parameters(solver, {**DEFAULT_PARAMETERS, **_as_mapping(parameters)})
+    solver.parameters.num_workers = num_workers
+    solver.parameters.random_seed = derive_seed(seed, "cpsat sat first") % 2**31
+    status, interrupted = run_solver(solver, first.model, deadline, what="2-factor model")
+    stats = {**solver_stats(solver, status), "rounds": 0, "cuts": 0, "model": "sat", "num_workers": num_workers}
+    if interrupted:
+        stats.update(reason="interrupted (Ctrl-C) while CP-SAT searched", interrupted=True)
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats), None
+    mapped = _status_map()[status]
+    if mapped is Status.INFEASIBLE:
+        text = (f"CP-SAT proved that the board has no 2-factor for this tour ({stats['branches']} branches, "
+                f"{stats['conflicts']} conflicts, {stats['wall_time_s']:.3g} s)")
+        return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats), seed=seed,
+                           stats=stats), None
+    if mapped is Status.UNKNOWN:
+        stats["reason"] = f"CP-SAT found no 2-factor and no proof within {deadline.time_limit:g} s"
+        return SolveResult(Status.UNKNOWN, seed=seed, stats=stats), None
+    return None, {e: solver.boolean_value(x) for e, x in first.lits.items()}
+
+
+def _solve_sat(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int, num_workers: int,
+               parameters) -> SolveResult:
+    """The ``sat`` model: the cut loop of :func:`_solve_cuts` in one incremental SAT solver.
+
+    The first 2-factor comes from CP-SAT (:func:`_first_two_factor`) and
+    becomes the SAT solver's initial phases; the SAT solver keeps its
+    learnt clauses and phases from round to round.
+    """
+    from .satcuts import SAT_SOLVER, SatLoop
+
+    loop = SatLoop(graph, spec, deadline)  # first: without python-sat, nothing else runs
+    try:
+        with interrupt_guard():
+            try:
+                answer, first = _first_two_factor(graph, spec, deadline, seed, num_workers, parameters)
+            except Stopped as stop:
+                return SolveResult(Status.UNKNOWN, seed=seed, stats={"rounds": 0, "cuts": 0, "model": "sat",
+                                                                     **stop.stats()})
+            if answer is not None:
+                return answer
+            loop.solver.set_phases([x if first[e] else -x for e, x in loop.var.items()])
+            while True:
+                stats = {"status": "UNKNOWN", "rounds": loop.rounds, "cuts": loop.cuts, "edges": len(loop.edges),
+                         "model": "sat", "sat_solver": SAT_SOLVER}
+                try:
+                    deadline.check(f"refining the 2-factor model (round {loop.rounds + 1})")
+                except Stopped as stop:
+                    return SolveResult(Status.UNKNOWN, seed=seed, stats={**stats, **stop.stats()})
+                answer, interrupted = loop.solve_round(deadline)
+                if interrupted:
+                    stats.update(reason="interrupted (Ctrl-C) while the SAT solver searched", interrupted=True)
+                    return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+                if answer is None:
+                    stats["reason"] = (f"the SAT solver found no tour and no proof within {deadline.time_limit:g} s "
+                                       f"({loop.rounds} rounds, {loop.cuts} cuts)")
+                    return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
+                if answer is False:
+                    stats["status"] = "INFEASIBLE"
+                    text = (f"{SAT_SOLVER} proved the 2-factor model with {loop.cuts} subtour cuts unsatisfiable "
+                            f"({loop.rounds} rounds, {deadline.elapsed():.3g} s)")
+                    return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats),
+                                       seed=seed, stats=stats)
+                if loop.refine():
+                    stats.update(status="FEASIBLE", rounds=loop.rounds)
+                    tour = _tour_from_successors(graph, spec, loop.successors())
+                    return SolveResult(Status.FOUND, tour=tour, seed=seed, stats=stats)
+    finally:
+        loop.close()
 
 
 def _as_mapping(parameters) -> dict:
