@@ -119,12 +119,13 @@ import math
 
 import numpy as np
 
-from ..driver import Deadline, begin
+from ..driver import Deadline
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
 from . import _colony_kernels as K
-from ._colony import LOCAL_SEARCHES, Colony, colony_enumerate, colony_solve, default_walks, seed_with_check
+from ._colony import LOCAL_SEARCHES, Colony, default_walks, seed_with_check
+from ._colony_entry import run_colony, warm_colony
 from ._params import Param, Params, anything, call_doc, choice, exponent, real, whole
 
 __all__ = [
@@ -288,28 +289,6 @@ class _Colonies(Colony):
 
 
 # ---------------------------------------------------------------------- public
-def _warm_calls(part: str) -> None:
-    """The kernel calls of one part of the colony on a tiny board, with the argument types real runs use.
-
-    ``"base"``: open, closed and fixed-end tours and the enumeration;
-    ``"rotation"``: the same with the local search; ``"warnsdorff"``:
-    trails seeded by Warnsdorff walks.
-    """
-    from ..board import Board
-
-    graph = KnightGraph(Board(6, 6))
-    specs = (TourSpec(), TourSpec(closed=True), TourSpec(start=(0, 0), end=(5, 5)))
-    if part == "base":
-        for spec in specs:
-            solve_iaco(graph, spec, seed=1, cycles=2)
-        enumerate_iaco(graph, TourSpec(start=(0, 0)), seed=1, cycles=2)
-    elif part == "rotation":
-        for spec in specs:
-            solve_iaco(graph, spec, seed=1, cycles=2, local_search="rotation")
-    else:
-        solve_iaco(graph, TourSpec(start=(0, 0)), seed=1, cycles=2, seed_with="warnsdorff")
-
-
 def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> float:
     """Compile (or load from numba's cache) the colony's kernels; the seconds spent compiling.
 
@@ -324,39 +303,19 @@ def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> fl
     >>> warm() >= 0.0
     True
     """
-    from ..jit import kernels_of, prepare
-    from . import _posa_kernels
-
-    seconds = prepare("iaco", lambda: _warm_calls("base"), kernels_of(K))
-    if local_search == "rotation":
-        seconds += prepare("iaco rotation", lambda: _warm_calls("rotation"), kernels_of(_posa_kernels))
-    if seed_with in ("warnsdorff", "exact"):
-        seconds += prepare("iaco warnsdorff", lambda: _warm_calls("warnsdorff"), kernels_of(K))
-    if seed_with == "exact":
-        from ..models.backtrack import warm as warm_backtrack
-
-        seconds += warm_backtrack()
-    return seconds
+    return warm_colony("iaco", solve_iaco, enumerate_iaco, local_search=local_search, seed_with=seed_with)
 
 
 def solve_iaco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
                **params) -> SolveResult:
-    deadline, seed = begin(time_limit, seed)
-    values = PARAMS.check(params, n=graph.n)
-    # a first-run compile (of the kernels this run calls) is not the search's time
-    deadline.extend(warm(local_search=values.local_search, seed_with=values.seed_with))
-    col = _Colonies(graph, spec, values, seed=seed, deadline=deadline)
-    return colony_solve(col, graph, spec, deadline=deadline, progress=progress)
+    return run_colony(_Colonies, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
+                      params=params)
 
 
 def enumerate_iaco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
                    **params) -> Enumeration:
-    deadline, seed = begin(time_limit, seed)
-    values = PARAMS.check(params, n=graph.n)
-    # a first-run compile (of the kernels this run calls) is not the search's time
-    deadline.extend(warm(local_search=values.local_search, seed_with=values.seed_with))
-    col = _Colonies(graph, spec, values, seed=seed, deadline=deadline)
-    return colony_enumerate(col, graph, spec, "iaco", deadline=deadline, progress=progress)
+    return run_colony(_Colonies, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
+                      params=params, enumerate_as="iaco")
 
 
 _SHARED = call_doc(
