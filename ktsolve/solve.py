@@ -133,7 +133,7 @@ def solve(
         if not plan:
             raise UnsupportedError(f"no registered method can answer a {spec.describe(board)} on this board")
         deadline, seed = begin(deadline, seed)  # the plan's seed, which every step gets
-        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed)
+        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed, race=True)
         return _presolved(res, None)
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
@@ -249,7 +249,7 @@ def prove(
     spec = make_spec(board, closed=closed, start=start, end=end)
     deadline, seed = begin(deadline, seed)
     plan = prove_plan(board, spec)
-    res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed)
+    res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed, race=True)
     if res.status is Status.UNKNOWN and not res.method:
         res = res.replace(method="prove")
     return res.replace(seed=seed)
