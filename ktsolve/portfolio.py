@@ -497,6 +497,7 @@ def run_plan(
     params: dict | None = None,
     seed: int,
     race: bool = False,
+    proofs_behind=None,
 ) -> SolveResult:
     """Run ``plan`` until a step settles the question or the time runs out.
 
@@ -506,7 +507,9 @@ def run_plan(
     answer wins (:func:`ktsolve.race.run_race`): each step still gets the
     plan's seed and gives the answer it gives alone, but which step wins
     may depend on timing.  Every step then has its ``lane`` in
-    ``stats["steps"]``.
+    ``stats["steps"]``.  ``proofs_behind`` (a race's
+    :class:`threading.Event`) is set once the plan's first method step
+    starts: the proofs with a witness are behind it.
 
     Every method step gets the same ``seed``, so a step can be repeated on
     its own with that seed.  Returns the settling step's result with
@@ -546,6 +549,8 @@ def run_plan(
             if step.name in finished_proofs:
                 continue  # an earlier run of this proof went to the end and found nothing
             proof_step = step.name in PROOFS
+            if not proof_step and proofs_behind is not None:
+                proofs_behind.set()
             try:
                 built = (_build_graph(graph, deadline, csr=proof_step)
                          if proof_step or reg[step.name].needs_graph else {})

@@ -18,7 +18,11 @@ then on the other lane's clock reads as run out (``remaining()`` is 0,
 ``check()`` raises :class:`~ktsolve.driver.Stopped`, :func:`~ktsolve.driver.drive`
 ends its chunk loop, CP-SAT's wait loop calls ``stop_search``), so it stops
 within a chunk (about 50 ms) and answers ``unknown``.  Its step is recorded
-as ``cancelled``.  Both lanes are joined before :func:`run_race` returns:
+as ``cancelled``.  One exception: when CP-SAT proves that no tour
+exists while lane A is still on its proof steps, lane A's proofs get a
+short grace (:func:`_grace`) to give the same answer with a witness that
+a person can check, which is then preferred (``prove`` and ``auto`` say
+the same thing whichever step is faster).  Both lanes are joined before :func:`run_race` returns:
 no thread outlives the call.  Ctrl-C sets the flag too, and the answer is
 the honest ``unknown`` with ``stats["interrupted"] = True``.
 
@@ -58,6 +62,9 @@ __all__ = ["RACE_MAX", "RACING_STEPS", "split_lanes", "run_race", "cores"]
 RACE_MAX = 2500
 #: The steps that run in lane B, from the start of the call.
 RACING_STEPS = ("cpsat",)
+#: The grace lane A's proofs get after CP-SAT's "no tour" (:func:`_grace`): this share of CP-SAT's time,
+#: and at least this many seconds.
+GRACE_SHARE, GRACE_MIN = 0.4, 0.2
 #: Seconds between two looks of the waiting main thread at the lanes and at Ctrl-C.
 _POLL = 0.02
 
@@ -117,6 +124,8 @@ def run_race(
     arrows, the lanes by ``" | "``).  Without a winner the answer is lane
     A's ``unknown`` (lane B's when lane A ran nothing).
     """
+    from .portfolio import PROOFS
+
     cancel = threading.Event()
     clock = Deadline(deadline.time_limit, t0=deadline.t0, cancel=cancel)
     clock.extra = deadline.extra
@@ -130,31 +139,48 @@ def run_race(
     order: list[str] = []  # the lanes in the order they ended
     errors: dict[str, BaseException] = {}
 
+    proofs_behind = threading.Event()  # lane A has passed its proof steps (or ended)
+    searched = threading.Event()  # lane B proved "no tour" by search: lane A's proofs may still give a witness
+    searched_at: list[float] = []
+
     def lane(name: str, steps: list) -> None:
         try:
-            res = run_lane(steps, board, spec, deadline=clock, label=label, **kwargs)
+            extra = {"proofs_behind": proofs_behind} if name == "A" else {}
+            res = run_lane(steps, board, spec, deadline=clock, label=label, **kwargs, **extra)
             results[name] = res
             order.append(name)
-            if res.status is not Status.UNKNOWN or res.stats.get("interrupted"):
+            if res.status is Status.INFEASIBLE and name == "B" and not proofs_behind.is_set():
+                searched_at.append(clock.elapsed())
+                searched.set()  # the main thread gives lane A's proofs a grace before it stops them
+            elif res.status is not Status.UNKNOWN or res.stats.get("interrupted"):
                 cancel.set()  # the first definite answer wins (a Ctrl-C ends all): stop the other lane
         except BaseException as exc:  # noqa: BLE001 - raised again in the calling thread
             errors[name] = exc
             cancel.set()
+        finally:
+            if name == "A":
+                proofs_behind.set()
 
     threads = [threading.Thread(target=lane, args=(name, steps), name=f"ktsolve-lane-{name}", daemon=True)
                for name, steps in zip("AB", lanes)]
     with interrupt_guard(on_interrupt=cancel.set) as flag:
         for t in threads:
             t.start()
-        for t in threads:
-            while t.is_alive():  # in slices, so that the main thread's Ctrl-C handler runs
-                t.join(_POLL)
+        while any(t.is_alive() for t in threads):
+            # in slices, so that the main thread's Ctrl-C handler runs
+            threads[0].join(_POLL) if threads[0].is_alive() else threads[1].join(_POLL)
+            if searched.is_set() and not cancel.is_set() and (
+                    proofs_behind.is_set() or clock.elapsed() - searched_at[0] > _grace(searched_at[0])):
+                cancel.set()  # lane A's proofs found no witness in their grace: the search's answer stands
     deadline.extend(clock.extra - deadline.extra)  # compile time the lanes gave back
     if errors:
         raise errors.get("A") or errors["B"]
-    # the lane that ended the race: the first to answer, or to be interrupted
-    first = next((k for k in order if results[k].status is not Status.UNKNOWN or results[k].stats.get("interrupted")),
-                 None)
+    # the lane that ended the race: the first to answer, or to be interrupted; a proof with a witness
+    # (lane A's proof steps) is preferred to a "no tour" that rests on a search
+    ended = [k for k in order if results[k].status is not Status.UNKNOWN or results[k].stats.get("interrupted")]
+    witnessed = [k for k in ended if results[k].status is Status.INFEASIBLE
+                 and results[k].stats.get("settled_by") in PROOFS]
+    first = witnessed[0] if witnessed else (ended[0] if ended else None)
     winner = first if first is not None and results[first].status is not Status.UNKNOWN else None
     stopped = flag.set or (first is not None and winner is None)
     steps: list[dict] = []
@@ -183,3 +209,14 @@ def run_race(
         stats.update(interrupted=True, settled_by="none")
         stats.setdefault("reason", "interrupted (Ctrl-C)")
     return out.replace(stats=stats, elapsed=deadline.elapsed())
+
+
+def _grace(seconds: float) -> float:
+    """Seconds lane A's proofs may still take after CP-SAT proved, in ``seconds``, that no tour exists.
+
+    A proof with a witness reads better than a search's size, so it is
+    worth waiting for, but never more than the race's promise (1.5 x the
+    fastest step alone, plus 0.3 s) allows: :data:`GRACE_SHARE` of the
+    search's time, and at least :data:`GRACE_MIN`.
+    """
+    return max(GRACE_MIN, GRACE_SHARE * seconds)

@@ -141,3 +141,44 @@ def test_auto_races_too_and_names_both_lanes():
     res = solve(Board(6, 6, ["a1", "f6"]), closed=True, time_limit=30, seed=2)
     assert res.status is not Status.UNKNOWN and " | " in res.stats["auto"]
     assert {s["lane"] for s in res.stats["steps"]} <= {"A", "B"}
+
+
+def _instant_no(graph, spec, *, seed=None, time_limit=None, progress=None):
+    """CP-SAT's answer on a board without a tour, at once: "no tour", resting on a search."""
+    from ktsolve.result import Proof
+
+    return SolveResult(Status.INFEASIBLE, proof=Proof("CP-SAT proved the circuit model infeasible (1 branches)",
+                                                      argument="cpsat"), seed=seed)
+
+
+@needs_two_cores
+@pytest.mark.parametrize("entry", [prove, solve])
+def test_a_proof_with_a_witness_is_preferred_to_a_search_that_was_faster(monkeypatch, restore_methods, entry):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from frontier_boards import dense_holes
+
+    board = Board(10, 10, dense_holes(10, 0.35, 5))  # the matching proof refutes its closed tours
+    assert prove(board, closed=True, seed=1).stats["settled_by"] == "matching proof"  # and loads the kernels
+    from ktsolve import portfolio
+
+    answered = threading.Event()
+    real_proof = portfolio.run_proof
+
+    def instant_no(*args, **kw):
+        answered.set()
+        return _instant_no(*args, **kw)
+
+    def late_proof(name, *args, **kw):  # the matching proof starts only once CP-SAT has answered
+        if name == "matching proof":
+            assert answered.wait(60)
+            threading.Event().wait(0.05)
+        return real_proof(name, *args, **kw)
+
+    monkeypatch.setattr(portfolio, "run_proof", late_proof)
+    _as_builtin(monkeypatch, MethodInfo("cpsat", "exact", "instant", instant_no, proves=True))
+    res = entry(board, closed=True, time_limit=60, seed=1)
+    assert res.status is Status.INFEASIBLE and res.stats["settled_by"] == "matching proof"
+    assert res.proof.argument == "matching" and res.method in ("matching", "proofs")
