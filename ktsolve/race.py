@@ -84,17 +84,21 @@ def split_lanes(plan: list, board: Board, *, cores: int | None = None,
     None on one core, above :data:`RACE_MAX` squares, or when the plan has
     no step of :data:`RACING_STEPS` or nothing else.  Lane B's steps get
     the whole time (share 1, no cap); lane A keeps the plan's order and
-    shares, but its last method step gets the rest of the time (and no
+    shares (its proofs get the caps of :func:`~ktsolve.portfolio.prove_plan`,
+    in ``auto`` too), but its last method step gets the rest of the time (and no
     cap when the call is ``limited`` by a time limit): lane A has nothing
     else to run.
     """
-    from .portfolio import PROOFS, Step
+    from .portfolio import PROOFS, Step, _proof_steps
 
     n_cores = globals()["cores"]() if cores is None else cores
     if n_cores < 2 or board.n_squares > RACE_MAX:
         return None
     b = [Step(s.name, 1.0, s.cap, s.always) for s in plan if s.name in RACING_STEPS]
-    a = [s for s in plan if s.name not in RACING_STEPS]
+    # lane A's proofs run beside CP-SAT, so they hold no construction back: every racing plan (auto's
+    # too) gives them prove's time, and auto says "no" with the witness prove gives
+    proving = {s.name: s for s in _proof_steps(board, prove=True)}
+    a = [proving.get(s.name, s) for s in plan if s.name not in RACING_STEPS]
     if not a or not b:
         return None
     if a[-1].name not in PROOFS:

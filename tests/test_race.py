@@ -182,3 +182,14 @@ def test_a_proof_with_a_witness_is_preferred_to_a_search_that_was_faster(monkeyp
     res = entry(board, closed=True, time_limit=60, seed=1)
     assert res.status is Status.INFEASIBLE and res.stats["settled_by"] == "matching proof"
     assert res.proof.argument == "matching" and res.method in ("matching", "proofs")
+
+
+def test_a_racing_auto_gives_its_proofs_the_time_prove_gives_them():
+    from ktsolve.portfolio import PROVE_CUT_PROOFS_TIME, auto_plan
+
+    board = Board(8, 8, ["a1", "h8"])
+    a, _ = split_lanes(auto_plan(board, TourSpec(closed=True)), board, cores=2)
+    proofs = {s.name: s.cap for s in prove_plan(board, TourSpec(closed=True)) if s.name in ("cut proofs",
+                                                                                          "matching proof")}
+    assert {s.name: s.cap for s in a if s.name in proofs} == proofs
+    assert proofs["cut proofs"] == PROVE_CUT_PROOFS_TIME
