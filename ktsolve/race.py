@@ -149,8 +149,9 @@ def run_race(
 
     def lane(name: str, steps: list) -> None:
         try:
-            extra = {"proofs_behind": proofs_behind} if name == "A" else {}
-            res = run_lane(steps, board, spec, deadline=clock, label=label, **kwargs, **extra)
+            # lane A reports progress and says when its proofs are behind; one bar, drawn by one lane
+            extra = {"proofs_behind": proofs_behind} if name == "A" else {"progress": None}
+            res = run_lane(steps, board, spec, deadline=clock, label=label, **{**kwargs, **extra})
             results[name] = res
             order.append(name)
             if res.status is Status.INFEASIBLE and name == "B" and not proofs_behind.is_set():
