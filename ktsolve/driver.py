@@ -80,7 +80,7 @@ __all__ = [
 #: draw progress often, long enough that the call overhead is negligible.
 TARGET_SECONDS = 0.05
 
-#: Why a run ended.
+#: Why a run ended.  A clock cancelled by a race (:attr:`Deadline.cancel`) reads as run out: "time limit".
 REASONS = ("finished", "budget", "time limit", "interrupted")
 
 
@@ -107,18 +107,28 @@ class Deadline:
     ktsolve.driver.Stopped: the time limit ran out while building the graph
     """
 
-    __slots__ = ("t0", "time_limit", "extra")
+    __slots__ = ("t0", "time_limit", "extra", "cancel")
 
-    def __init__(self, time_limit: float | None, t0: float | None = None):
+    def __init__(self, time_limit: float | None, t0: float | None = None,
+                 cancel: threading.Event | None = None):
         self.t0 = time.perf_counter() if t0 is None else t0
         self.time_limit = time_limit
         self.extra = 0.0
+        # set by a race (:func:`ktsolve.portfolio.run_plan` with lanes) once another step has settled the
+        # question: from then on this clock reads as run out, so every phase that asks it stops
+        self.cancel = cancel
+
+    def cancelled(self) -> bool:
+        """True once the race this clock belongs to was settled by another step."""
+        return self.cancel is not None and self.cancel.is_set()
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
 
     def remaining(self) -> float | None:
-        """Seconds left (never negative), or None without a limit."""
+        """Seconds left (never negative), or None without a limit; 0 once cancelled."""
+        if self.cancelled():
+            return 0.0
         if self.time_limit is None:
             return None
         return max(0.0, self.time_limit + self.extra - self.elapsed())
@@ -133,6 +143,8 @@ class Deadline:
         return None if left is None else max(left, 1e-9)
 
     def expired(self) -> bool:
+        if self.cancelled():
+            return True
         return self.time_limit is not None and self.elapsed() >= self.time_limit + self.extra
 
     def share(self, fraction: float = 1.0, cap: float | None = None) -> float | None:
@@ -161,7 +173,7 @@ class Deadline:
         """
         if interrupted():
             raise Stopped("interrupted", phase)
-        if self.expired():
+        if self.expired():  # cancelled by a race too: the clock reads as run out
             raise Stopped("time limit", phase)
 
     def part(self, fraction: float = 1.0, cap: float | None = None) -> "Deadline":
@@ -177,7 +189,7 @@ class Deadline:
         >>> 4.9 < whole.part(0.5).time_limit <= 5.0, Deadline(None).part(0.5).time_limit is None
         (True, True)
         """
-        return Deadline(self.share(fraction, cap))
+        return Deadline(self.share(fraction, cap), cancel=self.cancel)
 
     @classmethod
     def of(cls, time_limit: "Deadline | float | None") -> "Deadline":
@@ -230,7 +242,7 @@ def begin(time_limit: "Deadline | float | None", seed, *, seeded: bool = True,
 
     deadline = Deadline.of(time_limit)
     if default is not None and deadline.time_limit is None:
-        deadline = Deadline(default)
+        deadline = Deadline(default, cancel=deadline.cancel)
     return deadline, (resolve_seed(seed) if seeded else check_seed(seed))
 
 
@@ -340,7 +352,7 @@ def interrupt_guard(on_interrupt: Callable[[], None] | None = None) -> Iterator[
 
 
 def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None] | None = None,
-                 poll: float = 0.05) -> tuple[object, bool]:
+                 poll: float = 0.05, cancel: threading.Event | None = None) -> tuple[object, bool]:
     """Run ``func()`` (work that cannot be cut into chunks) so that Ctrl-C stops it cleanly.
 
     A foreign library call that blocks the main thread (CP-SAT's
@@ -349,7 +361,10 @@ def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None]
     waits under :func:`interrupt_guard`; a Ctrl-C then calls
     ``on_interrupt`` at once (``solver.stop_search``), and ``func`` is
     expected to return soon after.  Outside the main thread ``func`` simply
-    runs.
+    runs, unless ``cancel`` is given: a race (:attr:`Deadline.cancel`) then
+    has the wait loop, in any thread, call ``on_interrupt`` once the event
+    is set, so that a losing CP-SAT stops at once (this is not reported as
+    an interrupt: the caller's clock reads as run out).
 
     Returns
     -------
@@ -365,7 +380,7 @@ def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None]
     with interrupt_guard(on_interrupt) as flag:
         if flag.set and on_interrupt is not None:
             on_interrupt()
-        if threading.current_thread() is not threading.main_thread():
+        if threading.current_thread() is not threading.main_thread() and cancel is None:
             return func(), flag.set
         box: dict = {}
 
@@ -377,7 +392,12 @@ def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None]
 
         worker = threading.Thread(target=work, name="ktsolve-guarded", daemon=True)
         worker.start()
+        stopped = False
         while worker.is_alive():
+            if cancel is not None and not stopped and cancel.is_set():
+                stopped = True  # another step of the race settled the question: stop this one
+                if on_interrupt is not None:
+                    on_interrupt()
             worker.join(poll)
         if "error" in box:
             raise box["error"]
@@ -478,7 +498,9 @@ def drive(
     'time limit'
     """
     t0 = time.perf_counter()
-    clocks = [d for d in (deadline, time_limit) if isinstance(d, Deadline) and d.time_limit is not None]
+    given = [d for d in (deadline, time_limit) if isinstance(d, Deadline)]
+    clocks = [d for d in given if d.time_limit is not None]
+    races = [d for d in given if d.cancel is not None]
     end = t0 + time_limit if time_limit is not None and not isinstance(time_limit, Deadline) else None
 
     def time_left(now: float) -> float | None:
@@ -498,6 +520,8 @@ def drive(
             if units is not None and done >= units:
                 return Outcome(done, "budget", time.perf_counter() - t0)
             now = time.perf_counter()
+            if any(d.cancelled() for d in races):
+                return Outcome(done, "time limit", now - t0)  # another step of the race settled it
             left = time_left(now)
             if left is not None and left <= 0:
                 return Outcome(done, "time limit", now - t0)

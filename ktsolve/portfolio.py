@@ -496,8 +496,20 @@ def run_plan(
     label: str | None = "auto",
     params: dict | None = None,
     seed: int,
+    race: bool = False,
+    proofs_behind=None,
 ) -> SolveResult:
     """Run ``plan`` until a step settles the question or the time runs out.
+
+    With ``race`` (``auto`` and ``prove``) a plan that
+    :func:`ktsolve.race.split_lanes` splits runs in two lanes at once,
+    CP-SAT from the start beside the other steps, and the first definite
+    answer wins (:func:`ktsolve.race.run_race`): each step still gets the
+    plan's seed and gives the answer it gives alone, but which step wins
+    may depend on timing.  Every step then has its ``lane`` in
+    ``stats["steps"]``.  ``proofs_behind`` (a race's
+    :class:`threading.Event`) is set once the plan's first method step
+    starts: the proofs with a witness are behind it.
 
     Every method step gets the same ``seed``, so a step can be repeated on
     its own with that seed.  Returns the settling step's result with
@@ -507,6 +519,13 @@ def run_plan(
     None).  ``params[name]`` are the parameters of method step ``name``.
     An interrupted step (Ctrl-C) ends the plan with its ``unknown``.
     """
+    if race:
+        from .race import run_race, split_lanes
+
+        lanes = split_lanes(plan, board, limited=deadline.time_limit is not None)
+        if lanes is not None:
+            return run_race(lanes, board, spec, deadline=deadline, run_lane=run_plan, label=label,
+                            progress=progress, params=params, seed=seed)
     reg = methods()
     graph = KnightGraph.of(board)
     steps: list[dict] = []
@@ -530,6 +549,8 @@ def run_plan(
             if step.name in finished_proofs:
                 continue  # an earlier run of this proof went to the end and found nothing
             proof_step = step.name in PROOFS
+            if not proof_step and proofs_behind is not None:
+                proofs_behind.set()
             try:
                 built = (_build_graph(graph, deadline, csr=proof_step)
                          if proof_step or reg[step.name].needs_graph else {})
@@ -541,7 +562,7 @@ def run_plan(
                 if budget is not None:
                     budget = max(budget, 1e-9)
                 # a method step reads its own clock: the plan's, cut to the step's share
-                clock = Deadline(budget)
+                clock = Deadline(budget, cancel=deadline.cancel)  # a race's cancel reaches the step
                 if proof_step:
                     t0 = time.perf_counter()
                     proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)

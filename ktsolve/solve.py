@@ -133,7 +133,7 @@ def solve(
         if not plan:
             raise UnsupportedError(f"no registered method can answer a {spec.describe(board)} on this board")
         deadline, seed = begin(deadline, seed)  # the plan's seed, which every step gets
-        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed)
+        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed, race=True)
         return _presolved(res, None)
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
@@ -191,6 +191,7 @@ def prove(
     end=None,
     time_limit: float | None = None,
     progress: Callable | None = None,
+    race: bool = True,
     seed: int | None = None,
 ) -> SolveResult:
     """Settle whether a tour exists: a validated tour, or a proof that there is none.
@@ -215,6 +216,15 @@ def prove(
     does ``prove`` with the same seed, because it runs the same steps with
     the same budgets first.
 
+    On a machine with two cores and a board of at most
+    :data:`ktsolve.race.RACE_MAX` squares, CP-SAT (step 6) runs from the
+    start beside the other steps, and the first definite answer wins
+    (:mod:`ktsolve.race`); ``solve(method="auto")`` races the same way.
+    Every step gets the same seed and gives the answer it gives alone, but
+    *which* step wins may depend on timing (which one answers first), and
+    so may the tour.  ``race=False`` runs the steps in turn, so that a seed
+    repeats the run exactly (the census does this).
+
     Parameters
     ----------
     board : Board or str
@@ -225,17 +235,22 @@ def prove(
         Seconds for the whole call; without one, CP-SAT runs for its default
         budget (:data:`ktsolve.models.cpsat.DEFAULT_TIME_LIMIT`).
     progress : callable, optional
+    race : bool
+        Race CP-SAT beside the other steps where it pays (see above); False
+        runs the plan in turn.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+        passing it again repeats the run exactly (with ``race=False``; a race
+        may be won by another step, see above).
 
     Returns
     -------
     SolveResult
         ``stats["settled_by"]`` names the step that answered (``"quick
         proofs"``, ``"matching proof"``, a method name, or ``"none"``) and
-        ``stats["steps"]`` lists every step tried with its status and time.
+        ``stats["steps"]`` lists every step tried with its status and time
+        (and, in a race, its ``lane``: ``"A"``, or ``"B"`` for CP-SAT).
         ``unknown`` only when the time runs out.
 
     Examples
@@ -247,9 +262,10 @@ def prove(
     deadline = Deadline.of(time_limit)
     board = as_board(board)
     spec = make_spec(board, closed=closed, start=start, end=end)
+    race = check_flag("race", race)
     deadline, seed = begin(deadline, seed)
     plan = prove_plan(board, spec)
-    res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed)
+    res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed, race=race)
     if res.status is Status.UNKNOWN and not res.method:
         res = res.replace(method="prove")
     return res.replace(seed=seed)

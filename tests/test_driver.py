@@ -168,3 +168,38 @@ def test_guards_outside_the_main_thread_change_nothing():
     t.start()
     t.join()
     assert out == {"set": False, "call": (1, False)}
+
+
+def test_a_cancelled_clock_reads_as_run_out_everywhere():
+    import threading
+
+    from ktsolve.driver import Deadline, Stopped, begin, call_guarded, drive
+
+    cancel = threading.Event()
+    d = Deadline(None, cancel=cancel)
+    assert not d.expired() and d.remaining() is None
+    part, (dflt, _) = d.part(0.5, cap=60), begin(d, 1, default=30)
+    assert part.cancel is cancel and dflt.cancel is cancel and dflt.time_limit == 30
+    cancel.set()
+    assert d.expired() and d.remaining() == 0.0 and part.expired() and dflt.budget() == 1e-9
+    with pytest.raises(Stopped):
+        d.check("racing")
+    assert drive(lambda k: (k, False), units=None, deadline=Deadline(None, cancel=cancel)).reason == "time limit"
+
+
+def test_call_guarded_stops_a_blocking_call_once_the_race_is_settled():
+    import threading
+
+    from ktsolve.driver import call_guarded
+
+    cancel, stop = threading.Event(), threading.Event()
+    box = {}
+
+    def lane():  # outside the main thread, as a racing lane is
+        box["out"] = call_guarded(lambda: stop.wait(60), on_interrupt=stop.set, cancel=cancel, poll=0.01)
+
+    t = threading.Thread(target=lane)
+    t.start()
+    cancel.set()
+    t.join(60)
+    assert not t.is_alive() and box["out"] == (True, False)  # stopped by on_interrupt, not reported as Ctrl-C

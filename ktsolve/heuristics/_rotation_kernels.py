@@ -60,7 +60,10 @@ _PARKED_MARK = -3
 
 
 # ---------------------------------------------------------------------- kernels
-@njit(cache=True)
+# nogil=True: these kernels run for seconds in a racing lane (ktsolve.race), and holding the GIL there
+# slowed the other lane's Python (CP-SAT's model, its wait loop) eightfold (measured: a pure-Python
+# thread ran at 12% of its speed beside backtrack or rotation, at 98% with nogil).
+@njit(cache=True, nogil=True)
 def _knight_dist(r1, c1, r2, c2):
     """Knight's-move distance between two squares of an unbounded board."""
     x = abs(r1 - r2)
@@ -77,7 +80,7 @@ def _knight_dist(r1, c1, r2, c2):
     return delta - 2 * ((delta - y) // 4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rotate(path, pos, length, i):
     """Posa rotation of ``path[:length]`` at pivot index ``i``; returns the new end.
 
@@ -107,7 +110,7 @@ def rotate(path, pos, length, i):
     return path[length - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reverse_all(path, pos, L):
     """Reverse the whole path: its start and end swap."""
     lo = 0
@@ -123,7 +126,7 @@ def _reverse_all(path, pos, L):
         hi -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fmap(k, piv, d, L):
     """Index, after ``d`` rotations at pivot indices ``piv[:d]``, of the square now at ``k``."""
     for j in range(d):
@@ -133,7 +136,7 @@ def _fmap(k, piv, d, L):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _elem(path, k, piv, d, L):
     """Square at index ``k`` after ``d`` rotations at pivot indices ``piv[:d]``."""
     for j in range(d - 1, -1, -1):
@@ -143,7 +146,7 @@ def _elem(path, k, piv, d, L):
     return path[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _adjacent(indptr, indices, a, b):
     for k in range(indptr[a], indptr[a + 1]):
         if indices[k] == b:
@@ -151,7 +154,7 @@ def _adjacent(indptr, indices, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _has_free(indptr, indices, pos, e):
     for k in range(indptr[e], indptr[e + 1]):
         if pos[indices[k]] == _FREE:
@@ -159,7 +162,7 @@ def _has_free(indptr, indices, pos, e):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(indptr, indices, path, pos, L, depth, goal, best_piv):
     """Depth-first search over sequences of up to ``depth`` rotations.
 
@@ -216,7 +219,7 @@ def _search(indptr, indices, path, pos, L, depth, goal, best_piv):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _append(indptr, indices, path, pos, udeg, L, w):
     path[L] = w
     pos[w] = L
@@ -225,7 +228,7 @@ def _append(indptr, indices, path, pos, udeg, L, w):
     return L + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _nearest_free(indptr, indices, coords, pos, u, colour):
     """The free square nearest to ``u`` that the end can reach, or -1.
 
@@ -250,7 +253,7 @@ def _nearest_free(indptr, indices, coords, pos, u, colour):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _free_square(indptr, indices, pos, udeg, w):
     """Make ``w`` free (it was parked or just left the path)."""
     pos[w] = _FREE
@@ -258,7 +261,7 @@ def _free_square(indptr, indices, pos, udeg, w):
         udeg[indices[k]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _give_back(indptr, indices, path, pos, udeg, state, L):
     """Take the end off the path and park it; returns the new length.
 
@@ -279,7 +282,7 @@ def _give_back(indptr, indices, path, pos, udeg, state, L):
     return L - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _init(indptr, indices, pos, udeg, reserved, lo, hi):
     """Reset squares ``lo .. hi - 1`` for a new run: free, ``reserved`` (or -1) kept off the path.
 
@@ -299,7 +302,7 @@ def _init(indptr, indices, pos, udeg, reserved, lo, hi):
         udeg[v] = deg
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _begin(indptr, indices, path, pos, udeg, state, start):
     """Start the path at ``start`` once every square is reset (:func:`_init`)."""
     L = _append(indptr, indices, path, pos, udeg, np.int64(0), np.int64(start))
@@ -320,7 +323,7 @@ def _begin(indptr, indices, path, pos, udeg, state, start):
     state[_FLIPS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run(indptr, indices, coords, prio, path, pos, udeg, state, rng, work, max_rot):
     """Advance the search by about ``work`` units (squares appended or moved).
 

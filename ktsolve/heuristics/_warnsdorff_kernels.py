@@ -21,7 +21,10 @@ _CUR, _LEN, _ORDER, _TARGET, _END, _DONE = range(6)
 _NSTATE = 6
 
 
-@njit(cache=True)
+# nogil=True: these kernels run for seconds in a racing lane (ktsolve.race), and holding the GIL there
+# slowed the other lane's Python (CP-SAT's model, its wait loop) eightfold (measured: a pure-Python
+# thread ran at 12% of its speed beside backtrack or rotation, at 98% with nogil).
+@njit(cache=True, nogil=True)
 def _walk_start(table, degree, start, end, seed, deg, visited, out, st, rng):
     """Begin a walk from ``start`` with ``end`` (-1 for none) kept for last; fills the state."""
     n = table.shape[0]
@@ -49,7 +52,7 @@ def _walk_start(table, degree, start, end, seed, deg, visited, out, st, rng):
     rng[0] = np.uint64(seed)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _walk_steps(table, rule, rank, switch, dist, deg, visited, out, st, rng, budget):
     """Extend the walk by at most ``budget`` squares; returns how many were added.
 

@@ -21,7 +21,10 @@ _DEPTH, _NVIS, _VIOL, _TERM, _NODES, _COUNT, _END, _CLOSED = range(8)
 
 
 # ---------------------------------------------------------------------- kernels
-@njit(cache=True)
+# nogil=True: these kernels run for seconds in a racing lane (ktsolve.race), and holding the GIL there
+# slowed the other lane's Python (CP-SAT's model, its wait loop) eightfold (measured: a pure-Python
+# thread ran at 12% of its speed beside backtrack or rotation, at 98% with nogil).
+@njit(cache=True, nogil=True)
 def _candidates(table, visited, deg, st, path, cand, ncand, ptr, d):
     """Fill the candidate moves of depth ``d`` in Warnsdorff order (fewest available neighbours first)."""
     n = table.shape[0]
@@ -53,7 +56,7 @@ def _candidates(table, visited, deg, st, path, cand, ncand, ptr, d):
     ptr[d] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _init(table, degree, need, start, end, closed, visited, deg, path, cand, ncand, ptr, st):
     """Reset the search to the path ``[start]``; returns EXHAUSTED if it is dead already."""
     n = table.shape[0]
@@ -86,7 +89,7 @@ def _init(table, degree, need, start, end, closed, visited, deg, path, cand, nca
     return RUNNING
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run(table, need, counting, budget, visited, deg, path, cand, ncand, ptr, st):
     """Depth-first search for at most ``budget`` more nodes.
 

@@ -420,7 +420,8 @@ def run_solver(solver, model, deadline: Deadline, *, what: str = "model"):
     left = deadline.remaining()
     solver.parameters.max_time_in_seconds = max(1e-3, DEFAULT_TIME_LIMIT if left is None else left)
     solver.parameters.catch_sigint_signal = False
-    status, interrupted = call_guarded(lambda: solver.solve(model), on_interrupt=solver.stop_search)
+    status, interrupted = call_guarded(lambda: solver.solve(model), on_interrupt=solver.stop_search,
+                                       cancel=deadline.cancel)
     if status == cp_model.MODEL_INVALID:
         problem = model.validate()
         if not problem:

@@ -1,0 +1,227 @@
+"""Racing a plan: its steps in two lanes, on two cores, the first definite answer wins.
+
+:func:`ktsolve.portfolio.run_plan` runs a plan's steps one after another.
+On a machine with at least two cores, a plan that has a CP-SAT step on a
+board where CP-SAT has a chance (at most :data:`RACE_MAX` squares) is
+raced instead by :func:`run_race`:
+
+* lane A runs every other step in the plan's order (the proofs, the
+  constructions, exhaustive search), the last of them with the rest of
+  the time;
+* lane B runs CP-SAT from the start, with one worker (reproducible) and the
+  whole time.
+
+Both lanes read one clock, the call's :class:`~ktsolve.driver.Deadline`,
+with a cancel flag (a :class:`threading.Event`) shared by the race.  The
+first lane whose step answers ``found`` or ``infeasible`` sets it; from
+then on the other lane's clock reads as run out (``remaining()`` is 0,
+``check()`` raises :class:`~ktsolve.driver.Stopped`, :func:`~ktsolve.driver.drive`
+ends its chunk loop, CP-SAT's wait loop calls ``stop_search``), so it stops
+within a chunk (about 50 ms) and answers ``unknown``.  Its step is recorded
+as ``cancelled``.  One exception: when CP-SAT proves that no tour
+exists while lane A is still on its proof steps, lane A's proofs get a
+short grace (:func:`_grace`) to give the same answer with a witness that
+a person can check, which is then preferred (``prove`` and ``auto`` say
+the same thing whichever step is faster).  Both lanes are joined before :func:`run_race` returns:
+no thread outlives the call.  Ctrl-C sets the flag too, and the answer is
+the honest ``unknown`` with ``stats["interrupted"] = True``.
+
+Every step gets the plan's seed, so a step repeated alone gives the same
+answer; *which* step wins may depend on timing (which one answers first),
+never an answer itself: each lane's tours are validated and its proofs
+are the steps' own.
+
+Examples
+--------
+>>> from ktsolve import Board
+>>> from ktsolve.tour import TourSpec
+>>> from ktsolve.portfolio import prove_plan
+>>> a, b = split_lanes(prove_plan(Board(6, 6), TourSpec(closed=True)), Board(6, 6), cores=2)
+>>> [s.name for s in b]
+['cpsat']
+>>> split_lanes(prove_plan(Board(6, 6), TourSpec(closed=True)), Board(6, 6), cores=1) is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+
+from .board import Board
+from .driver import Deadline, Stopped, interrupt_guard
+from .graph import KnightGraph
+from .result import SolveResult, Status
+from .tour import TourSpec
+
+__all__ = ["RACE_MAX", "RACING_STEPS", "split_lanes", "run_race", "cores"]
+
+#: Boards up to this many squares race CP-SAT against the other steps; above it CP-SAT is hopeless
+#: within a user's time limit (a 50 x 50 board's model has about 20,000 arcs) and the plan runs in turn.
+RACE_MAX = 2500
+#: The steps that run in lane B, from the start of the call.
+RACING_STEPS = ("cpsat",)
+#: The grace lane A's proofs get after CP-SAT's "no tour" (:func:`_grace`): this share of CP-SAT's time,
+#: and at least this many seconds.
+GRACE_SHARE, GRACE_MIN = 0.4, 0.2
+#: Seconds between two looks of the waiting main thread at the lanes and at Ctrl-C.
+_POLL = 0.02
+
+
+def cores() -> int:
+    """The cores this process may use (``os.sched_getaffinity`` where there is one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def split_lanes(plan: list, board: Board, *, cores: int | None = None,
+                limited: bool = True) -> tuple[list, list] | None:
+    """The plan's two lanes ``(A, B)``, or None when the plan runs in turn.
+
+    None on one core, above :data:`RACE_MAX` squares, or when the plan has
+    no step of :data:`RACING_STEPS` or nothing else.  Lane B's steps get
+    the whole time (share 1, no cap); lane A keeps the plan's order and
+    shares (its proofs get the caps of :func:`~ktsolve.portfolio.prove_plan`,
+    in ``auto`` too), but its last method step gets the rest of the time (and no
+    cap when the call is ``limited`` by a time limit): lane A has nothing
+    else to run.
+    """
+    from .portfolio import PROOFS, Step, _proof_steps
+
+    n_cores = globals()["cores"]() if cores is None else cores
+    if n_cores < 2 or board.n_squares > RACE_MAX:
+        return None
+    b = [Step(s.name, 1.0, s.cap, s.always) for s in plan if s.name in RACING_STEPS]
+    # lane A's proofs run beside CP-SAT, so they hold no construction back: every racing plan (auto's
+    # too) gives them prove's time, and auto says "no" with the witness prove gives
+    proving = {s.name: s for s in _proof_steps(board, prove=True)}
+    a = [proving.get(s.name, s) for s in plan if s.name not in RACING_STEPS]
+    if not a or not b:
+        return None
+    if a[-1].name not in PROOFS:
+        last = a[-1]
+        a[-1] = Step(last.name, 1.0, None if limited else last.cap, last.always)
+    return a, b
+
+
+def run_race(
+    lanes: tuple[list, list],
+    board: Board,
+    spec: TourSpec,
+    *,
+    deadline: Deadline,
+    run_lane: Callable[..., SolveResult],
+    label: str | None,
+    **kwargs,
+) -> SolveResult:
+    """Run the two lanes at once; the first definite answer wins (see the module's docstring).
+
+    ``run_lane(plan, board, spec, deadline=..., label=..., **kwargs)`` runs
+    one lane in turn (:func:`ktsolve.portfolio.run_plan`).  Returns the
+    winner's result with ``stats["steps"]`` (both lanes' steps, each with
+    its ``lane``, ``"A"`` or ``"B"``; a step stopped by the other lane's
+    answer has the status ``cancelled``), ``stats["settled_by"]`` and, when
+    ``label`` is given, ``stats[label]`` (each lane's steps joined by
+    arrows, the lanes by ``" | "``).  Without a winner the answer is lane
+    A's ``unknown`` (lane B's when lane A ran nothing).
+    """
+    from .portfolio import PROOFS
+
+    cancel = threading.Event()
+    clock = Deadline(deadline.time_limit, t0=deadline.t0, cancel=cancel)
+    clock.extra = deadline.extra
+    try:
+        # the graph, built once before the lanes start, so that they only read it
+        graph_s = KnightGraph.of(board).build(clock)
+    except Stopped as stop:
+        return SolveResult(Status.UNKNOWN, method=label or "", board=board, spec=spec, elapsed=deadline.elapsed(),
+                           stats={**stop.stats(), "steps": [], "settled_by": "none"})
+    results: dict[str, SolveResult] = {}
+    order: list[str] = []  # the lanes in the order they ended
+    errors: dict[str, BaseException] = {}
+
+    proofs_behind = threading.Event()  # lane A has passed its proof steps (or ended)
+    searched = threading.Event()  # lane B proved "no tour" by search: lane A's proofs may still give a witness
+    searched_at: list[float] = []
+
+    def lane(name: str, steps: list) -> None:
+        try:
+            # lane A reports progress and says when its proofs are behind; one bar, drawn by one lane
+            extra = {"proofs_behind": proofs_behind} if name == "A" else {"progress": None}
+            res = run_lane(steps, board, spec, deadline=clock, label=label, **{**kwargs, **extra})
+            results[name] = res
+            order.append(name)
+            if res.status is Status.INFEASIBLE and name == "B" and not proofs_behind.is_set():
+                searched_at.append(clock.elapsed())
+                searched.set()  # the main thread gives lane A's proofs a grace before it stops them
+            elif res.status is not Status.UNKNOWN or res.stats.get("interrupted"):
+                cancel.set()  # the first definite answer wins (a Ctrl-C ends all): stop the other lane
+        except BaseException as exc:  # noqa: BLE001 - raised again in the calling thread
+            errors[name] = exc
+            cancel.set()
+        finally:
+            if name == "A":
+                proofs_behind.set()
+
+    threads = [threading.Thread(target=lane, args=(name, steps), name=f"ktsolve-lane-{name}", daemon=True)
+               for name, steps in zip("AB", lanes)]
+    with interrupt_guard(on_interrupt=cancel.set) as flag:
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            # in slices, so that the main thread's Ctrl-C handler runs
+            threads[0].join(_POLL) if threads[0].is_alive() else threads[1].join(_POLL)
+            if searched.is_set() and not cancel.is_set() and (
+                    proofs_behind.is_set() or clock.elapsed() - searched_at[0] > _grace(searched_at[0])):
+                cancel.set()  # lane A's proofs found no witness in their grace: the search's answer stands
+    deadline.extend(clock.extra - deadline.extra)  # compile time the lanes gave back
+    if errors:
+        raise errors.get("A") or errors["B"]
+    # the lane that ended the race: the first to answer, or to be interrupted; a proof with a witness
+    # (lane A's proof steps) is preferred to a "no tour" that rests on a search
+    ended = [k for k in order if results[k].status is not Status.UNKNOWN or results[k].stats.get("interrupted")]
+    witnessed = [k for k in ended if results[k].status is Status.INFEASIBLE
+                 and results[k].stats.get("settled_by") in PROOFS]
+    first = witnessed[0] if witnessed else (ended[0] if ended else None)
+    winner = first if first is not None and results[first].status is not Status.UNKNOWN else None
+    stopped = flag.set or (first is not None and winner is None)
+    steps: list[dict] = []
+    # the deciding lane's steps come last, so the last step is the one that settled (or ended) the call
+    for name in sorted("AB", key=lambda k: k == first):
+        res = results.get(name)
+        entries = list(res.stats.get("steps", ())) if res is not None else []
+        for k, entry in enumerate(entries):
+            entry = {**entry, "lane": name}
+            # the loser's step that was running when the winner answered (its lane ended after the winner's)
+            if (winner is not None and name != winner and k == len(entries) - 1
+                    and order.index(name) > order.index(winner) and entry.get("status") in ("unknown", "no proof")):
+                entry["status"] = "cancelled"
+            steps.append(entry)
+    out = results[first] if first is not None else (results.get("A") or results["B"])
+    stats = dict(out.stats)
+    stats["steps"] = steps
+    stats["settled_by"] = out.stats.get("settled_by", "none") if winner is not None else "none"
+    stats["graph_s"] = round(graph_s, 6)
+    stats["lanes"] = {name: [s.name for s in lane_steps] for name, lane_steps in zip("AB", lanes)}
+    if winner is not None:
+        stats["lane"] = winner
+    if label is not None:
+        stats[label] = " | ".join(results[k].stats.get(label, "none") for k in "AB" if k in results)
+    if stopped and winner is None:
+        stats.update(interrupted=True, settled_by="none")
+        stats.setdefault("reason", "interrupted (Ctrl-C)")
+    return out.replace(stats=stats, elapsed=deadline.elapsed())
+
+
+def _grace(seconds: float) -> float:
+    """Seconds lane A's proofs may still take after CP-SAT proved, in ``seconds``, that no tour exists.
+
+    A proof with a witness reads better than a search's size, so it is
+    worth waiting for, but never more than the race's promise (1.5 x the
+    fastest step alone, plus 0.3 s) allows: :data:`GRACE_SHARE` of the
+    search's time, and at least :data:`GRACE_MIN`.
+    """
+    return max(GRACE_MIN, GRACE_SHARE * seconds)

@@ -1,0 +1,195 @@
+"""The racing portfolio (``ktsolve.race``): two lanes, the first definite answer wins, nothing left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+
+from ktsolve import Board, prove, solve
+from ktsolve import registry
+from ktsolve.driver import Deadline, drive
+from ktsolve.portfolio import prove_plan, run_plan
+from ktsolve.race import RACE_MAX, split_lanes
+from ktsolve.registry import MethodInfo, register_method, reset_methods
+from ktsolve.result import SolveResult, Status
+from ktsolve.tour import TourSpec
+
+needs_two_cores = pytest.mark.skipif(split_lanes(prove_plan(Board(6, 6), TourSpec()), Board(6, 6)) is None,
+                                     reason="the race needs two cores")
+
+
+def _as_builtin(monkeypatch, info: MethodInfo) -> None:
+    """Register ``info`` in place of a built-in method, as a built-in (it then gets the call's Deadline)."""
+    register_method(info, replace=True)
+    monkeypatch.setitem(registry.BUILTIN, info.name, info)
+
+
+def _slow(seen: dict, name: str):
+    """A method that works in chunks until its clock runs out, and notes whether the race cancelled it."""
+
+    def method(graph, spec, *, seed=None, time_limit=None, progress=None):
+        assert isinstance(time_limit, Deadline)
+        seen["started"] = True
+        outcome = drive(lambda k: (k, False), units=None, deadline=time_limit)
+        seen["cancelled"] = time_limit.cancelled()
+        seen["reason"] = outcome.reason
+        return SolveResult(Status.UNKNOWN, stats={"reason": f"{name} ran out of time"})
+
+    return method
+
+
+@pytest.fixture
+def restore_methods():
+    yield
+    reset_methods()
+
+
+def test_split_lanes_races_cpsat_beside_the_rest_where_it_can_win():
+    board = Board(6, 6)
+    plan = prove_plan(board, TourSpec(closed=True))
+    a, b = split_lanes(plan, board, cores=2)
+    assert [s.name for s in b] == ["cpsat"] and b[0].share == 1.0
+    assert [s.name for s in a] == [s.name for s in plan if s.name != "cpsat"]
+    assert a[-1].share == 1.0 and a[-1].cap is None  # lane A's last step gets the rest of the time
+    assert split_lanes(plan, board, cores=2, limited=False)[0][-1].cap == plan[-2].cap
+    assert split_lanes(plan, board, cores=1) is None
+    big = Board(60, 60)
+    assert big.n_squares > RACE_MAX and split_lanes(prove_plan(big, TourSpec()), big, cores=2) is None
+    assert split_lanes([s for s in plan if s.name != "cpsat"], board, cores=2) is None
+
+
+@needs_two_cores
+def test_the_fast_lane_wins_and_the_slow_one_sees_the_cancellation(monkeypatch, restore_methods):
+    seen: dict = {}
+    started = threading.Event()
+    slow = _slow(seen, "cpsat")
+    real_walk = registry.BUILTIN["warnsdorff"].load()
+
+    def slow_cpsat(graph, spec, **kw):
+        started.set()
+        return slow(graph, spec, **kw)
+
+    def fast_walk(graph, spec, **kw):
+        assert started.wait(60)  # answer only once the slow lane is at work, so it must be stopped
+        return real_walk(graph, spec, **kw)
+
+    _as_builtin(monkeypatch, MethodInfo("cpsat", "exact", "slow", slow_cpsat, proves=True))
+    _as_builtin(monkeypatch, MethodInfo("warnsdorff", "heuristic", "fast", fast_walk))
+    before = set(threading.enumerate())
+    res = prove(Board(6, 6), closed=True, time_limit=120, seed=3)
+    assert res.status is Status.FOUND and res.stats["settled_by"] == "warnsdorff" and res.stats["lane"] == "A"
+    assert seen == {"started": True, "cancelled": True, "reason": "time limit"}
+    cp = [s for s in res.stats["steps"] if s["step"] == "cpsat"]
+    assert cp[0]["status"] == "cancelled" and cp[0]["lane"] == "B"
+    assert res.stats["steps"][-1]["step"] == "warnsdorff"
+    assert set(threading.enumerate()) == before  # no lane outlives the call
+
+
+@needs_two_cores
+def test_cpsat_wins_while_the_slow_constructions_are_stopped(monkeypatch, restore_methods):
+    seen: dict = {}
+    _as_builtin(monkeypatch, MethodInfo("warnsdorff", "heuristic", "slow", _slow(seen, "warnsdorff")))
+    _as_builtin(monkeypatch, MethodInfo("backtrack", "exact", "slow", _slow({}, "backtrack"), proves=True))
+    before = set(threading.enumerate())
+    res = prove(Board(6, 6), closed=True, time_limit=120, seed=3)
+    assert res.status is Status.FOUND and res.stats["settled_by"] == "cpsat" and res.stats["lane"] == "B"
+    assert seen.get("cancelled", True)
+    lanes = {s["step"]: s["lane"] for s in res.stats["steps"]}
+    assert lanes["cpsat"] == "B" and lanes["quick proofs"] == "A"
+    assert res.stats["steps"][-1]["step"] == "cpsat"
+    assert set(threading.enumerate()) == before
+
+
+@needs_two_cores
+def test_ctrl_c_ends_both_lanes_with_an_honest_unknown(monkeypatch, restore_methods):
+    seen_a: dict = {}
+    seen_b: dict = {}
+    _as_builtin(monkeypatch, MethodInfo("warnsdorff", "heuristic", "slow", _slow(seen_a, "warnsdorff")))
+    _as_builtin(monkeypatch, MethodInfo("cpsat", "exact", "slow", _slow(seen_b, "cpsat"), proves=True))
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        res = prove(Board(6, 6), closed=True, time_limit=120, seed=3)
+    finally:
+        timer.join()
+    assert res.status is Status.UNKNOWN and res.stats["interrupted"] and res.stats["settled_by"] == "none"
+    assert seen_a["cancelled"] and seen_b["cancelled"]
+    assert [t for t in threading.enumerate() if t.name.startswith("ktsolve-")] == []
+
+
+BOARDS = [(Board(5, 5), True), (Board(5, 5), False), (Board(6, 6), True), (Board(3, 4), False), (Board(4, 4), False),
+          (Board(6, 6, ["a1", "f6"]), True), (Board(6, 6, ["a1", "b3"]), False), (Board(5, 6, ["c3"]), True),
+          (Board(4, 5), False), (Board(7, 7, ["d4"]), True)]
+
+
+@pytest.mark.parametrize("board, closed", BOARDS, ids=lambda x: str(x))
+def test_the_race_gives_the_answer_of_the_plan_run_in_turn(board, closed):
+    spec = TourSpec(closed=closed)
+    plan = prove_plan(board, spec)
+    raced = run_plan(plan, board, spec, deadline=Deadline(60), label=None, seed=5, race=True)
+    in_turn = run_plan(plan, board, spec, deadline=Deadline(60), label=None, seed=5)
+    assert raced.status is in_turn.status is not Status.UNKNOWN
+    assert raced.stats["settled_by"] in [s.name for s in plan]
+    assert all("lane" in s for s in raced.stats["steps"]) or split_lanes(plan, board) is None
+
+
+@needs_two_cores
+def test_auto_races_too_and_names_both_lanes():
+    res = solve(Board(6, 6, ["a1", "f6"]), closed=True, time_limit=30, seed=2)
+    assert res.status is not Status.UNKNOWN and " | " in res.stats["auto"]
+    assert {s["lane"] for s in res.stats["steps"]} <= {"A", "B"}
+
+
+def _instant_no(graph, spec, *, seed=None, time_limit=None, progress=None):
+    """CP-SAT's answer on a board without a tour, at once: "no tour", resting on a search."""
+    from ktsolve.result import Proof
+
+    return SolveResult(Status.INFEASIBLE, proof=Proof("CP-SAT proved the circuit model infeasible (1 branches)",
+                                                      argument="cpsat"), seed=seed)
+
+
+@needs_two_cores
+@pytest.mark.parametrize("entry", [prove, solve])
+def test_a_proof_with_a_witness_is_preferred_to_a_search_that_was_faster(monkeypatch, restore_methods, entry):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from frontier_boards import dense_holes
+
+    board = Board(10, 10, dense_holes(10, 0.35, 5))  # the matching proof refutes its closed tours
+    assert prove(board, closed=True, seed=1).stats["settled_by"] == "matching proof"  # and loads the kernels
+    from ktsolve import portfolio
+
+    answered = threading.Event()
+    real_proof = portfolio.run_proof
+
+    def instant_no(*args, **kw):
+        answered.set()
+        return _instant_no(*args, **kw)
+
+    def late_proof(name, *args, **kw):  # the matching proof starts only once CP-SAT has answered
+        if name == "matching proof":
+            assert answered.wait(60)
+            threading.Event().wait(0.05)
+        return real_proof(name, *args, **kw)
+
+    monkeypatch.setattr(portfolio, "run_proof", late_proof)
+    _as_builtin(monkeypatch, MethodInfo("cpsat", "exact", "instant", instant_no, proves=True))
+    res = entry(board, closed=True, time_limit=60, seed=1)
+    assert res.status is Status.INFEASIBLE and res.stats["settled_by"] == "matching proof"
+    assert res.proof.argument == "matching" and res.method in ("matching", "proofs")
+
+
+def test_a_racing_auto_gives_its_proofs_the_time_prove_gives_them():
+    from ktsolve.portfolio import PROVE_CUT_PROOFS_TIME, auto_plan
+
+    board = Board(8, 8, ["a1", "h8"])
+    a, _ = split_lanes(auto_plan(board, TourSpec(closed=True)), board, cores=2)
+    proofs = {s.name: s.cap for s in prove_plan(board, TourSpec(closed=True)) if s.name in ("cut proofs",
+                                                                                          "matching proof")}
+    assert {s.name: s.cap for s in a if s.name in proofs} == proofs
+    assert proofs["cut proofs"] == PROVE_CUT_PROOFS_TIME
