@@ -53,6 +53,7 @@ def solve(
     time_limit: float | None = None,
     progress: Callable | None = None,
     presolve_proofs: bool = True,
+    race: bool = False,
     seed: int | None = None,
     **params,
 ) -> SolveResult:
@@ -85,6 +86,11 @@ def solve(
     presolve_proofs : bool
         Run the linear-time necessary conditions (and the matching proof on
         boards up to 20,000 squares) before the method (default).
+    race : bool
+        With ``method="auto"``: race CP-SAT beside the other steps on two
+        cores, as :func:`prove` does (see there); the first definite answer
+        wins, so the answer may depend on timing.  False (the default) runs
+        the plan in turn, so that a seed repeats the run exactly.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
@@ -122,6 +128,7 @@ def solve(
     spec = make_spec(board, closed=closed, start=start, end=end)
     check_seed(seed)
     presolve_proofs = check_flag("presolve_proofs", presolve_proofs)
+    race = check_flag("race", race)
     if isinstance(method, str) and method == "auto":
         if params:
             raise UnsupportedError(
@@ -133,8 +140,10 @@ def solve(
         if not plan:
             raise UnsupportedError(f"no registered method can answer a {spec.describe(board)} on this board")
         deadline, seed = begin(deadline, seed)  # the plan's seed, which every step gets
-        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed, race=True)
+        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed, race=race)
         return _presolved(res, None)
+    if race:
+        raise UnsupportedError("race=True races the steps of method 'auto'; a single method has none")
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
     check_params(info, params)
@@ -219,7 +228,8 @@ def prove(
     On a machine with two cores and a board of at most
     :data:`ktsolve.race.RACE_MAX` squares, CP-SAT (step 6) runs from the
     start beside the other steps, and the first definite answer wins
-    (:mod:`ktsolve.race`); ``solve(method="auto")`` races the same way.
+    (:mod:`ktsolve.race`); ``solve(method="auto", race=True)`` races the
+    same way, while ``solve`` by default runs its plan in turn.
     Every step gets the same seed and gives the answer it gives alone, but
     *which* step wins may depend on timing (which one answers first), and
     so may the tour.  ``race=False`` runs the steps in turn, so that a seed

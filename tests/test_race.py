@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 import os
 import signal
 import threading
 
 import pytest
 
-from ktsolve import Board, prove, solve
+from ktsolve import Board, UnsupportedError, prove, solve
 from ktsolve import registry
 from ktsolve.driver import Deadline, drive
 from ktsolve.portfolio import prove_plan, run_plan
@@ -137,8 +139,8 @@ def test_the_race_gives_the_answer_of_the_plan_run_in_turn(board, closed):
 
 
 @needs_two_cores
-def test_auto_races_too_and_names_both_lanes():
-    res = solve(Board(6, 6, ["a1", "f6"]), closed=True, time_limit=30, seed=2)
+def test_auto_races_when_asked_and_names_both_lanes():
+    res = solve(Board(6, 6, ["a1", "f6"]), closed=True, time_limit=30, seed=2, race=True)
     assert res.status is not Status.UNKNOWN and " | " in res.stats["auto"]
     assert {s["lane"] for s in res.stats["steps"]} <= {"A", "B"}
 
@@ -152,7 +154,7 @@ def _instant_no(graph, spec, *, seed=None, time_limit=None, progress=None):
 
 
 @needs_two_cores
-@pytest.mark.parametrize("entry", [prove, solve])
+@pytest.mark.parametrize("entry", [prove, functools.partial(solve, race=True)], ids=["prove", "solve"])
 def test_a_proof_with_a_witness_is_preferred_to_a_search_that_was_faster(monkeypatch, restore_methods, entry):
     import sys
     from pathlib import Path
@@ -193,3 +195,15 @@ def test_a_racing_auto_gives_its_proofs_the_time_prove_gives_them():
                                                                                           "matching proof")}
     assert {s.name: s.cap for s in a if s.name in proofs} == proofs
     assert proofs["cut proofs"] == PROVE_CUT_PROOFS_TIME
+
+
+def test_auto_runs_in_turn_by_default_so_a_seed_repeats_it():
+    board = Board(6, 6, ["a1", "f6"])
+    first, again = (solve(board, closed=True, time_limit=30, seed=2) for _ in range(2))
+    assert "lane" not in first.stats and all("lane" not in s for s in first.stats["steps"])
+    assert first.method == again.method and first.tour == again.tour
+
+
+def test_race_is_refused_for_a_single_method():
+    with pytest.raises(UnsupportedError, match="race"):
+        solve("5x5", "warnsdorff", race=True)

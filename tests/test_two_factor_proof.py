@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import SHARED_ORACLES, random_board
+from conftest import load_oracle, random_board
 from naive_factor import check_evidence
 from naive_tours import exhaustive_tour
 from ktsolve import Board, TourSpec, prove, solve
@@ -69,10 +69,7 @@ def test_the_proof_is_sound_on_36_squares_with_backtracking():
 
 
 def test_oracles_of_holed_boards():
-    import json
-
-    with open(SHARED_ORACLES / "holed.json", encoding="utf-8") as fh:
-        cases = json.load(fh)["cases"]
+    cases = load_oracle("holed.json")["cases"]
     seen = 0
     for case in cases:
         board = Board(*case["board"], holes=[tuple(h) for h in case["holes"]])
