@@ -183,7 +183,9 @@ def auto_plan(board: Board, spec: TourSpec) -> list[Step]:
     large boards with holes (above :data:`SPLICE_FIRST` squares) to splice
     (0.8 of the time: on the largest boards nothing else can run; no graph
     either); then the linear-time proofs (and the matching proof up to
-    :data:`PRESOLVE_MATCHING_MAX` squares, one second at most); then, on
+    :data:`PRESOLVE_MATCHING_MAX` squares, one second at most; above
+    :data:`PRESOLVE_MAX` squares the local proofs on the cells instead, with
+    their one-pass checks before splice, :mod:`ktsolve.proofs.local`); then, on
     large boards, Posa rotations and plain Warnsdorff; on small ones a short
     Warnsdorff try, CP-SAT and exhaustive search.  Methods that are not
     registered or cannot answer the question are left out.
