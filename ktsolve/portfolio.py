@@ -575,9 +575,8 @@ def run_plan(
             if not proof_step and proofs_behind is not None:
                 proofs_behind.set()
             try:
-                built = (_build_graph(graph, deadline, csr=proof_step)
-                         if (proof_step and step.name not in _GRAPHLESS) or (not proof_step and reg[step.name].needs_graph)
-                         else {})
+                needs = step.name not in _GRAPHLESS if proof_step else reg[step.name].needs_graph
+                built = _build_graph(graph, deadline, csr=proof_step) if needs else {}
                 # the step's share of the time left once its graph is built; a method leaves
                 # time for the validation of the tour it may find
                 budget = deadline.share(step.share, step.cap)
@@ -603,7 +602,8 @@ def run_plan(
                 steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
                               "seconds": round(seconds, 6), **built})
                 if proof is not None:
-                    tried.append("a necessary condition fails" if step.name in ("quick proofs", *_GRAPHLESS) else step.name)
+                    necessary = step.name in ("quick proofs", *_GRAPHLESS)
+                    tried.append("a necessary condition fails" if necessary else step.name)
                     method = _PROOF_METHOD[step.name]
                     return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
                 continue
