@@ -81,7 +81,8 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, deadline=Non
     the checks (:class:`~ktsolve.driver.Stopped` when it expired).
     ``cuts=False`` stops before the depth-first search of connectivity and
     cut squares (:func:`local_cut_proof`), the one check that is not a
-    single pass over the cells (about 0.2 s a million cells against 0.01 s).
+    single pass over the cells (measured on 10^8 cells: 19 to 27 s against
+    0.56 s, ``benchmarks/results/huge_10k.md``).
     """
     from . import _local_kernels as K
 
