@@ -20,7 +20,8 @@ Times are medians over the seeds (each seed run ``--runs`` times, the median
 taken).  Run:
 
     python benchmarks/bench_huge.py [--sizes 1000,2000,4000] [--seeds 3] [--runs 1]
-                                    [--rotation-limit 60] [--huge [--process]]
+                                    [--rotation-limit 60] [--shares 0.001,0.01,0.05] [--out NAME]
+                                    [--huge [--process]]
 
 Writes benchmarks/results/huge.md (huge_10k.md with --huge, which runs only
 10,000 x 10,000 at 1%, one seed, closed; with --process also the whole programs
@@ -201,6 +202,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--rotation-limit", type=float, default=60.0)
     ap.add_argument("--rotation-max", type=int, default=2000, help="largest n that gets the rotation run")
+    ap.add_argument("--shares", default=",".join(str(f) for f in FRACS), help="hole shares (fractions)")
+    ap.add_argument("--out", help="name of the results file (default huge, or huge_10k with --huge)")
     ap.add_argument("--huge", action="store_true")
     ap.add_argument("--process", action="store_true",
                     help="with --huge: also the whole programs (board random, solve -o tour.npy, verify)")
@@ -215,8 +218,11 @@ def main() -> None:
         plan = [(10_000, 0.01, 1, ("closed",))]
         target = HERE / "results" / "huge_10k.md"
     else:
-        plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in FRACS]
+        shares = [float(f) for f in args.shares.split(",")]
+        plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in shares]
         target = HERE / "results" / "huge.md"
+    if args.out:
+        target = HERE / "results" / f"{args.out}.md"
     rows, rss_rows, per_square, phase_rows = [], [], {}, []
     for n, frac, seeds, questions in plan:
         rot = args.rotation_limit if n <= args.rotation_max and not args.huge else None
