@@ -20,7 +20,9 @@ Measures:
   matching proof refute a closed tour, and the 2-factor proof's time.
 
 Run:  python benchmarks/bench_two_factor.py [--huge] [--runs 3] [--dense 40] [--sizes N ...] [--out NAME]
-Writes benchmarks/results/two_factor.md (NAME.md); ``--sizes`` with no size runs the dense boards only.
+                                           [--modes cold,warm]
+Writes benchmarks/results/two_factor.md (NAME.md); ``--sizes`` with no size runs the dense boards only,
+``--dense 0`` the huge boards only.
 """
 
 from __future__ import annotations
@@ -179,6 +181,7 @@ def main() -> None:
     parser.add_argument("--dense", type=int, default=40, help="dense boards per size and fraction")
     parser.add_argument("--sizes", type=int, nargs="*", default=SIZES, help="sides of the huge boards")
     parser.add_argument("--out", default="two_factor", help="name of the result file in results/")
+    parser.add_argument("--modes", default="cold,warm", help="starts of the huge boards: cold, warm or both")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -198,7 +201,7 @@ def main() -> None:
     sizes = list(args.sizes) + (HUGE if args.huge else [])
     for n in sizes:
         runs = args.runs if n < 10_000 else 0
-        for mode in ("cold", "warm"):
+        for mode in args.modes.split(","):
             r = run_child(n, mode, runs)
             st = r["stats"]
             extra = "" if mode == "cold" else f"tour {fmt_s(r['tour_s'])}, links {fmt_s(r['links_s'])}"
@@ -210,20 +213,23 @@ def main() -> None:
     lines.append(markdown_table(["board", "start", "status", "two_factor", "start phase", "augmenting",
                                  "short at start", "searches", "nodes reached", "peak memory",
                                  "bytes/cell (peak)", "full tour"], rows))
-    lines += ["", "## Dense boards (issue 19), closed question", "",
-              f"{args.dense} boards per size and target: random squares removed, colours in turn, while every "
-              "square keeps two moves (the share reached may fall short of the target); how many each proof "
-              "refutes (the matching proof with 30 s each), and the 2-factor proof's median and largest time "
-              "(plain Python up to 2,500 cells, numba kernels above).", ""]
-    lines.append(markdown_table(["board", "target holes", "holes reached", "boards", "quick proofs",
-                                 "2-factor proof", "matching proof", "2-factor median", "2-factor max"],
-                                dense_rows(args.dense)))
+    if args.dense:
+        lines += ["", "## Dense boards (issue 19), closed question", "",
+                  f"{args.dense} boards per size and target: random squares removed, colours in turn, while every "
+                  "square keeps two moves (the share reached may fall short of the target); how many each proof "
+                  "refutes (the matching proof with 30 s each), and the 2-factor proof's median and largest time "
+                  "(plain Python up to 2,500 cells, numba kernels above).", ""]
+        lines.append(markdown_table(["board", "target holes", "holes reached", "boards", "quick proofs",
+                                     "2-factor proof", "matching proof", "2-factor median", "2-factor max"],
+                                    dense_rows(args.dense)))
     cmd = "python benchmarks/bench_two_factor.py" + (" --huge" if args.huge else "") + \
         f" --runs {args.runs} --dense {args.dense}"
     if args.sizes != SIZES:
         cmd += " --sizes " + " ".join(str(n) for n in args.sizes)
     if args.out != "two_factor":
         cmd += f" --out {args.out}"
+    if args.modes != "cold,warm":
+        cmd += f" --modes {args.modes}"
     lines += ["", f"Command: `{cmd}`", ""]
     path = write_result(args.out, "\n".join(lines))
     print(path)

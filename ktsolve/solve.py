@@ -153,6 +153,8 @@ def solve(
         plan = [Step(s.name, s.share, s.cap) for s in auto_plan(board, spec) if s.name in PROOFS]
         if not plan:  # a board without a usable auto plan still gets the quick proofs
             plan = [Step("quick proofs")]
+    elif presolve_proofs and wants_presolve(info):
+        plan = [Step("local proofs")]  # beyond, the one-pass checks on the cells (no graph, no search)
     if callable(method):
         res = _run_single(info, board, spec, plan, deadline=deadline, progress=progress, params=params, seed=seed)
     else:

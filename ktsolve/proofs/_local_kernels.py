@@ -1,0 +1,134 @@
+"""Numba kernels of :mod:`ktsolve.proofs.local`: degrees, components and cut squares on the grid.
+
+Every array is flat over the cells of the ``rows x cols`` rectangle
+(``row * cols + col``); ``alive`` (uint8) is 1 on the squares and 0 on the
+holes.  A cell's knight's moves are computed from its row and column, so no
+graph is built: a board of 10^8 cells costs a few bytes a cell here.
+
+:func:`cut_parts` is Hopcroft and Tarjan's depth-first search with low
+points, without recursion: the stack holds the cells of the current path and
+the next move to try from each, so a cell's parent is the cell below it.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+__all__ = ["grid_degree", "grid_labels", "cut_parts"]
+
+#: The knight's moves as (row change, col change).
+_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
+_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def grid_degree(alive, rows, cols, deg):  # pragma: no cover
+    """Fill ``deg`` (int8, flat) with the number of knight's moves from each square to squares; 0 on holes."""
+    for r in range(rows):
+        for c in range(cols):
+            f = r * cols + c
+            d = 0
+            if alive[f]:
+                for k in range(8):
+                    r2 = r + _DR[k]
+                    c2 = c + _DC[k]
+                    if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2 * cols + c2]:
+                        d += 1
+            deg[f] = d
+
+
+@nb.njit(cache=True)
+def grid_labels(alive, rows, cols, label, queue):  # pragma: no cover
+    """Component of every square (int32 ``label``, -1 on holes), numbered in order of first cell; the count.
+
+    Breadth-first search; ``queue`` (int32) has a slot per cell.
+    """
+    size = rows * cols
+    for f in range(size):
+        label[f] = -1
+    count = 0
+    for f in range(size):
+        if not alive[f] or label[f] >= 0:
+            continue
+        label[f] = count
+        head = 0
+        tail = 1
+        queue[0] = f
+        while head < tail:
+            v = queue[head]
+            head += 1
+            r = v // cols
+            c = v - r * cols
+            for k in range(8):
+                r2 = r + _DR[k]
+                c2 = c + _DC[k]
+                if 0 <= r2 < rows and 0 <= c2 < cols:
+                    w = r2 * cols + c2
+                    if alive[w] and label[w] < 0:
+                        label[w] = count
+                        queue[tail] = w
+                        tail += 1
+        count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def cut_parts(alive, rows, cols, root, disc, low, stack, moves, parts):  # pragma: no cover
+    """Depth-first search from ``root``: ``parts[v]`` pieces left when square ``v`` is taken out.
+
+    ``disc`` and ``low`` (int32, a slot per cell) get the discovery times
+    and low points (``disc`` -1 on cells not reached), ``stack`` (int32)
+    and ``moves`` (int8) are the path and the next move of each of its
+    cells, ``parts`` (uint8) is set on the squares reached: 1 + the children
+    whose low point does not climb above the square (the number of its
+    children for the root), so a cut square has ``parts > 1``.  Returns the
+    number of squares reached.
+    """
+    size = rows * cols
+    for f in range(size):
+        disc[f] = -1
+    t = 0
+    disc[root] = t
+    low[root] = t
+    t += 1
+    parts[root] = 0
+    stack[0] = root
+    moves[0] = 0
+    top = 1
+    while top > 0:
+        v = stack[top - 1]
+        k = moves[top - 1]
+        if k < 8:
+            moves[top - 1] = k + 1
+            r = v // cols
+            c = v - r * cols
+            r2 = r + _DR[k]
+            c2 = c + _DC[k]
+            if not (0 <= r2 < rows and 0 <= c2 < cols):
+                continue
+            w = r2 * cols + c2
+            if not alive[w]:
+                continue
+            if disc[w] < 0:
+                disc[w] = t
+                low[w] = t
+                t += 1
+                parts[w] = 1
+                stack[top] = w
+                moves[top] = 0
+                top += 1
+            elif top < 2 or w != stack[top - 2]:
+                if disc[w] < low[v]:
+                    low[v] = disc[w]
+        else:
+            top -= 1
+            if top > 0:
+                p = stack[top - 1]
+                if low[v] < low[p]:
+                    low[p] = low[v]
+                if top == 1 or low[v] >= disc[p]:
+                    # a child of the root always leaves a piece of its own
+                    if parts[p] < 255:
+                        parts[p] += 1
+    return t
