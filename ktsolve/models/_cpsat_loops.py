@@ -103,7 +103,7 @@ def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, se
     from ..proofs import matching_proof
     from .cpsat_cuts import TwoFactorLoop
 
-    proof = matching_proof(graph, spec, time_limit=deadline.share(0.5))
+    proof = matching_proof(graph, spec, time_limit=deadline.share(0.5), cancel=deadline.cancel)
     if proof is not None:
         stats = {"status": "INFEASIBLE", "rounds": 0, "cuts": 0, "model": "sat", "refuted_by": "matching proof"}
         return SolveResult(Status.INFEASIBLE, proof=proof, seed=seed, stats=stats), None

@@ -128,7 +128,8 @@ class SatLoop:
         """One SAT call with the time left: ``(answer, interrupted)``; answer None when stopped.
 
         A timer interrupts the solver when the deadline passes, and Ctrl-C
-        interrupts it through :func:`ktsolve.driver.call_guarded`.
+        or a race's cancel flag (:attr:`~ktsolve.driver.Deadline.cancel`)
+        interrupt it through :func:`ktsolve.driver.call_guarded`.
         """
         left = deadline.remaining()
         timer = None
@@ -138,7 +139,7 @@ class SatLoop:
             timer.start()
         try:
             answer, interrupted = call_guarded(lambda: self.solver.solve_limited(expect_interrupt=True),
-                                               on_interrupt=self.solver.interrupt)
+                                               on_interrupt=self.solver.interrupt, cancel=deadline.cancel)
         finally:
             if timer is not None:
                 timer.cancel()
