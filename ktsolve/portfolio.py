@@ -114,7 +114,8 @@ class Step:
     """One step of a plan.
 
     ``share`` is the fraction of the time left that the step may use and
-    ``cap`` the most seconds (None: no cap).  Without a time limit a step
+    ``cap`` the most seconds (None: no cap); ``params`` are the method's
+    own parameters (a race's second engine: ``cpsat`` with another model).  Without a time limit a step
     runs to its own default budget, or to ``cap`` when there is one.  A
     step is skipped once the time is up, unless ``always`` (the method a
     user named runs even then, and gives its own honest ``unknown``).
@@ -124,6 +125,15 @@ class Step:
     share: float = 1.0
     cap: float | None = None
     always: bool = False
+    #: Parameters of this step's method, over the caller's ``params[name]`` (pairs, so the step stays hashable).
+    params: tuple = ()
+
+    @property
+    def title(self) -> str:
+        """The step's name in ``stats["steps"]`` and ``settled_by``: its method, and its own parameters if any."""
+        if not self.params:
+            return self.name
+        return f"{self.name} ({', '.join(f'{k}={v}' for k, v in self.params)})"
 
 
 def _method_steps(board: Board, spec: TourSpec) -> list[Step]:
@@ -409,18 +419,27 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
         deadline.check(f"running the {name}")
     if name == "quick proofs":
         return quick_proof(graph, spec, deadline=deadline), True
+    # a race's cancel flag reaches the long proofs, which look at it between their parts
+    cancel = None if deadline is None else deadline.cancel
     if name == "cut proofs":
         t0 = time.perf_counter()
-        proof = cut_proofs(graph, spec, time_limit=time_limit)
-        return proof, proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
+        proof = cut_proofs(graph, spec, time_limit=time_limit, cancel=cancel)
+        return proof, proof is not None or (not _cancelled(cancel) and (
+            time_limit is None or time.perf_counter() - t0 < time_limit))
     if name == "2-factor proof":
         return two_factor_proof(graph, spec, time_limit=time_limit, deadline=deadline), True
     if time_limit is not None and _matching_setup(graph.n) > time_limit:
         return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
-    proof = matching_proof(graph, spec, time_limit=time_limit)
-    finished = proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
+    proof = matching_proof(graph, spec, time_limit=time_limit, cancel=cancel)
+    finished = proof is not None or (not _cancelled(cancel) and (
+        time_limit is None or time.perf_counter() - t0 < time_limit))
     return proof, finished
+
+
+def _cancelled(cancel) -> bool:
+    """Whether a race's cancel flag is set (a proof it stopped did not run to the end)."""
+    return cancel is not None and cancel.is_set()
 
 
 def _matching_setup(n: int) -> float:
@@ -522,7 +541,7 @@ def run_plan(
     if race:
         from .race import run_race, split_lanes
 
-        lanes = split_lanes(plan, board, limited=deadline.time_limit is not None)
+        lanes = split_lanes(plan, board)
         if lanes is not None:
             return run_race(lanes, board, spec, deadline=deadline, run_lane=run_plan, label=label,
                             progress=progress, params=params, seed=seed)
@@ -538,6 +557,10 @@ def run_plan(
         stats.pop("steps", None)
         stats["steps"] = steps
         stats["settled_by"] = settled_by
+        # every step's first-run compile (proofs included), which the clock did not count
+        compiled = sum(entry.get("compile_s", 0.0) for entry in steps)
+        if compiled:
+            stats["compile_s"] = round(compiled, 3)
         if label is not None:
             stats[label] = " -> ".join(tried) if tried else "none"
         return res.replace(stats=stats, elapsed=deadline.elapsed(), board=board, spec=spec)
@@ -564,20 +587,27 @@ def run_plan(
                 # a method step reads its own clock: the plan's, cut to the step's share
                 clock = Deadline(budget, cancel=deadline.cancel)  # a race's cancel reaches the step
                 if proof_step:
+                    take_compile_seconds()
                     t0 = time.perf_counter()
                     proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
             except Stopped as stop:
                 # the time ran out (or Ctrl-C) while the graph was built or a proof ran:
                 # no later step can do better
                 res = SolveResult(Status.UNKNOWN, method=label or step.name, stats=stop.stats())
-                steps.append({"step": step.name, "status": "unknown", "seconds": 0.0, **stop.stats()})
+                compiled = take_compile_seconds() if proof_step else 0.0  # the proofs' warm-up before the stop
+                steps.append({"step": step.title, "status": "unknown", "seconds": 0.0, **stop.stats(),
+                              **({"compile_s": round(compiled, 3)} if compiled else {})})
                 return finish(res, "none")
             if proof_step:
                 seconds = time.perf_counter() - t0
+                # the proofs' first-run compile (run_proof extended the clock by it) is not their work
+                compiled = take_compile_seconds()
+                seconds -= compiled
                 if finished:
                     finished_proofs.add(step.name)
                 steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
-                              "seconds": round(seconds, 6), **built})
+                              "seconds": round(seconds, 6), **built,
+                              **({"compile_s": round(compiled, 3)} if compiled else {})})
                 if proof is not None:
                     tried.append("a necessary condition fails" if step.name == "quick proofs" else step.name)
                     method = _PROOF_METHOD[step.name]
@@ -585,15 +615,15 @@ def run_plan(
                 continue
             info = reg[step.name]
             res = run_method(info, graph, spec, time_limit=clock, progress=progress,
-                             **(params or {}).get(step.name, {}), seed=seed)
+                             **{**(params or {}).get(step.name, {}), **dict(step.params)}, seed=seed)
             # the first-run compile of a method's kernels is not the call's work
             deadline.extend(res.stats.get("compile_s", 0.0))
             for k, entry in enumerate(res.stats.get("steps", ())):
-                steps.append({**entry, **built} if k == 0 else entry)
-            tried.append(step.name)
+                steps.append({**entry, **built, "step": step.title} if k == 0 else entry)
+            tried.append(step.title)
             last = res
             if res.status is not Status.UNKNOWN:
-                return finish(res, step.name)
+                return finish(res, step.title)
             if res.stats.get("interrupted"):
                 return finish(res, "none")
     if last is None:
