@@ -254,3 +254,61 @@ def test_the_race_answers_as_the_oracles_say(case, race):
     start = tuple(case["start"]) if case.get("start") else None
     res = prove(board, closed=case["kind"] == "closed", start=start, time_limit=60, seed=3, race=race)
     assert res.status is (Status.FOUND if case["exists"] else Status.INFEASIBLE)
+
+
+# ---------------------------------------------------------------------- the sat engine's first round
+def test_the_first_round_is_the_linear_time_2_factor_and_fits_the_sat_model():
+    from ktsolve.models._cpsat_loops import _factor_two_factor
+    from ktsolve.models.satcuts import have_pysat
+
+    holes = dense_holes(12, 0.2, 0)
+    start = next((r, c) for r in range(12) for c in range(12) if (r, c) not in set(holes))
+    for spec in (TourSpec(closed=True), TourSpec(closed=False, start=start)):
+        graph = KnightGraph(Board(12, 12, holes))
+        answer, chosen = _factor_two_factor(graph, spec, Deadline(60), 1)
+        assert answer is None
+        nodes = graph.n + (0 if spec.closed else 1)
+        degree = [0] * nodes
+        for u, v in chosen:
+            degree[u] += 1
+            degree[v] += 1
+        assert degree == [2] * nodes  # a 2-factor of the question's network, the dummy node included
+        edges = {tuple(e) for e in graph.edges().tolist()}
+        assert all(v == graph.n or (u, v) in edges for u, v in chosen)
+        if have_pysat():
+            from ktsolve.models.satcuts import SatLoop
+
+            loop = SatLoop(graph, spec)
+            try:
+                assert set(chosen) <= set(loop.var)
+                phases = [x if (e in chosen) else -x for e, x in loop.var.items()]
+                assert loop.solve_round(Deadline(60), assumptions=phases) == (True, False)  # a model at once
+            finally:
+                loop.close()
+
+
+def test_the_first_round_refutes_with_the_checkable_2_factor_witness():
+    from ktsolve.factor import check_two_factor_witness, two_factor, witness_proof
+    from ktsolve.models._cpsat_loops import _factor_two_factor
+
+    board = Board(5, 5, holes=[(1, 2), (2, 1), (2, 3), (3, 2)])  # its open network has no 2-factor
+    spec = TourSpec(closed=False)
+    answer, chosen = _factor_two_factor(KnightGraph(board), spec, Deadline(60), 1)
+    assert chosen is None and answer.status is Status.INFEASIBLE and answer.proof.argument == "2-factor"
+    witness = two_factor(board, closed=False).witness
+    assert check_two_factor_witness(board, spec, witness) is None
+    assert str(answer.proof) == str(witness_proof(board, spec, witness))
+
+
+@pytest.mark.parametrize("case", _oracle_cases(), ids=lambda c: f"{c['board']}-{c['kind']}-{c.get('start')}")
+def test_the_sat_engine_answers_as_the_oracles_say(case):
+    from ktsolve.models.cpsat import solve_cpsat
+    from ktsolve.models.satcuts import have_pysat
+
+    if not have_pysat():
+        pytest.skip("python-sat is an optional extra")
+    board = Board(*case["board"], [tuple(h) for h in case["holes"]])
+    start = tuple(case["start"]) if case.get("start") else None
+    spec = TourSpec(closed=case["kind"] == "closed", start=start)
+    res = solve_cpsat(KnightGraph(board), spec, model="sat", time_limit=60, seed=3)
+    assert res.status is (Status.FOUND if case["exists"] else Status.INFEASIBLE)

@@ -124,8 +124,11 @@ class SatLoop:
         self.cuts = 0
         self.cycles: list[list[int]] = []
 
-    def solve_round(self, deadline: Deadline) -> tuple[bool | None, bool]:
+    def solve_round(self, deadline: Deadline, assumptions=()) -> tuple[bool | None, bool]:
         """One SAT call with the time left: ``(answer, interrupted)``; answer None when stopped.
+
+        ``assumptions`` are literals taken as true for this call only (False
+        then means "not with these", never "no tour").
 
         A timer interrupts the solver when the deadline passes, and Ctrl-C
         or a race's cancel flag (:attr:`~ktsolve.driver.Deadline.cancel`)
@@ -138,7 +141,8 @@ class SatLoop:
             timer.daemon = True
             timer.start()
         try:
-            answer, interrupted = call_guarded(lambda: self.solver.solve_limited(expect_interrupt=True),
+            answer, interrupted = call_guarded(lambda: self.solver.solve_limited(assumptions=list(assumptions),
+                                                                                 expect_interrupt=True),
                                                on_interrupt=self.solver.interrupt, cancel=deadline.cancel)
         finally:
             if timer is not None:
