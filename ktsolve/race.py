@@ -62,8 +62,8 @@ from .graph import KnightGraph
 from .result import SolveResult, Status
 from .tour import TourSpec
 
-__all__ = ["RACE_MAX", "RACING_STEPS", "RACE_STEP_SHARE", "HEAD_START", "split_lanes", "second_engine", "run_race",
-           "cores"]
+__all__ = ["RACE_MAX", "RACING_STEPS", "RACE_CAPPED", "RACE_STEP_SHARE", "HEAD_START", "split_lanes", "second_engine",
+           "run_race", "cores"]
 
 #: Boards up to this many squares race CP-SAT against the other steps (dense 100 x 100 boards included).
 #: Above it a board goes first to splice (holed) or divide (full), which need no graph
@@ -98,10 +98,13 @@ def cores() -> int:
 def second_engine():
     """Lane A's last step: CP-SAT's method with the cut model, ``sat`` where python-sat can be imported.
 
-    Both refine a 2-factor by subtour cuts (:mod:`ktsolve.models.cpsat_cuts`)
-    and settle dense holed boards the circuit model of lane B does not
-    (``benchmarks/results/exact_frontier_one_worker.md``).  It gets the
-    rest of the time (CP-SAT's own default budget without a time limit).
+    Both refine a 2-factor by subtour cuts (:mod:`ktsolve.models.cpsat_cuts`).
+    ``sat`` settles dense holed boards that the circuit model of lane B
+    does not (``benchmarks/results/exact_frontier_one_worker.md``: 11 of
+    14 questions against 9); ``cuts``, without the optional dependency, is
+    at least a search other than lane B's (it settled as many there).  The
+    step gets the rest of the time (CP-SAT's own default budget without a
+    time limit).
     """
     from .models.satcuts import have_pysat
     from .portfolio import Step
