@@ -65,12 +65,15 @@ def test_the_second_engine_starts_after_lane_a_and_settles_while_lane_b_is_stopp
     real_cpsat = registry.BUILTIN["cpsat"].load()
     log: list = []
     seen: dict = {}
+    b_running = threading.Event()
 
     def cpsat(graph, spec, *, model="circuit", **kw):
         if model == "circuit":  # lane B: searches until the race stops it
+            b_running.set()
             seen["B cancelled"] = _until_cancelled(kw["time_limit"])
             return SolveResult(Status.UNKNOWN, stats={"reason": "lane B ran out of time"})
         log.append(f"engine {model} started")
+        assert b_running.wait(30)  # answer only once lane B is at work, so that it must be stopped
         return real_cpsat(graph, spec, model=model, **kw)
 
     _as_builtin(monkeypatch, MethodInfo("cpsat", "exact", "lane B never settles", cpsat, proves=True))
