@@ -101,6 +101,10 @@ CUT_PROOFS_TIME = 0.03
 PROVE_CUT_PROOFS_TIME = 5.0
 #: The share of the time left the 2-factor proof may take before it gives up (no proof).
 TWO_FACTOR_SHARE = 0.3
+#: Boards above this many squares get the 2-factor proof before the cut proofs: on a dense 100 x 100 board
+#: open from a fixed start the cut proofs spent their 5 s cap finding nothing before the 2-factor proof
+#: refuted it (benchmarks/results/race_max.md); up to 40 x 40 they take about 0.1 s.
+TWO_FACTOR_BEFORE_CUTS = 2_000
 
 #: The names of the proof steps (every other step is a method of the registry).
 PROOFS = ("quick proofs", "matching proof", "cut proofs", "2-factor proof")
@@ -159,14 +163,19 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     steps = [Step("quick proofs")]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
-    if not board.is_full and n <= CUT_PROOFS_MAX:
-        # after the matching proof, which settles most; full boards are settled by the theorems
-        steps.append(Step("cut proofs", 1.0, PROVE_CUT_PROOFS_TIME if prove else CUT_PROOFS_TIME))
     # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
     # before any search, with at most TWO_FACTOR_SHARE of a time limit so the constructions keep the
     # rest; after the matching proof where that one runs (its evidence names fewer squares, and it
-    # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings)
-    steps.append(Step("2-factor proof", TWO_FACTOR_SHARE))
+    # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings);
+    # before the cut proofs on large boards, where those spend their whole cap when they find nothing
+    two_factor = Step("2-factor proof", TWO_FACTOR_SHARE)
+    if n > TWO_FACTOR_BEFORE_CUTS:
+        steps.append(two_factor)
+    if not board.is_full and n <= CUT_PROOFS_MAX:
+        # after the matching proof, which settles most; full boards are settled by the theorems
+        steps.append(Step("cut proofs", 1.0, PROVE_CUT_PROOFS_TIME if prove else CUT_PROOFS_TIME))
+    if n <= TWO_FACTOR_BEFORE_CUTS:
+        steps.append(two_factor)
     return steps
 
 

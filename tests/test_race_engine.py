@@ -315,3 +315,15 @@ def test_the_sat_engine_answers_as_the_oracles_say(case):
     spec = TourSpec(closed=case["kind"] == "closed", start=start)
     res = solve_cpsat(KnightGraph(board), spec, model="sat", time_limit=60, seed=3)
     assert res.status is (Status.FOUND if case["exists"] else Status.INFEASIBLE)
+
+
+def test_large_boards_get_the_2_factor_proof_before_the_cut_proofs():
+    from ktsolve.portfolio import TWO_FACTOR_BEFORE_CUTS, auto_plan
+
+    for n, first in ((12, "cut proofs"), (60, "2-factor proof")):
+        board = Board(n, n, dense_holes(n, 0.25, 0))
+        assert (board.n_squares > TWO_FACTOR_BEFORE_CUTS) is (n == 60)
+        for plan in (prove_plan(board, TourSpec(closed=True)), auto_plan(board, TourSpec(closed=True))):
+            names = [s.name for s in plan]
+            pair = sorted(("cut proofs", "2-factor proof"), key=names.index)
+            assert pair[0] == first and names.index("matching proof") < names.index(first)
