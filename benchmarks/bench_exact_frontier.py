@@ -20,7 +20,7 @@ figures are wall times on a shared machine, see the load line.
 
 Run:  python benchmarks/bench_exact_frontier.py [--sizes 12,20,40,60,100]
       [--shares 0.2,0.25,0.3] [--seeds 12:3,20:3,40:2,60:1,100:1]
-      [--limits 12:10,20:10,40:15,60:15,100:15] [--variants plain,circuit,redundant,cuts,sat]
+      [--limits 12:10,20:10,40:15,60:15,100:15] [--variants plain,circuit,redundant,cuts,sat] [--workers 2]
 Writes benchmarks/results/exact_frontier.md (``--out NAME`` to change the name).
 """
 
@@ -46,14 +46,15 @@ def _per_size(text: str, cast) -> dict[int, object]:
     return {int(k): cast(v) for k, v in (item.split(":") for item in text.split(",") if item)}
 
 
-def run_variant(name: str, n: int, holes, board: Board, closed: bool, start, limit: float) -> tuple[str, float, str]:
+def run_variant(name: str, n: int, holes, board: Board, closed: bool, start, limit: float,
+                workers: int = 2) -> tuple[str, float, str]:
     """One variant on one question: (answer, wall seconds, note)."""
     t0 = time.perf_counter()
     if name == "plain":
-        answer, _ = plain_cpsat(n, holes, closed=closed, start=start, time_limit=limit, workers=2)
+        answer, _ = plain_cpsat(n, holes, closed=closed, start=start, time_limit=limit, workers=workers)
         return answer, time.perf_counter() - t0, ""
-    res = solve_cpsat(KnightGraph(board), TourSpec(closed, start), model=name, num_workers=2, time_limit=limit,
-                      seed=1)
+    res = solve_cpsat(KnightGraph(board), TourSpec(closed, start), model=name, num_workers=workers,
+                      time_limit=limit, seed=1)
     took = time.perf_counter() - t0
     if res.found:
         validate(board, res.tour, closed=closed, start=start)
@@ -72,6 +73,7 @@ def main() -> None:
     ap.add_argument("--seeds", default="12:3,20:3,40:2,60:1,100:1", help="boards per cell, by size")
     ap.add_argument("--limits", default="12:10,20:10,40:15,60:15,100:15", help="seconds per run, by size")
     ap.add_argument("--variants", default="plain," + ",".join(MODELS))
+    ap.add_argument("--workers", type=int, default=2, help="CP-SAT workers of every variant")
     ap.add_argument("--out", default="exact_frontier", help="result file name under benchmarks/results/")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",") if x]
@@ -97,7 +99,8 @@ def main() -> None:
                     turn += 1
                     answers = {}
                     for name in order:
-                        answer, took, note = run_variant(name, n, holes, board, closed, start, limits.get(n, 15.0))
+                        answer, took, note = run_variant(name, n, holes, board, closed, start, limits.get(n, 15.0),
+                                                         args.workers)
                         answers[name] = (answer, took, note)
                         if answer != "unknown":
                             settled[name] += 1
@@ -120,8 +123,8 @@ def main() -> None:
         "# The models of method cpsat against plain CP-SAT on dense holed boards", "",
         *machine_lines(("python-sat",)), "",
         f"Command: `python benchmarks/bench_exact_frontier.py --sizes {args.sizes} --shares {args.shares} "
-        f"--seeds {args.seeds} --limits {args.limits} --variants {','.join(variants)}`", "",
-        "Every variant with two CP-SAT workers; one run per board; median over the answers each settled.", "",
+        f"--seeds {args.seeds} --limits {args.limits} --variants {','.join(variants)} --workers {args.workers}`", "",
+        f"Every variant with {args.workers} CP-SAT worker(s); one run per board; median over the answers each settled.", "",
         markdown_table(head, rows + [total]), "",
         "## Every board", "",
         "Answer and wall seconds; for cuts and sat, rounds r and cuts c (`matching`: refuted by the matching "

@@ -362,9 +362,9 @@ def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None]
     ``on_interrupt`` at once (``solver.stop_search``), and ``func`` is
     expected to return soon after.  Outside the main thread ``func`` simply
     runs, unless ``cancel`` is given: a race (:attr:`Deadline.cancel`) then
-    has the wait loop, in any thread, call ``on_interrupt`` once the event
-    is set, so that a losing CP-SAT stops at once (this is not reported as
-    an interrupt: the caller's clock reads as run out).
+    has the wait loop, in any thread, call ``on_interrupt`` at every look
+    once the event is set, so that a losing CP-SAT stops at once (this is
+    not reported as an interrupt: the caller's clock reads as run out).
 
     Returns
     -------
@@ -392,12 +392,12 @@ def call_guarded(func: Callable[[], object], *, on_interrupt: Callable[[], None]
 
         worker = threading.Thread(target=work, name="ktsolve-guarded", daemon=True)
         worker.start()
-        stopped = False
         while worker.is_alive():
-            if cancel is not None and not stopped and cancel.is_set():
-                stopped = True  # another step of the race settled the question: stop this one
-                if on_interrupt is not None:
-                    on_interrupt()
+            if cancel is not None and cancel.is_set() and on_interrupt is not None:
+                # another step of the race settled the question: stop this one, at every look until it
+                # ends, since a stop that lands before the library's search has begun is lost (CP-SAT's
+                # stop_search before solve() has made its wrapper)
+                on_interrupt()
             worker.join(poll)
         if "error" in box:
             raise box["error"]

@@ -43,6 +43,7 @@ True
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import types
 from collections.abc import Callable, Iterable
@@ -53,12 +54,13 @@ __all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready"
 #: Seconds each name's preparation took in this process (compiling, or loading from the cache).
 _READY: dict[str, float] = {}
 
-#: Seconds compiled since the last :func:`take_compile_seconds` (one entry: a mutable float).
-_PENDING = [0.0]
+#: Seconds compiled since the last :func:`take_compile_seconds`, per thread: the two lanes of a race
+#: (:mod:`ktsolve.race`) each count what they compiled.
+_PENDING = threading.local()
 
 
 def take_compile_seconds() -> float:
-    """Seconds spent compiling kernels since the last call (and start counting again from 0).
+    """Seconds this thread spent compiling kernels since its last call (and start counting again from 0).
 
     :func:`ktsolve.portfolio.run_method` calls it around every method, so the
     compile a method paid lands in that method's ``stats["compile_s"]`` and
@@ -69,7 +71,8 @@ def take_compile_seconds() -> float:
     >>> take_compile_seconds() >= 0.0, take_compile_seconds()
     (True, 0.0)
     """
-    seconds, _PENDING[0] = _PENDING[0], 0.0
+    seconds = getattr(_PENDING, "seconds", 0.0)
+    _PENDING.seconds = 0.0
     return seconds
 
 
@@ -186,7 +189,7 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     compiled = compiling or _misses(kernels) > before
     if not compiled:
         return 0.0
-    _PENDING[0] += seconds
+    _PENDING.seconds = getattr(_PENDING, "seconds", 0.0) + seconds
     return seconds
 
 

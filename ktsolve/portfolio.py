@@ -101,6 +101,10 @@ CUT_PROOFS_TIME = 0.03
 PROVE_CUT_PROOFS_TIME = 5.0
 #: The share of the time left the 2-factor proof may take before it gives up (no proof).
 TWO_FACTOR_SHARE = 0.3
+#: Boards above this many squares get the 2-factor proof before the cut proofs: on a dense 100 x 100 board
+#: open from a fixed start the cut proofs spent their 5 s cap finding nothing before the 2-factor proof
+#: refuted it (benchmarks/results/race_max.md); up to 40 x 40 they take about 0.1 s.
+TWO_FACTOR_BEFORE_CUTS = 2_000
 
 #: The names of the proof steps (every other step is a method of the registry).
 PROOFS = ("quick proofs", "matching proof", "cut proofs", "2-factor proof", "local proofs", "local cuts")
@@ -116,7 +120,8 @@ class Step:
     """One step of a plan.
 
     ``share`` is the fraction of the time left that the step may use and
-    ``cap`` the most seconds (None: no cap).  Without a time limit a step
+    ``cap`` the most seconds (None: no cap); ``params`` are the method's
+    own parameters (a race's second engine: ``cpsat`` with another model).  Without a time limit a step
     runs to its own default budget, or to ``cap`` when there is one.  A
     step is skipped once the time is up, unless ``always`` (the method a
     user named runs even then, and gives its own honest ``unknown``).
@@ -126,6 +131,15 @@ class Step:
     share: float = 1.0
     cap: float | None = None
     always: bool = False
+    #: Parameters of this step's method, over the caller's ``params[name]`` (pairs, so the step stays hashable).
+    params: tuple = ()
+
+    @property
+    def title(self) -> str:
+        """The step's name in ``stats["steps"]`` and ``settled_by``: its method, and its own parameters if any."""
+        if not self.params:
+            return self.name
+        return f"{self.name} ({', '.join(f'{k}={v}' for k, v in self.params)})"
 
 
 def _method_steps(board: Board, spec: TourSpec) -> list[Step]:
@@ -160,14 +174,19 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     steps = [Step("quick proofs")]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
-    if not board.is_full and n <= CUT_PROOFS_MAX:
-        # after the matching proof, which settles most; full boards are settled by the theorems
-        steps.append(Step("cut proofs", 1.0, PROVE_CUT_PROOFS_TIME if prove else CUT_PROOFS_TIME))
     # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
     # before any search, with at most TWO_FACTOR_SHARE of a time limit so the constructions keep the
     # rest; after the matching proof where that one runs (its evidence names fewer squares, and it
-    # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings)
-    steps.append(Step("2-factor proof", TWO_FACTOR_SHARE))
+    # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings);
+    # before the cut proofs on large boards, where those spend their whole cap when they find nothing
+    two_factor = Step("2-factor proof", TWO_FACTOR_SHARE)
+    if n > TWO_FACTOR_BEFORE_CUTS:
+        steps.append(two_factor)
+    if not board.is_full and n <= CUT_PROOFS_MAX:
+        # after the matching proof, which settles most; full boards are settled by the theorems
+        steps.append(Step("cut proofs", 1.0, PROVE_CUT_PROOFS_TIME if prove else CUT_PROOFS_TIME))
+    if n <= TWO_FACTOR_BEFORE_CUTS:
+        steps.append(two_factor)
     return steps
 
 
@@ -432,18 +451,27 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
         return local_proof(graph.board, spec, cuts=False, deadline=deadline), True
     if name == "local cuts":
         return local_cut_proof(graph.board, spec), True
+    # a race's cancel flag reaches the long proofs, which look at it between their parts
+    cancel = None if deadline is None else deadline.cancel
     if name == "cut proofs":
         t0 = time.perf_counter()
-        proof = cut_proofs(graph, spec, time_limit=time_limit)
-        return proof, proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
+        proof = cut_proofs(graph, spec, time_limit=time_limit, cancel=cancel)
+        return proof, proof is not None or (not _cancelled(cancel) and (
+            time_limit is None or time.perf_counter() - t0 < time_limit))
     if name == "2-factor proof":
         return two_factor_proof(graph, spec, time_limit=time_limit, deadline=deadline), True
     if time_limit is not None and _matching_setup(graph.n) > time_limit:
         return None, False  # it would not look at the clock before the time is up
     t0 = time.perf_counter()
-    proof = matching_proof(graph, spec, time_limit=time_limit)
-    finished = proof is not None or time_limit is None or time.perf_counter() - t0 < time_limit
+    proof = matching_proof(graph, spec, time_limit=time_limit, cancel=cancel)
+    finished = proof is not None or (not _cancelled(cancel) and (
+        time_limit is None or time.perf_counter() - t0 < time_limit))
     return proof, finished
+
+
+def _cancelled(cancel) -> bool:
+    """Whether a race's cancel flag is set (a proof it stopped did not run to the end)."""
+    return cancel is not None and cancel.is_set()
 
 
 def _matching_setup(n: int) -> float:
@@ -545,7 +573,7 @@ def run_plan(
     if race:
         from .race import run_race, split_lanes
 
-        lanes = split_lanes(plan, board, limited=deadline.time_limit is not None)
+        lanes = split_lanes(plan, board)
         if lanes is not None:
             return run_race(lanes, board, spec, deadline=deadline, run_lane=run_plan, label=label,
                             progress=progress, params=params, seed=seed)
@@ -561,6 +589,10 @@ def run_plan(
         stats.pop("steps", None)
         stats["steps"] = steps
         stats["settled_by"] = settled_by
+        # every step's first-run compile (proofs included), which the clock did not count
+        compiled = sum(entry.get("compile_s", 0.0) for entry in steps)
+        if compiled:
+            stats["compile_s"] = round(compiled, 3)
         if label is not None:
             stats[label] = " -> ".join(tried) if tried else "none"
         return res.replace(stats=stats, elapsed=deadline.elapsed(), board=board, spec=spec)
@@ -587,20 +619,27 @@ def run_plan(
                 # a method step reads its own clock: the plan's, cut to the step's share
                 clock = Deadline(budget, cancel=deadline.cancel)  # a race's cancel reaches the step
                 if proof_step:
+                    take_compile_seconds()
                     t0 = time.perf_counter()
                     proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
             except Stopped as stop:
                 # the time ran out (or Ctrl-C) while the graph was built or a proof ran:
                 # no later step can do better
                 res = SolveResult(Status.UNKNOWN, method=label or step.name, stats=stop.stats())
-                steps.append({"step": step.name, "status": "unknown", "seconds": 0.0, **stop.stats()})
+                compiled = take_compile_seconds() if proof_step else 0.0  # the proofs' warm-up before the stop
+                steps.append({"step": step.title, "status": "unknown", "seconds": 0.0, **stop.stats(),
+                              **({"compile_s": round(compiled, 3)} if compiled else {})})
                 return finish(res, "none")
             if proof_step:
                 seconds = time.perf_counter() - t0
+                # the proofs' first-run compile (run_proof extended the clock by it) is not their work
+                compiled = take_compile_seconds()
+                seconds -= compiled
                 if finished:
                     finished_proofs.add(step.name)
                 steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
-                              "seconds": round(seconds, 6), **built})
+                              "seconds": round(seconds, 6), **built,
+                              **({"compile_s": round(compiled, 3)} if compiled else {})})
                 if proof is not None:
                     necessary = step.name in ("quick proofs", *_GRAPHLESS)
                     tried.append("a necessary condition fails" if necessary else step.name)
@@ -609,15 +648,15 @@ def run_plan(
                 continue
             info = reg[step.name]
             res = run_method(info, graph, spec, time_limit=clock, progress=progress,
-                             **(params or {}).get(step.name, {}), seed=seed)
+                             **{**(params or {}).get(step.name, {}), **dict(step.params)}, seed=seed)
             # the first-run compile of a method's kernels is not the call's work
             deadline.extend(res.stats.get("compile_s", 0.0))
             for k, entry in enumerate(res.stats.get("steps", ())):
-                steps.append({**entry, **built} if k == 0 else entry)
-            tried.append(step.name)
+                steps.append({**entry, **built, "step": step.title} if k == 0 else entry)
+            tried.append(step.title)
             last = res
             if res.status is not Status.UNKNOWN:
-                return finish(res, step.name)
+                return finish(res, step.title)
             if res.stats.get("interrupted"):
                 return finish(res, "none")
     if last is None:

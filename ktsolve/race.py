@@ -6,10 +6,15 @@ board where CP-SAT has a chance (at most :data:`RACE_MAX` squares) is
 raced instead by :func:`run_race`:
 
 * lane A runs every other step in the plan's order (the proofs, the
-  constructions, exhaustive search), the last of them with the rest of
-  the time;
-* lane B runs CP-SAT from the start, with one worker (reproducible) and the
-  whole time.
+  constructions, exhaustive search; the searches that may run out their
+  budget with at most :data:`RACE_STEP_SHARE` of the time left each), then
+  a second exact engine with the rest of the time (:func:`second_engine`:
+  the 2-factor model refined by subtour cuts, in python-sat's Glucose when
+  it can be imported, else in CP-SAT), so that its core keeps working on
+  the question once the cheap steps are spent;
+* lane B runs CP-SAT's circuit model with one worker (reproducible) and the
+  whole time, from the moment lane A's proofs are behind, or
+  :data:`HEAD_START` seconds into the call if they take longer.
 
 Both lanes read one clock, the call's :class:`~ktsolve.driver.Deadline`,
 with a cancel flag (a :class:`threading.Event`) shared by the race.  The
@@ -39,6 +44,8 @@ Examples
 >>> a, b = split_lanes(prove_plan(Board(6, 6), TourSpec(closed=True)), Board(6, 6), cores=2)
 >>> [s.name for s in b]
 ['cpsat']
+>>> a[-1].title in ('cpsat (model=sat)', 'cpsat (model=cuts)')
+True
 >>> split_lanes(prove_plan(Board(6, 6), TourSpec(closed=True)), Board(6, 6), cores=1) is None
 True
 """
@@ -55,16 +62,27 @@ from .graph import KnightGraph
 from .result import SolveResult, Status
 from .tour import TourSpec
 
-__all__ = ["RACE_MAX", "RACING_STEPS", "split_lanes", "run_race", "cores"]
+__all__ = ["RACE_MAX", "RACING_STEPS", "RACE_CAPPED", "RACE_STEP_SHARE", "HEAD_START", "split_lanes", "second_engine",
+           "run_race", "cores"]
 
-#: Boards up to this many squares race CP-SAT against the other steps; above it CP-SAT is hopeless
-#: within a user's time limit (a 50 x 50 board's model has about 20,000 arcs) and the plan runs in turn.
-RACE_MAX = 2500
+#: Boards up to this many squares race CP-SAT against the other steps (dense 100 x 100 boards included).
+#: Above it a board goes first to splice (holed) or divide (full), which need no graph
+#: (``portfolio.SPLICE_FIRST``, ``PROVE_DIVIDE_FIRST``), and the plan runs in turn.
+RACE_MAX = 10_000
 #: The steps that run in lane B, from the start of the call.
 RACING_STEPS = ("cpsat",)
+#: Lane A's steps that search until their budget ends, and the most of the time left each may take there,
+#: so that the second engine gets most of the time (rotation and Warnsdorff settle dense boards of 40 x 40
+#: in under half a second when they settle them at all: benchmarks/results/frontier_race.md).
+RACE_CAPPED = ("rotation", "warnsdorff", "backtrack")
+RACE_STEP_SHARE = 0.05
 #: The grace lane A's proofs get after CP-SAT's "no tour" (:func:`_grace`): this share of CP-SAT's time,
 #: and at least this many seconds.
 GRACE_SHARE, GRACE_MIN = 0.4, 0.2
+#: Seconds lane B waits, at most, for lane A's proofs to be behind before it starts (within the promise's
+#: 0.3 s of slack): building a CP-SAT model beside them made the proofs of dense 60 x 60 and 100 x 100
+#: boards 2 to 10 times slower (benchmarks/results/race_max.md).
+HEAD_START = 0.25
 #: Seconds between two looks of the waiting main thread at the lanes and at Ctrl-C.
 _POLL = 0.02
 
@@ -77,19 +95,35 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def split_lanes(plan: list, board: Board, *, cores: int | None = None,
-                limited: bool = True) -> tuple[list, list] | None:
+def second_engine():
+    """Lane A's last step: CP-SAT's method with the cut model, ``sat`` where python-sat can be imported.
+
+    Both refine a 2-factor by subtour cuts (:mod:`ktsolve.models.cpsat_cuts`).
+    ``sat`` settles dense holed boards that the circuit model of lane B
+    does not (``benchmarks/results/exact_frontier_one_worker.md``: 11 of
+    14 questions against 9); ``cuts``, without the optional dependency, is
+    at least a search other than lane B's (it settled as many there).  The
+    step gets the rest of the time (CP-SAT's own default budget without a
+    time limit).
+    """
+    from .models.satcuts import have_pysat
+    from .portfolio import Step
+
+    return Step("cpsat", 1.0, None, params=(("model", "sat" if have_pysat() else "cuts"),))
+
+
+def split_lanes(plan: list, board: Board, *, cores: int | None = None) -> tuple[list, list] | None:
     """The plan's two lanes ``(A, B)``, or None when the plan runs in turn.
 
     None on one core, above :data:`RACE_MAX` squares, or when the plan has
     no step of :data:`RACING_STEPS` or nothing else.  Lane B's steps get
     the whole time (share 1, no cap); lane A keeps the plan's order and
     shares (its proofs get the caps of :func:`~ktsolve.portfolio.prove_plan`,
-    in ``auto`` too), but its last method step gets the rest of the time (and no
-    cap when the call is ``limited`` by a time limit): lane A has nothing
-    else to run.
+    in ``auto`` too), with at most :data:`RACE_STEP_SHARE` of the time left
+    for each step of :data:`RACE_CAPPED`, and ends with
+    :func:`second_engine`, which gets the rest of the time.
     """
-    from .portfolio import PROOFS, Step, _proof_steps
+    from .portfolio import Step, _proof_steps
 
     n_cores = globals()["cores"]() if cores is None else cores
     if n_cores < 2 or board.n_squares > RACE_MAX:
@@ -101,10 +135,9 @@ def split_lanes(plan: list, board: Board, *, cores: int | None = None,
     a = [proving.get(s.name, s) for s in plan if s.name not in RACING_STEPS]
     if not a or not b:
         return None
-    if a[-1].name not in PROOFS:
-        last = a[-1]
-        a[-1] = Step(last.name, 1.0, None if limited else last.cap, last.always)
-    return a, b
+    a = [Step(s.name, min(s.share, RACE_STEP_SHARE), s.cap, s.always, s.params) if s.name in RACE_CAPPED else s
+         for s in a]
+    return a + [second_engine()], b
 
 
 def run_race(
@@ -149,6 +182,10 @@ def run_race(
 
     def lane(name: str, steps: list) -> None:
         try:
+            if name == "B":
+                # lane B builds its model in Python, which holds the interpreter lane A's proofs need: it starts
+                # once they are behind, or after a head start that the promise's slack covers
+                proofs_behind.wait(HEAD_START)
             # lane A reports progress and says when its proofs are behind; one bar, drawn by one lane
             extra = {"proofs_behind": proofs_behind} if name == "A" else {"progress": None}
             res = run_lane(steps, board, spec, deadline=clock, label=label, **{**kwargs, **extra})
@@ -205,7 +242,12 @@ def run_race(
     stats["steps"] = steps
     stats["settled_by"] = out.stats.get("settled_by", "none") if winner is not None else "none"
     stats["graph_s"] = round(graph_s, 6)
-    stats["lanes"] = {name: [s.name for s in lane_steps] for name, lane_steps in zip("AB", lanes)}
+    stats["lanes"] = {name: [s.title for s in lane_steps] for name, lane_steps in zip("AB", lanes)}
+    # both lanes' first-run compiles (proofs included), which the clock did not count
+    compiled = sum(entry.get("compile_s", 0.0) for entry in steps)
+    stats.pop("compile_s", None)
+    if compiled:
+        stats["compile_s"] = round(compiled, 3)
     if winner is not None:
         stats["lane"] = winner
     if label is not None:

@@ -231,7 +231,12 @@ def prove(
     :data:`ktsolve.race.RACE_MAX` squares, CP-SAT (step 6) runs from the
     start beside the other steps, and the first definite answer wins
     (:mod:`ktsolve.race`); ``solve(method="auto", race=True)`` races the
-    same way, while ``solve`` by default runs its plan in turn.
+    same way, while ``solve`` by default runs its plan in turn.  In the
+    race the other steps give most of their time to a second exact search
+    that ends their lane (CP-SAT's method with ``model="sat"``, or
+    ``"cuts"`` without python-sat): rotation, Warnsdorff's rule and
+    exhaustive search get at most :data:`ktsolve.race.RACE_STEP_SHARE` of
+    the time left each, so the rule above holds for ``race=False``.
     Every step gets the same seed and gives the answer it gives alone, but
     *which* step wins may depend on timing (which one answers first), and
     so may the tour.  ``race=False`` runs the steps in turn, so that a seed

@@ -95,7 +95,8 @@ def test_prove_finds_a_tour_whenever_solve_does_on_structured_boards(board, kw):
 
 
 def test_steps_report_every_phase():
-    res = prove(Board(3, 1009, [(0, 0)]), closed=True, seed=1)  # a board no other test built
+    # a board no other test built; in turn (a race builds the graph before its lanes: stats["graph_s"])
+    res = prove(Board(3, 1009, [(0, 0)]), closed=True, seed=1, race=False)
     steps = res.stats["steps"]
     assert steps[0]["step"] == "quick proofs" and "graph_s" in steps[0]
     method = [s for s in steps if s["step"] == res.stats["settled_by"]][0]

@@ -6,7 +6,9 @@ import functools
 
 import os
 import signal
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -14,10 +16,13 @@ from ktsolve import Board, UnsupportedError, prove, solve
 from ktsolve import registry
 from ktsolve.driver import Deadline, drive
 from ktsolve.portfolio import prove_plan, run_plan
-from ktsolve.race import RACE_MAX, split_lanes
+from ktsolve.race import RACE_CAPPED, RACE_MAX, RACE_STEP_SHARE, split_lanes
 from ktsolve.registry import MethodInfo, register_method, reset_methods
 from ktsolve.result import SolveResult, Status
 from ktsolve.tour import TourSpec
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+from frontier_boards import dense_holes  # noqa: E402
 
 needs_two_cores = pytest.mark.skipif(split_lanes(prove_plan(Board(6, 6), TourSpec()), Board(6, 6)) is None,
                                      reason="the race needs two cores")
@@ -49,17 +54,30 @@ def restore_methods():
     reset_methods()
 
 
-def test_split_lanes_races_cpsat_beside_the_rest_where_it_can_win():
+def test_split_lanes_races_cpsat_beside_the_rest_where_it_can_win(monkeypatch):
+    from ktsolve.models import satcuts
+
     board = Board(6, 6)
     plan = prove_plan(board, TourSpec(closed=True))
     a, b = split_lanes(plan, board, cores=2)
-    assert [s.name for s in b] == ["cpsat"] and b[0].share == 1.0
-    assert [s.name for s in a] == [s.name for s in plan if s.name != "cpsat"]
-    assert a[-1].share == 1.0 and a[-1].cap is None  # lane A's last step gets the rest of the time
-    assert split_lanes(plan, board, cores=2, limited=False)[0][-1].cap == plan[-2].cap
+    assert [s.name for s in b] == ["cpsat"] and b[0].share == 1.0 and b[0].params == ()
+    # lane A: the plan's other steps in order, then the second engine with the rest of the time
+    assert [s.name for s in a[:-1]] == [s.name for s in plan if s.name != "cpsat"]
+    engine = a[-1]
+    assert engine.share == 1.0 and engine.cap is None
+    assert engine.title == f"cpsat (model={'sat' if satcuts.have_pysat() else 'cuts'})"
+    shares = {s.name: s.share for s in plan}
+    for step in a[:-1]:  # the searches that run out their budget leave most of it to the engine
+        want = min(shares[step.name], RACE_STEP_SHARE) if step.name in RACE_CAPPED else shares[step.name]
+        assert step.share == want
+    assert any(s.name in RACE_CAPPED and s.share < shares[s.name] for s in a)
+    monkeypatch.setattr(satcuts, "have_pysat", lambda: False)
+    assert split_lanes(plan, board, cores=2)[0][-1].params == (("model", "cuts"),)
     assert split_lanes(plan, board, cores=1) is None
-    big = Board(60, 60)
+    big = Board(101, 101)
     assert big.n_squares > RACE_MAX and split_lanes(prove_plan(big, TourSpec()), big, cores=2) is None
+    dense = Board(100, 100, dense_holes(100, 0.2, 0))  # the frontier's largest dense boards race
+    assert dense.n_squares <= RACE_MAX and split_lanes(prove_plan(dense, TourSpec()), dense, cores=2) is not None
     assert split_lanes([s for s in plan if s.name != "cpsat"], board, cores=2) is None
 
 
@@ -134,7 +152,8 @@ def test_the_race_gives_the_answer_of_the_plan_run_in_turn(board, closed):
     raced = run_plan(plan, board, spec, deadline=Deadline(60), label=None, seed=5, race=True)
     in_turn = run_plan(plan, board, spec, deadline=Deadline(60), label=None, seed=5)
     assert raced.status is in_turn.status is not Status.UNKNOWN
-    assert raced.stats["settled_by"] in [s.name for s in plan]
+    lanes = split_lanes(plan, board) or ([], [])
+    assert raced.stats["settled_by"] in [s.name for s in plan] + [s.title for s in lanes[0] + lanes[1]]
     assert all("lane" in s for s in raced.stats["steps"]) or split_lanes(plan, board) is None
 
 
@@ -156,12 +175,6 @@ def _instant_no(graph, spec, *, seed=None, time_limit=None, progress=None):
 @needs_two_cores
 @pytest.mark.parametrize("entry", [prove, functools.partial(solve, race=True)], ids=["prove", "solve"])
 def test_a_proof_with_a_witness_is_preferred_to_a_search_that_was_faster(monkeypatch, restore_methods, entry):
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-    from frontier_boards import dense_holes
-
     board = Board(10, 10, dense_holes(10, 0.35, 5))  # the matching proof refutes its closed tours
     assert prove(board, closed=True, seed=1).stats["settled_by"] == "matching proof"  # and loads the kernels
     from ktsolve import portfolio

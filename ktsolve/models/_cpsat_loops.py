@@ -12,6 +12,8 @@ models is asked for.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..driver import Deadline, Stopped, interrupt_guard
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
@@ -103,11 +105,14 @@ def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, se
     from ..proofs import matching_proof
     from .cpsat_cuts import TwoFactorLoop
 
-    proof = matching_proof(graph, spec, time_limit=deadline.share(0.5))
+    proof = matching_proof(graph, spec, time_limit=deadline.share(0.5), cancel=deadline.cancel)
     if proof is not None:
         stats = {"status": "INFEASIBLE", "rounds": 0, "cuts": 0, "model": "sat", "refuted_by": "matching proof"}
         return SolveResult(Status.INFEASIBLE, proof=proof, seed=seed, stats=stats), None
     deadline.check("refuting the 2-factor")
+    answer, chosen = _factor_two_factor(graph, spec, deadline, seed)
+    if answer is not None or chosen is not None:
+        return answer, chosen
 
     first = TwoFactorLoop(graph, spec, deadline)
     solver = cp_model.CpSolver()
@@ -131,13 +136,60 @@ def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, se
     return None, {e: solver.boolean_value(x) for e, x in first.lits.items()}
 
 
+#: The share of the time left the linear-time 2-factor of :mod:`ktsolve.factor` may take as the first
+#: round of ``sat`` before CP-SAT is asked instead.
+FACTOR_SHARE = 0.25
+
+
+def _factor_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int
+                       ) -> tuple[SolveResult | None, dict | None]:
+    """Round 0 of ``sat`` by :func:`ktsolve.factor.two_factor` (augmenting paths, near-linear time).
+
+    Its 2-factor becomes the SAT solver's first phases: ``(None, {edge:
+    chosen})``, an open tour's links to the extra vertex read as edges to
+    the dummy node (only hints: a link the SAT model lacks is dropped).
+    When the network has none, the answer is the 2-factor proof, whose
+    witness :func:`ktsolve.factor.check_two_factor_witness` re-checks.
+    ``(None, None)`` when it runs out of its share of the time: CP-SAT
+    then looks for the first 2-factor.  On a dense 100 x 100 board open
+    from a fixed start, CP-SAT with one worker found none in 20 s
+    (``benchmarks/results/race_max.md``).
+    """
+    from ..factor import END, two_factor, witness_proof
+    from ..graph import KNIGHT_MOVES
+
+    board = graph.board
+    tf = two_factor(board, closed=spec.closed, start=spec.start, end=spec.end,
+                    deadline=Deadline(deadline.share(FACTOR_SHARE), cancel=deadline.cancel))
+    if tf.status == "none":
+        stats = {"status": "INFEASIBLE", "rounds": 0, "cuts": 0, "model": "sat", "refuted_by": "2-factor proof"}
+        return SolveResult(Status.INFEASIBLE, proof=witness_proof(board, spec, tf.witness), seed=seed,
+                           stats=stats), None
+    if tf.status != "found":
+        return None, None
+    n = graph.n
+    chosen: dict = {}
+    rows, cols = np.nonzero((tf.links >= 0).any(axis=2))
+    for r, c in zip(rows.tolist(), cols.tolist()):
+        u = board.index(r, c)
+        for code in tf.links[r, c].tolist():
+            if code == END:
+                chosen[(u, n)] = True
+            elif code >= 0:
+                dr, dc = KNIGHT_MOVES[code].tolist()
+                v = board.index(r + dr, c + dc)
+                chosen[(min(u, v), max(u, v))] = True
+    return None, chosen
+
+
 def solve_sat(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int, num_workers: int,
                parameters) -> SolveResult:
     """The ``sat`` model: the cut loop of :func:`solve_cuts` in one incremental SAT solver.
 
-    The first 2-factor comes from CP-SAT (:func:`_first_two_factor`) and
-    becomes the SAT solver's initial phases; the SAT solver keeps its
-    learnt clauses and phases from round to round.
+    The first 2-factor comes from :mod:`ktsolve.factor` or CP-SAT
+    (:func:`_first_two_factor`) and is the first round (solved under it as
+    assumptions); the SAT solver keeps its learnt clauses and phases from
+    round to round.
     """
     from .satcuts import SAT_SOLVER, SatLoop
 
@@ -151,7 +203,21 @@ def solve_sat(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int,
                                                                      **stop.stats()})
             if answer is not None:
                 return answer
-            loop.solver.set_phases([x if first[e] else -x for e, x in loop.var.items()])
+            phases = [x if first.get(e, False) else -x for e, x in loop.var.items()]
+            loop.solver.set_phases(phases)
+            # the first 2-factor is the first round: solved under it as assumptions, Glucose has a model at
+            # once and keeps its values as saved phases for the next round (the phases alone did not lead a
+            # dense 100 x 100 board's first round to a 2-factor in 40 s); a "no" here is only "not this one"
+            answer, interrupted = loop.solve_round(deadline, assumptions=phases)
+            if interrupted:
+                return SolveResult(Status.UNKNOWN, seed=seed, stats={
+                    "rounds": 0, "cuts": 0, "model": "sat", "interrupted": True,
+                    "reason": "interrupted (Ctrl-C) while the SAT solver searched"})
+            if answer is True and loop.refine():
+                tour = _tour_from_successors(graph, spec, loop.successors())
+                return SolveResult(Status.FOUND, tour=tour, seed=seed, stats={
+                    "status": "FEASIBLE", "rounds": loop.rounds, "cuts": 0, "edges": len(loop.edges), "model": "sat",
+                    "sat_solver": SAT_SOLVER})
             while True:
                 stats = {"status": "UNKNOWN", "rounds": loop.rounds, "cuts": loop.cuts, "edges": len(loop.edges),
                          "model": "sat", "sat_solver": SAT_SOLVER}

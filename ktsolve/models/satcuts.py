@@ -124,11 +124,15 @@ class SatLoop:
         self.cuts = 0
         self.cycles: list[list[int]] = []
 
-    def solve_round(self, deadline: Deadline) -> tuple[bool | None, bool]:
+    def solve_round(self, deadline: Deadline, assumptions=()) -> tuple[bool | None, bool]:
         """One SAT call with the time left: ``(answer, interrupted)``; answer None when stopped.
 
+        ``assumptions`` are literals taken as true for this call only (False
+        then means "not with these", never "no tour").
+
         A timer interrupts the solver when the deadline passes, and Ctrl-C
-        interrupts it through :func:`ktsolve.driver.call_guarded`.
+        or a race's cancel flag (:attr:`~ktsolve.driver.Deadline.cancel`)
+        interrupt it through :func:`ktsolve.driver.call_guarded`.
         """
         left = deadline.remaining()
         timer = None
@@ -137,8 +141,9 @@ class SatLoop:
             timer.daemon = True
             timer.start()
         try:
-            answer, interrupted = call_guarded(lambda: self.solver.solve_limited(expect_interrupt=True),
-                                               on_interrupt=self.solver.interrupt)
+            answer, interrupted = call_guarded(lambda: self.solver.solve_limited(assumptions=list(assumptions),
+                                                                                 expect_interrupt=True),
+                                               on_interrupt=self.solver.interrupt, cancel=deadline.cancel)
         finally:
             if timer is not None:
                 timer.cancel()

@@ -92,6 +92,7 @@ Examples
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -142,12 +143,15 @@ def _kernel(name: str, n: int, seconds: float | None):
 
 
 class _Clock:
-    """A budget in seconds; ``out()`` is True once it is spent."""
+    """A budget in seconds; ``out()`` is True once it is spent, or once a race's ``cancel`` is set."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, cancel: threading.Event | None = None):
         self.end = None if seconds is None else time.perf_counter() + seconds
+        self.cancel = cancel
 
     def out(self) -> bool:
+        if self.cancel is not None and self.cancel.is_set():
+            return True
         return self.end is not None and time.perf_counter() > self.end
 
 
@@ -349,7 +353,8 @@ def count_words(k: int) -> str:
     return f"{k} square{'s' if k != 1 else ''}"
 
 
-def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
+                  cancel: threading.Event | None = None) -> Proof | None:
     """Toughness with two squares, and the two-square cut argument (module docstring).
 
     For each square ``u`` (fewest moves first) one depth-first search finds
@@ -361,7 +366,7 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
     n = graph.n
     if n < 5:
         return None
-    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
+    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit, cancel)
     net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
     ends = _fixed(graph, spec)
     free = 0 if spec.closed else 2 - len(ends)
@@ -411,7 +416,8 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
 
 
 # ---------------------------------------------------------------------- larger S, greedily
-def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
+                    cancel: threading.Event | None = None) -> Proof | None:
     """A set ``S`` whose removal leaves more parts than a tour allows (module docstring), or None.
 
     Seeds: the two neighbours of each square with two moves (at most
@@ -424,7 +430,7 @@ def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | N
     n = graph.n
     if n < 3:
         return None
-    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
+    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit, cancel)
     net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
     ends = _fixed(graph, spec)
     deg = net.degree
@@ -464,7 +470,8 @@ def _best_cut_square(net: _Net, S: set[int]) -> int | None:
 
 
 # ---------------------------------------------------------------------- regions
-def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
+                 cancel: threading.Event | None = None) -> Proof | None:
     """A region with more squares of one colour than its border can feed (module docstring), or None.
 
     Regions grow from each square with two moves (at most
@@ -476,7 +483,7 @@ def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None
     n = graph.n
     if n < 3:
         return None
-    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit)
+    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit, cancel)
     net = _Net(graph)
     colour = net.colour
     fixed = _fixed(graph, spec)
@@ -559,7 +566,8 @@ def _region(graph, spec, R, major, fixed, free_ends) -> Proof | None:
 
 
 # ---------------------------------------------------------------------- all of them
-def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None) -> Proof | None:
+def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
+               cancel: threading.Event | None = None) -> Proof | None:
     """The first of :func:`region_proof`, :func:`toughness_proof`, :func:`two_cut_proof` that proves.
 
     ``time_limit`` (default :data:`DEFAULT_TIME` seconds) is shared: the
@@ -567,14 +575,16 @@ def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None =
     what is left.  Assumes the quick proofs found nothing (a connected board
     with no cut square); full boards with both sides at least 5 are
     2-connected and balanced, and are still searched (nothing is assumed).
+    ``cancel`` (a race's flag, :mod:`ktsolve.race`) is looked at wherever
+    the time is, and between the finders: once set, the answer is None.
     """
     budget = DEFAULT_TIME if time_limit is None else max(0.0, float(time_limit))
     t0 = time.perf_counter()
     for finder, share in ((region_proof, 0.25), (toughness_proof, 0.25), (two_cut_proof, 1.0)):
         left = budget - (time.perf_counter() - t0)
-        if left <= 0:
+        if left <= 0 or (cancel is not None and cancel.is_set()):
             return None
-        proof = finder(graph, spec, time_limit=left * share)
+        proof = finder(graph, spec, time_limit=left * share, cancel=cancel)
         if proof is not None:
             return proof
     return None

@@ -7,6 +7,7 @@ See the package documentation of :mod:`ktsolve.proofs` for the argument;
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 
@@ -428,7 +429,7 @@ class _MatchingProver:
 
 
 def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
-                   max_rounds: int | None = None) -> Proof | None:
+                   max_rounds: int | None = None, cancel: threading.Event | None = None) -> Proof | None:
     """The matching proof with degree-2 forcing; a :class:`Proof` or None.
 
     Parameters
@@ -440,6 +441,9 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | No
         None (no proof), never a wrong one.
     max_rounds : int, optional
         Stop (with None) after this many rounds of matching and forcing.
+    cancel : threading.Event, optional
+        Looked at between rounds, like the time: once it is set the answer
+        is None (a race, :mod:`ktsolve.race`, was settled by another step).
 
     Returns
     -------
@@ -483,6 +487,8 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | No
         prover.check_left(connectivity=bool(net.extra))
         while True:
             if deadline is not None and time.perf_counter() > deadline:
+                return None
+            if cancel is not None and cancel.is_set():
                 return None
             if max_rounds is not None and rounds >= max_rounds:
                 return None
