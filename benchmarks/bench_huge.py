@@ -22,6 +22,13 @@ taken).  Run:
     python benchmarks/bench_huge.py [--sizes 1000,2000,4000] [--seeds 3] [--runs 1]
                                     [--rotation-limit 60] [--shares 0.001,0.01,0.05] [--out NAME]
                                     [--huge [--process]]
+    python benchmarks/bench_huge.py --windows [--sizes 2000] [--seeds 3]
+
+``--windows`` (issue 18, item 2) runs ``solve_splice`` on n x n boards with
+1% and 5% holes, closed, with each window solver (``window_method``: CP-SAT's
+exact model, the colonies ``aco`` and ``iaco``), splice seed 1, and prints
+the time, the windows tried and solved, and whether a validated tour came
+out; it writes benchmarks/results/huge_windows.md.
 
 Writes benchmarks/results/huge.md (huge_10k.md with --huge, which runs only
 10,000 x 10,000 at 1%, one seed, closed; with --process also the whole programs
@@ -127,6 +134,71 @@ def worker(n: int, frac: float, seeds: int, runs: int, rotation_limit: float | N
     return out
 
 
+WINDOW_FRACS = (0.01, 0.05)
+
+
+def windows_worker(n: int, frac: float, seeds: int) -> dict:
+    """Every window method on the closed question of each seed of one size and share, in this process."""
+    from ktsolve import KnightGraph, TourSpec
+    from ktsolve.generate import random_holed_board
+    from ktsolve.heuristics import splice
+    from ktsolve.heuristics._splice_colony_window import WINDOW_METHODS, warm_window
+    from ktsolve.tour import validate
+
+    splice.warm()
+    for method in WINDOW_METHODS:
+        warm_window(method)
+    cases = []
+    for seed in range(1, seeds + 1):
+        board = random_holed_board(n, n, frac, closed=True, seed=seed)
+        for method in WINDOW_METHODS:
+            t0 = time.perf_counter()
+            res = splice.solve_splice(KnightGraph(board), TourSpec(closed=True), window_method=method, seed=1)
+            wall = time.perf_counter() - t0
+            tour = 0
+            if res.tour is not None:
+                validate(board, res.tour, closed=True)
+                tour = 1
+            st = res.stats
+            cases.append({"seed": seed, "method": method, "seconds": wall, "tour": tour,
+                          "tried": st.get("windows_tried", 0), "solved": st.get("windows", 0),
+                          "repair_rounds": st.get("repair_rounds", 0),
+                          "repair_s": st.get("seconds", {}).get("repair", 0.0), "reason": st.get("reason", "")})
+        del board
+    return {"cases": cases, "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def windows_main(args) -> None:
+    head = machine_lines()
+    rows = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        for frac in WINDOW_FRACS:
+            t0 = time.perf_counter()
+            res = subprocess.run([sys.executable, __file__, "--windows-worker", json.dumps([n, frac, args.seeds])],
+                                 capture_output=True, text=True)
+            if res.returncode:
+                raise RuntimeError(f"worker {n} {frac} failed:\n{res.stderr}")
+            got = json.loads(res.stdout.strip().splitlines()[-1])
+            print(f"{n} {frac:.1%}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            for c in got["cases"]:
+                rows.append([f"{n}x{n}", f"{frac:.1%}", c["seed"], c["method"], seconds(c["seconds"]),
+                             seconds(c["repair_s"]), c["tried"], c["solved"], c["repair_rounds"],
+                             "yes" if c["tour"] else f"no: {c['reason']}"])
+    text = ["# Huge boards with holes: splice's window step, CP-SAT against the colonies", "", *head, "",
+            "`solve_splice(KnightGraph(board), TourSpec(closed=True), window_method=m, seed=1)` on "
+            "`random_holed_board(n, n, share, closed=True, seed=k)`; time is the whole call, repair is splice's "
+            "step 5 and after (windows, then ruin and recreate; `stats['seconds']['repair']`); windows tried and "
+            "solved are `stats['windows_tried']` and `stats['windows']`; ruin and recreate rounds are "
+            "`stats['repair_rounds']`; every tour is checked with `ktsolve.tour.validate`. Colonies: "
+            "`aco` with its defaults, `iaco` with `degree='free'`, each at most 20,000 walks and the window's "
+            "time cap per window; a colony's cycle is taken only when its paths join the same pairs of ends.", "",
+            table(["board", "holes", "board seed", "window method", "time", "repair", "windows tried",
+                   "windows solved", "ruin rounds", "tour"], rows), "",
+            f"Command: `python benchmarks/bench_huge.py {' '.join(sys.argv[1:])}`", ""]
+    (HERE / "results" / "huge_windows.md").write_text("\n".join(text))
+    print("\n".join(text))
+
+
 def run_worker(n, frac, seeds, runs, rotation_limit, questions) -> dict:
     arg = json.dumps([n, frac, seeds, runs, rotation_limit, list(questions)])
     res = subprocess.run([sys.executable, __file__, "--worker", arg], capture_output=True, text=True)
@@ -208,7 +280,17 @@ def main() -> None:
     ap.add_argument("--process", action="store_true",
                     help="with --huge: also the whole programs (board random, solve -o tour.npy, verify)")
     ap.add_argument("--worker")
+    ap.add_argument("--windows", action="store_true", help="splice's window solvers (writes huge_windows.md)")
+    ap.add_argument("--windows-worker")
     args = ap.parse_args()
+    if args.windows_worker:
+        print(json.dumps(windows_worker(*json.loads(args.windows_worker))))
+        return
+    if args.windows:
+        if args.sizes == ap.get_default("sizes"):
+            args.sizes = "2000"
+        windows_main(args)
+        return
     if args.worker:
         n, frac, seeds, runs, rot, questions = json.loads(args.worker)
         print(json.dumps(worker(n, frac, seeds, runs, rot, questions)))

@@ -19,6 +19,10 @@ one fixed arc ``q_i -> p_{i+1}`` per pair, which makes the circuit run
 arc used inside ``W`` and fixed to ``i`` at ``p_i`` and ``q_i``, makes each
 path end where it began.  A square whose two links both cross the edge stays
 as it is and is left out of ``W``.
+
+The same window can go to an ant colony instead (``method="aco"`` or
+``"iaco"``, :mod:`ktsolve.heuristics._splice_colony_window`): the paths and
+the relinking here are shared, only the solver differs.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import numpy as np
 
 from ..graph import KNIGHT_MOVES
 
-__all__ = ["repair_window", "WINDOW_TIME"]
+__all__ = ["repair_window", "window_paths", "relink", "WINDOW_TIME"]
 
 #: Seconds CP-SAT may spend on one window.
 WINDOW_TIME = 2.0
@@ -53,16 +57,15 @@ def _move(f: int, g: int, cols: int) -> int:
     return _MOVES.index((r2 - r, c2 - c))
 
 
-def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int,
-                  *, time_limit: float = WINDOW_TIME) -> bool:
-    """Re-solve the window rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` (see the module docstring).
+def window_paths(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int):
+    """The window's squares and the paths through it: ``(nodes, node_set, nbrs, pairs)``, or None.
 
-    ``links`` (int8 ``(cells, 2)``) is changed only when a solution is
-    found; returns whether it was.  The window's squares must all have two
-    links (a 2-factor, with its END links).
+    ``nodes`` are the window's squares that do not keep both links (a
+    square whose two links cross the edge stays as it is), ``nbrs`` the
+    squares linked to every square of the window, ``pairs`` the ends
+    ``(p_i, q_i)`` of the paths of the larger pieces inside the window.
+    None when the window holds no such path or is not a 2-factor.
     """
-    from ortools.sat.python import cp_model
-
     r0, r1, c0, c1 = max(0, r0), min(rows, r1), max(0, c0), min(cols, c1)
     box = [r * cols + c for r in range(r0, r1) for c in range(c0, c1) if alive[r * cols + c]]
     inside = set(box)
@@ -82,12 +85,60 @@ def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int,
             if cur != p and crossing[cur] == 1:
                 break
             if not nxt:
-                return False  # not a 2-factor here: leave it
+                return None  # not a 2-factor here: leave it
             prev, cur = cur, nxt[0]
             seen.add(cur)
         pairs.append((p, cur))
     if not pairs:
+        return None
+    return nodes, node_set, nbrs, pairs
+
+
+def relink(links, nodes, node_set, nbrs, edges, cols: int) -> None:
+    """Replace the links between the window's squares by ``edges`` (pairs of cells); crossing links stay."""
+    for f in nodes:
+        for g in nbrs[f]:
+            if g in node_set and f < g:
+                j = _move(f, g, cols)
+                links[f, 0 if links[f, 0] == j else 1] = _NONE
+                links[g, 0 if links[g, 0] == (j ^ 4) else 1] = _NONE
+    for f, g in edges:
+        j = _move(f, g, cols)
+        links[f, 0 if links[f, 0] == _NONE else 1] = j
+        links[g, 0 if links[g, 0] == _NONE else 1] = j ^ 4
+
+
+def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int,
+                  *, time_limit: float = WINDOW_TIME, method: str = "cpsat", seed: int | None = None) -> bool:
+    """Re-solve the window rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` (see the module docstring).
+
+    ``links`` (int8 ``(cells, 2)``) is changed only when a solution is
+    found; returns whether it was.  The window's squares must all have two
+    links (a 2-factor, with its END links).  ``method`` is ``"cpsat"`` (the
+    exact model above) or an ant colony of
+    :mod:`ktsolve.heuristics._splice_colony_window`, which draws from
+    ``seed``.
+    """
+    found = window_paths(links, alive, rows, cols, r0, r1, c0, c1)
+    if found is None:
         return False
+    nodes, node_set, nbrs, pairs = found
+    if method != "cpsat":
+        from ._splice_colony_window import colony_edges
+
+        edges = colony_edges(nodes, node_set, pairs, rows, cols, method=method, time_limit=time_limit, seed=seed)
+    else:
+        edges = _cpsat_edges(nodes, node_set, pairs, rows, cols, time_limit)
+    if edges is None:
+        return False
+    relink(links, nodes, node_set, nbrs, edges, cols)
+    return True
+
+
+def _cpsat_edges(nodes, node_set, pairs, rows: int, cols: int, time_limit: float):
+    """The window's new links by CP-SAT's circuit with path numbers, or None."""
+    from ortools.sat.python import cp_model
+
     index = {f: i for i, f in enumerate(nodes)}
     model = cp_model.CpModel()
     arcs, interior = [], {}
@@ -117,17 +168,5 @@ def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int,
     solver.parameters.max_time_in_seconds = float(time_limit)
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return False
-    # the window's own links go; the crossing ones stay; the solved ones come in
-    for f in nodes:
-        for g in nbrs[f]:
-            if g in node_set and f < g:
-                j = _move(f, g, cols)
-                links[f, 0 if links[f, 0] == j else 1] = _NONE
-                links[g, 0 if links[g, 0] == (j ^ 4) else 1] = _NONE
-    for (f, g), lit in interior.items():
-        if solver.value(lit):
-            j = _move(f, g, cols)
-            links[f, 0 if links[f, 0] == _NONE else 1] = j
-            links[g, 0 if links[g, 0] == _NONE else 1] = j ^ 4
-    return True
+        return None
+    return [fg for fg, lit in interior.items() if solver.value(lit)]

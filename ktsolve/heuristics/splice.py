@@ -82,7 +82,7 @@ Examples
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -91,6 +91,7 @@ from ..board import Board
 from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
+from ._splice_colony_window import check_window_method, warm_window
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
            "repair_leftovers", "Pieces", "SEARCH_CAPS"]
@@ -373,30 +374,36 @@ def _piece_boxes(state: Pieces, cols: int):
 
 
 def repair_windows(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
-                   margins=WINDOW_MARGINS, max_cells: int = WINDOW_MAX_CELLS) -> Pieces:
+                   margins=WINDOW_MARGINS, max_cells: int = WINDOW_MAX_CELLS, method: str = "cpsat",
+                   seed: int | None = None) -> Pieces:
     """Step 5: every piece but the largest re-solved exactly in a window around it (see
     :mod:`ktsolve.heuristics._splice_window`), then the pieces counted and merged again.
 
-    Windows of more than ``max_cells`` cells are left to ruin and recreate.
-    Returns the new :class:`Pieces`, with ``stats["windows"]`` (windows solved).
+    Windows of more than ``max_cells`` cells are left to ruin and recreate.  ``method`` solves each window
+    (:data:`~._splice_colony_window.WINDOW_METHODS`); window ``k`` of a colony draws from a seed derived from
+    ``seed``.  Returns the new :class:`Pieces`, with ``stats["windows"]`` (windows solved) and
+    ``stats["windows_tried"]``.
     """
+    from ._splice_colony_window import window_seed
     from ._splice_window import repair_window
 
     deadline = deadline or Deadline(None)
-    solved = 0
+    solved = tried = 0
     for top, bottom, left, right in _piece_boxes(state, cols):
         for grow in margins:
             if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
                 break
             deadline.check("re-solving windows around the pieces left")
             budget = deadline.share(0.25, WINDOW_TIME_CAP)
+            tried += 1
             if repair_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow, right + grow + 1,
-                             time_limit=WINDOW_TIME_CAP if budget is None else max(budget, 0.01)):
+                             time_limit=WINDOW_TIME_CAP if budget is None else max(budget, 0.01), method=method,
+                             seed=window_seed(seed, tried)):
                 solved += 1
                 break
     if solved:
         state = merge_pieces(links, alive, rows, cols, deadline=deadline)
-    state.stats["windows"] = solved
+    state.stats["windows"], state.stats["windows_tried"] = solved, tried
     return state
 
 
@@ -497,7 +504,7 @@ def _ends_refused(board: Board, spec: TourSpec) -> str | None:
     return None
 
 
-def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveResult:
+def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str, seed) -> SolveResult:
     from ._splice_kernels import END
     from ._splice_merge_kernels import rank_cells, walk_links
 
@@ -508,7 +515,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     why = _ends_refused(board, spec)
     if why:
         return _unknown(why)
-    deadline.extend(warm())
+    deadline.extend(warm() + warm_window(window_method))
     t0 = time.perf_counter()
     links, alive = build_links(board, deadline)
     if progress is not None:
@@ -534,8 +541,8 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     stats = {**fstats, **state.stats}
     t3 = time.perf_counter()
     if state.pieces > 1:
-        state = repair_windows(links, alive, rows, cols, state, deadline=deadline)
-        stats["windows"] = state.stats.get("windows", 0)
+        state = repair_windows(links, alive, rows, cols, state, deadline=deadline, method=window_method, seed=seed)
+        stats["windows"], stats["windows_tried"] = state.stats["windows"], state.stats["windows_tried"]
     if state.pieces > 1:
         state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline)
         stats["repair_rounds"] = state.stats["repair_rounds"]
@@ -633,7 +640,8 @@ def warm() -> float:
     return divide_warm() + jit.prepare("splice", _warm_calls, kernels)
 
 
-def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=None) -> SolveResult:
+def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, window_method="cpsat",
+                 seed=None) -> SolveResult:
     """A tour of a board with holes from divide's tour of the full board, repaired locally.
 
     Parameters
@@ -648,11 +656,16 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=
         budget is the construction itself (linear time).
     progress : callable, optional
         ``progress(done, 4)`` after each of the four steps.
+    window_method : {"cpsat", "aco", "iaco"}
+        The solver of step 5's windows: CP-SAT's exact model (the default), or an ant colony on the
+        window's graph (:mod:`ktsolve.heuristics._splice_colony_window`).
     seed : int, optional
-        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
-        ignored: this method draws no random number, so every seed gives the
-        same answer and ``result.seed`` is None.  (The rounds of ruin and
-        recreate shuffle their searches in one fixed order.)
+        Checked like every seed (a whole number from 0 to 2**32 - 1).  With
+        ``window_method="cpsat"`` it is then ignored: the method draws no
+        random number, so every seed gives the same answer and ``result.seed``
+        is None.  A colony's window ``k`` draws from a seed derived from it
+        (a fresh one when None), recorded in ``result.seed``.  (The rounds of
+        ruin and recreate shuffle their searches in one fixed order.)
 
     Returns
     -------
@@ -672,10 +685,12 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=
     >>> solve_splice(KnightGraph(Board(8, 8, holes=[(0, 0)])), TourSpec(closed=True)).stats["reason"]
     'the colours of the board do not balance, so no tour of it can alternate them'
     """
-    deadline, _ = begin(time_limit, seed, seeded=False)
+    window_method = check_window_method(window_method)
+    deadline, seed = begin(time_limit, seed, seeded=window_method != "cpsat")
     board = graph.board
     with interrupt_guard():
         try:
-            return _solve(board, spec, deadline, progress)
+            res = _solve(board, spec, deadline, progress, window_method, seed)
         except Stopped as stop:
-            return _unknown(stop.describe(), interrupted=stop.interrupted)
+            res = _unknown(stop.describe(), interrupted=stop.interrupted)
+    return res if window_method == "cpsat" else replace(res, seed=seed)
