@@ -101,6 +101,12 @@ CUT_PROOFS_TIME = 0.03
 PROVE_CUT_PROOFS_TIME = 5.0
 #: The share of the time left the 2-factor proof may take before it gives up (no proof).
 TWO_FACTOR_SHARE = 0.3
+#: Without a time limit, the 2-factor proof's cap: TWO_FACTOR_CAP_BASE seconds plus TWO_FACTOR_CAP_PER_SQUARE
+#: a square.  Its construction is about linear where holes are few (22 s at 4000 x 4000 with 1 % holes) but
+#: took 171 s at 2000 x 2000 with 5 % holes (benchmarks/results/huge_peers.md), before a method asked by name
+#: had begun; past the cap it gives up without a proof and the method answers for itself.
+TWO_FACTOR_CAP_BASE = 10.0
+TWO_FACTOR_CAP_PER_SQUARE = 2e-6
 #: Boards above this many squares get the 2-factor proof before the cut proofs: on a dense 100 x 100 board
 #: open from a fixed start the cut proofs spent their 5 s cap finding nothing before the 2-factor proof
 #: refuted it (benchmarks/results/race_max.md); up to 40 x 40 they take about 0.1 s.
@@ -165,6 +171,11 @@ def _local_first(board: Board, splice: list[Step]) -> list[Step]:
     return splice
 
 
+def two_factor_step(n: int) -> Step:
+    """The 2-factor proof's step on a board of ``n`` squares: TWO_FACTOR_SHARE of a time limit, and a cap."""
+    return Step("2-factor proof", TWO_FACTOR_SHARE, TWO_FACTOR_CAP_BASE + TWO_FACTOR_CAP_PER_SQUARE * n)
+
+
 def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     n = board.n_squares
     if n > PRESOLVE_MAX:
@@ -179,7 +190,7 @@ def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     # rest; after the matching proof where that one runs (its evidence names fewer squares, and it
     # is drawn), as it refutes boards the matching proof cannot (two disjoint perfect matchings);
     # before the cut proofs on large boards, where those spend their whole cap when they find nothing
-    two_factor = Step("2-factor proof", TWO_FACTOR_SHARE)
+    two_factor = two_factor_step(n)
     if n > TWO_FACTOR_BEFORE_CUTS:
         steps.append(two_factor)
     if not board.is_full and n <= CUT_PROOFS_MAX:
@@ -246,7 +257,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         # a tour exists, so the full proof runs after the constructions; up to
         # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
         # short try first catches the quick refutations.
-        plan += [Step("quick proofs"), Step("2-factor proof", TWO_FACTOR_SHARE)]
+        plan += [Step("quick proofs"), two_factor_step(n)]
         if n <= PROVE_MATCHING_EARLY_MAX:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:

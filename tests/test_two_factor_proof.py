@@ -110,3 +110,29 @@ def test_an_expired_deadline_stops_the_proof():
         two_factor_proof(Board(8, 8), TourSpec(closed=True), deadline=Deadline(1e-9, t0=0.0))
     # its own time limit ending is no proof, and does not stop the plan
     assert two_factor_proof(Board(30, 30), TourSpec(closed=True), time_limit=1e-9) is None
+
+
+def test_without_a_time_limit_the_proof_has_a_cap_that_grows_with_the_board():
+    # its construction is far from linear on dense holes: with no time limit the cap keeps a method
+    # asked by name from waiting minutes for a proof that may not come
+    from ktsolve import portfolio
+
+    for board in (Board(60, 60, holes=[(0, 0), (0, 1)]), Board(2000, 2000, holes=[(0, 0), (0, 1)])):
+        for plan in (auto_plan(board, TourSpec(closed=True)), prove_plan(board, TourSpec(closed=True))):
+            step = next(s for s in plan if s.name == "2-factor proof")
+            want = portfolio.TWO_FACTOR_CAP_BASE + portfolio.TWO_FACTOR_CAP_PER_SQUARE * board.n_squares
+            assert step.cap == pytest.approx(want) and step.share == portfolio.TWO_FACTOR_SHARE
+
+
+def test_a_proof_past_its_cap_gives_up_and_the_method_answers(monkeypatch):
+    # 3x6 open has no tour, and only the 2-factor proof among the presolve proofs refutes it
+    from ktsolve import portfolio
+
+    board = Board(3, 6)
+    assert solve(board, closed=False, method="warnsdorff", seed=1).stats["settled_by"] == "2-factor proof"
+    monkeypatch.setattr(portfolio, "TWO_FACTOR_CAP_BASE", 1e-9)
+    monkeypatch.setattr(portfolio, "TWO_FACTOR_CAP_PER_SQUARE", 0.0)
+    res = solve(board, closed=False, method="warnsdorff", seed=1)
+    assert res.status.value == "unknown"
+    step = next(s for s in res.stats["steps"] if s["step"] == "2-factor proof")
+    assert step["status"] == "no proof"
