@@ -19,8 +19,10 @@ fixed start and end), measures in-process, with the numba kernels loaded:
 Times are medians over the seeds (each seed run ``--runs`` times, the median
 taken).  Run:
 
-    python benchmarks/bench_huge.py [--sizes 1000,2000,4000] [--seeds 3] [--runs 1]
-                                    [--rotation-limit 60] [--huge]
+    python benchmarks/bench_huge.py [--sizes 1000,2000,4000] [--shares 0.001,0.01,0.05] [--seeds 3]
+                                    [--runs 1] [--rotation-limit 60] [--huge] [--out huge.md]
+
+``--rotation-limit 0`` skips the rotation runs.
 
 Writes benchmarks/results/huge.md (huge_10k.md with --huge, which runs only
 10,000 x 10,000 at 1%, one seed, closed).  Check ``free -g`` first: a
@@ -138,6 +140,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--rotation-limit", type=float, default=60.0)
     ap.add_argument("--rotation-max", type=int, default=2000, help="largest n that gets the rotation run")
+    ap.add_argument("--shares", default=",".join(str(f) for f in FRACS), help="hole shares, comma separated")
+    ap.add_argument("--out", help="results file name under benchmarks/results/ (default huge.md)")
     ap.add_argument("--huge", action="store_true")
     ap.add_argument("--worker")
     args = ap.parse_args()
@@ -150,8 +154,11 @@ def main() -> None:
         plan = [(10_000, 0.01, 1, ("closed",))]
         target = HERE / "results" / "huge_10k.md"
     else:
-        plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in FRACS]
+        shares = [float(f) for f in args.shares.split(",")]
+        plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in shares]
         target = HERE / "results" / "huge.md"
+    if args.out:
+        target = HERE / "results" / Path(args.out).name
     rows, rss_rows, per_square, phase_rows = [], [], {}, []
     for n, frac, seeds, questions in plan:
         rot = args.rotation_limit if n <= args.rotation_max and not args.huge else None
