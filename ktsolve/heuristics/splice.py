@@ -283,7 +283,7 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
     seeded with ``shuffle``: the same every run) from the
     colour of the round's parity, and merges.  A round that leaves a square
     short or does not lower the count of pieces is undone (the links come
-    back from a copy taken before it), so the count never rises and the
+    back from a copy taken before it, and are labelled again), so the count never rises and the
     next round, with larger boxes and another order, starts from the best
     links so far.  Returns the last :class:`Pieces`, with
     ``stats["repair_rounds"]`` and ``stats["repair_undone"]``.
@@ -299,6 +299,8 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
             break
         deadline.check("re-making the pieces left")
         boxes = _piece_boxes(state, cols)
+        before = state.pieces
+        state.labels = None  # the memory goes back before the next labels are made
         if saved is None:
             saved = links.copy()
         else:
@@ -316,12 +318,14 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
         done += 1
         if not short:
             after = merge_pieces(links, alive, rows, cols, deadline=deadline)
-            if after.pieces < state.pieces:
+            if after.pieces < before:
                 state = after
                 continue
             del after
         links[:] = saved
         undone += 1
+        # the links of before the round, labelled again (cheaper in memory than keeping their labels)
+        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     del saved
     state.stats["repair_rounds"] = done
     state.stats["repair_undone"] = undone
