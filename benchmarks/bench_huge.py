@@ -30,6 +30,8 @@ exact model, the colonies ``aco`` and ``iaco``), splice seed 1, and prints
 the time, the windows tried and solved, and whether a validated tour came
 out; it writes benchmarks/results/huge_windows.md.
 
+``--rotation-limit 0`` skips the rotation runs.
+
 Writes benchmarks/results/huge.md (huge_10k.md with --huge, which runs only
 10,000 x 10,000 at 1%, one seed, closed; with --process also the whole programs
 ``ktsolve board random``, ``ktsolve solve MASK.npy --closed --format npy -o
@@ -42,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -304,7 +305,7 @@ def main() -> None:
         plan = [(int(s), f, args.seeds, QUESTIONS) for s in args.sizes.split(",") for f in shares]
         target = HERE / "results" / "huge.md"
     if args.out:
-        target = HERE / "results" / f"{args.out}.md"
+        target = HERE / "results" / (Path(args.out).name if args.out.endswith(".md") else f"{args.out}.md")
     rows, rss_rows, per_square, phase_rows = [], [], {}, []
     for n, frac, seeds, questions in plan:
         rot = args.rotation_limit if n <= args.rotation_max and not args.huge else None

@@ -177,3 +177,77 @@ def augment_from(u, links, alive, rows, cols):
                 parent[w] = (y, x)
                 queue.append(w)
     return False
+
+
+def augment_toward(u, target, links, alive, rows, cols, cap):
+    """Best-first alternating path from ``u`` to any square of the other colour with an empty slot, the
+    queued square nearest ``target`` (squared distance; ties: the one queued first) expanded first;
+    applied; True when found.  At most ``cap`` squares are queued, ``u`` counted."""
+    import heapq
+
+    parent = {u: None}
+    seen = {u}
+    heap = [(0, 0, u)]
+    queued = 1
+    tr, tc = divmod(target, cols)
+    while heap:
+        _, _, y = heapq.heappop(heap)
+        for j in range(8):
+            x = step(y, j, rows, cols)
+            if x < 0 or not alive[x] or x in seen or j in [int(v) for v in links[y]]:
+                continue
+            seen.add(x)
+            if NONE in [int(v) for v in links[x]]:
+                path = [(y, x)]
+                v = y
+                while parent[v] is not None:
+                    prev, xi = parent[v]
+                    path.append((prev, xi))
+                    _unlink(links, xi, v, cols)
+                    v = prev
+                for p, q in path:
+                    _link(links, p, q, cols)
+                return True
+            if queued + 2 > cap:
+                continue
+            for w in neighbours(links, x, rows, cols):
+                if w in seen:
+                    continue
+                seen.add(w)
+                parent[w] = (y, x)
+                wr, wc = divmod(w, cols)
+                heapq.heappush(heap, ((wr - tr) ** 2 + (wc - tc) ** 2, queued, w))
+                queued += 1
+    return False
+
+
+def walk_outside(q, s, links, rows, cols, box, ends=(-1, -1)):
+    """Follow the links from window square ``q`` out through its slot ``s`` to the next window square (a square
+    of ``box`` = (r0, r1, c0, c1) with at most one link leaving the box); an END link jumps to the other end."""
+    r0, r1, c0, c1 = box
+
+    def in_box(f):
+        r, c = divmod(f, cols)
+        return r0 <= r < r1 and c0 <= c < c1
+
+    def window_square(f):
+        out = sum(1 for j in links[f] if j == END or (0 <= j < 8 and not in_box(step(f, int(j), rows, cols))))
+        return in_box(f) and out < 2
+
+    prev, cur = q, None
+    j = int(links[q, s])
+    cur = (ends[1] if q == ends[0] else ends[0]) if j == END else step(q, j, rows, cols)
+    came_by_end = j == END
+    for _ in range(rows * cols + 2):
+        if window_square(cur):
+            return cur
+        slots = [int(v) for v in links[cur]]
+        if came_by_end:
+            nxt = [v for v in slots if v != END][0]
+        else:
+            nxt = [v for v in slots if v == END or step(cur, v, rows, cols) != prev][0]
+        if nxt == END:
+            prev, cur, came_by_end = cur, (ends[1] if cur == ends[0] else ends[0]), True
+        else:
+            prev, cur, came_by_end = cur, step(cur, nxt, rows, cols), False
+    return -1

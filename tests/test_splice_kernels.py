@@ -234,3 +234,143 @@ def test_window_keeps_the_pairs_of_the_paths_through_it():
     if repair_window(links, alive, 20, 20, 6, 13, 6, 13):
         assert ref.check(links, alive, 20, 20, complete=True) is None
         assert len(ref.components(links, alive, 20, 20)) == 1
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+@pytest.mark.parametrize("cap", [40, None])
+def test_augment_toward_matches_the_reference(rows, cols, k, seed, cap):
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    mine, theirs = links.copy(), links.copy()
+    cells = rows * cols
+    cap = cap or cells
+    stamp = np.zeros(cells, dtype=np.int32)
+    qv, qx, qp, hpos = (np.empty(cells, dtype=np.int32) for _ in range(4))
+    hkey = np.empty(cells, dtype=np.int64)
+    cand, miss = K.short_cells(links, alive, cols)
+    colour = (cand // cols + cand % cols) & 1
+    targets = cand[colour == 1]
+    for mark, u in enumerate(np.repeat(cand[colour == 0], miss[colour == 0]).tolist(), 1):
+        t = int(targets[-mark % targets.size])  # far partners as well as near ones
+        got = K.augment_toward(u, t, mine, alive, rows, cols, stamp, mark, cap, qv, qx, qp, hkey, hpos)
+        want = ref.augment_toward(u, t, theirs, alive, rows, cols, cap)
+        assert got == want
+        assert np.array_equal(mine, theirs)
+        assert ref.check(mine, alive, rows, cols) is None
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+def test_restore_needs_no_search_forest_when_the_walks_are_skipped(monkeypatch, rows, cols, k, seed):
+    # with no walks, the squares whose partner is not near are left to the searches towards a partner
+    from ktsolve.heuristics import _splice_restore
+
+    monkeypatch.setattr(_splice_restore, "WALK_ROUNDS", 0)
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    short, stats = restore_factor(links, alive, rows, cols, free_ends=0, caps=(4,))
+    assert short == 0 and stats["forest_rounds"] == 0 and stats["toward"] > 0
+    assert ref.check(links, alive, rows, cols, complete=True, ends=0) is None
+
+
+def _boxes_of(rows, cols):
+    return [(r0, r0 + h, c0, c0 + w) for r0, c0, h, w in ((2, 3, 6, 7), (rows // 2 - 4, cols // 2 - 5, 9, 11),
+                                                          (0, 0, 5, 5), (rows - 6, cols - 8, 6, 8))]
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+def test_walk_outside_matches_the_reference(rows, cols, k, seed):
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    checked = 0
+    for r0, r1, c0, c1 in _boxes_of(rows, cols):
+        for q in range(rows * cols):
+            r, c = divmod(q, cols)
+            if not (alive[q] and r0 <= r < r1 and c0 <= c < c1):
+                continue
+            leaving = [s for s in range(2) if not (r0 <= r + ref.MOVES[links[q, s]][0] < r1
+                                                   and c0 <= c + ref.MOVES[links[q, s]][1] < c1)]
+            if len(leaving) != 1:
+                continue
+            s = leaving[0]
+            got = M.walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, -1, -1, rows * cols + 2)
+            assert got == ref.walk_outside(q, s, links, rows, cols, (r0, r1, c0, c1))
+            assert got >= 0 and got != q
+            checked += 1
+    assert checked > 0
+
+
+def test_walk_outside_goes_through_the_ends_of_an_open_path():
+    # divide's open path of a 9 x 11 board (odd x odd), its two ends given END links
+    rows, cols = 9, 11
+    links, alive = build_links(Board(rows, cols))
+    ends = [f for f in range(rows * cols) if -1 in links[f]]
+    for f in ends:
+        links[f, 0 if links[f, 0] == -1 else 1] = 8
+    box = (2, 7, 3, 8)
+    hits = 0
+    for q in range(rows * cols):
+        r, c = divmod(q, cols)
+        if not (box[0] <= r < box[1] and box[2] <= c < box[3]):
+            continue
+        for s in range(2):
+            j = int(links[q, s])
+            out = j == 8 or not (box[0] <= r + ref.MOVES[j][0] < box[1] and box[2] <= c + ref.MOVES[j][1] < box[3])
+            other = int(links[q, 1 - s])
+            other_out = other == 8 or not (box[0] <= r + ref.MOVES[other][0] < box[1]
+                                           and box[2] <= c + ref.MOVES[other][1] < box[3])
+            if out and not other_out:
+                got = M.walk_outside(q, s, links, alive, rows, cols, *box, ends[0], ends[1], rows * cols + 2)
+                assert got == ref.walk_outside(q, s, links, rows, cols, box, tuple(ends))
+                hits += 1
+    assert hits > 0
+
+
+def _pieces_board():
+    """A 300 x 300 board with 5% holes whose exchanges leave two pieces (found by trying seeds)."""
+    board = random_holed_board(300, 300, 0.05, closed=True, seed=2)
+    links, alive = build_links(board)
+    restore_factor(links, alive, 300, 300, free_ends=0)
+    return board, links, alive, merge_pieces(links, alive, 300, 300)
+
+
+def test_free_window_joins_every_piece_through_it():
+    from ktsolve.heuristics._splice_free_window import free_window
+    from ktsolve.heuristics.splice import _piece_boxes
+
+    board, links, alive, state = _pieces_board()
+    n = 300
+    assert state.pieces == 2
+    before = ref.components(links, alive, n, n)
+    (top, bottom, left, right), = _piece_boxes(state, n)
+    nodes = free_window(links, alive, n, n, top - 3, bottom + 4, left - 3, right + 4)
+    assert nodes is not None
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    after = ref.components(links, alive, n, n)
+    touched = {p for p in before if p & set(nodes)}
+    assert len(touched) == 2 and len(after) == len(before) - 1
+
+
+def test_free_window_leaves_the_links_alone_when_unsolved():
+    from ktsolve.heuristics._splice_free_window import free_window
+
+    board, links, alive, state = _pieces_board()
+    copy = links.copy()
+    # a window of holes only: nothing to solve
+    holes = np.flatnonzero(alive == 0)
+    r, c = divmod(int(holes[0]), 300)
+    assert free_window(links, alive, 300, 300, r, r + 1, c, c + 1) is None
+    assert np.array_equal(links, copy)
+
+
+def test_repair_never_raises_the_pieces_and_keeps_a_two_factor():
+    from ktsolve.heuristics.splice import repair_leftovers, repair_pieces
+
+    board, links, alive, state = _pieces_board()
+    n = 300
+    got = repair_leftovers(links, alive, n, n, state, rounds=3)
+    assert got.pieces <= 2 and got.pieces == len(ref.components(links, alive, n, n))
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    got, stats = repair_pieces(links, alive, n, n, got)
+    assert got.pieces == stats["pieces"] == len(ref.components(links, alive, n, n)) == 1
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None

@@ -27,24 +27,52 @@ def _check(board, res):
     validate(board, res.tour, closed=True)
 
 
+def _merged(board):
+    """Links and pieces of ``board`` after the exchanges, before the repairs: what the window step gets."""
+    rows, cols = board.rows, board.cols
+    links, alive = splice.build_links(board)
+    splice.restore_factor(links, alive, rows, cols, free_ends=0)
+    return links, alive, splice.merge_pieces(links, alive, rows, cols)
+
+
+def _windows_step(board, method, seed):
+    links, alive, state = _merged(board)
+    before = state.pieces
+    after = splice.repair_windows(links, alive, board.rows, board.cols, state, method=method, seed=seed)
+    live = alive.astype(bool)
+    assert ((links[live] >= 0).sum(axis=1) == 2).all()  # still a 2-factor
+    assert after.pieces <= before - after.stats["windows"]
+    return links, after.stats
+
+
 @pytest.mark.parametrize("method", W.WINDOW_METHODS)
-def test_each_window_method_gives_a_validated_tour(board, method):
+def test_each_window_method_runs_the_window_step(board, method):
+    # ruin and recreate comes first in splice's repairs and joins most pieces of this board, so the
+    # window step is run on its own, on the pieces the exchanges leave
+    _, stats = _windows_step(board, method, 5)
+    assert stats["windows_tried"] >= 1
+
+
+@pytest.mark.parametrize("method", W.WINDOW_METHODS)
+def test_each_window_method_gives_a_validated_tour(method):
+    # 400x400 with 5% holes, seed 12: ruin and recreate leaves pieces, so splice tries windows
+    board = random_holed_board(400, 400, 0.05, closed=True, seed=12)
     res = solve_splice(KnightGraph(board), TourSpec(closed=True), window_method=method, seed=5)
     _check(board, res)
-    assert res.stats["windows_tried"] >= 1  # the board does need windows
+    assert res.stats["windows_tried"] >= 1
     assert res.seed == (None if method == "cpsat" else 5)
 
 
 def test_the_default_is_cpsat_and_solves_windows(board):
     res = solve_splice(KnightGraph(board), TourSpec(closed=True))
-    assert res.stats["windows"] >= 1
+    _check(board, res)
     assert res.seed is None
+    assert _windows_step(board, "cpsat", None)[1]["windows"] >= 1
 
 
 def test_a_colony_solves_a_window_here(board):
     # iaco (free degree) solves one of this board's windows with seed 5 (a 31-square window with 6 paths)
-    res = solve_splice(KnightGraph(board), TourSpec(closed=True), window_method="iaco", seed=5)
-    assert res.stats["windows"] >= 1
+    assert _windows_step(board, "iaco", 5)[1]["windows"] >= 1
 
 
 def test_through_solve_and_its_parameters(board):
@@ -54,13 +82,12 @@ def test_through_solve_and_its_parameters(board):
     assert res.found and res.seed == 5
 
 
-def test_a_seed_repeats_the_tour_and_seeds_differ(board):
+def test_a_seed_repeats_the_windows_and_seeds_differ(board):
     # iaco solves windows of this board (each well inside its walks, so the time cap plays no part)
-    a, b, c = (solve_splice(KnightGraph(board), TourSpec(closed=True), window_method="iaco", seed=s)
-               for s in (5, 5, 2))
-    assert a.stats["windows"] >= 1 and c.stats["windows"] >= 1
-    assert np.array_equal(a.tour.squares, b.tour.squares)
-    assert not np.array_equal(a.tour.squares, c.tour.squares)
+    (a, sa), (b, _), (c, sc) = (_windows_step(board, "iaco", s) for s in (5, 5, 2))
+    assert sa["windows"] >= 1 and sc["windows"] >= 1
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
 
 
 @pytest.mark.parametrize("method", ["aco", "iaco"])

@@ -27,6 +27,10 @@ Kernels, one idea each:
   step by step towards a partner chosen along a Hilbert curve, where the
   partners are far apart (the colours of the holes balance only over large
   regions);
+* :func:`augment_toward`: an alternating-path search like
+  :func:`augment_from`, best first towards a target cell, for the few
+  squares whose partner is far: it explores a corridor towards the target
+  rather than a disc (or the whole board, as a forest round does);
 * :func:`ruin_box`: every link near a piece left over cut, to be restored
   and merged again in another way;
 
@@ -57,6 +61,8 @@ __all__ = [
     "short_among",
     "augment_many",
     "walk_many",
+    "augment_toward",
+    "augment_toward_many",
 ]
 
 #: A slot linking a square to the extra vertex of an open tour (the square ends the path).
@@ -517,5 +523,133 @@ def walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends):  # pragma: n
         e = walk_short(u, v, links, alive, rows, cols, stamp, mark + 1 + i, 2 * dist + 64)
         ends[i] = e
         if e < 0:
+            got += 1
+    return got
+
+
+@nb.njit(cache=True, inline="always")
+def _heap_push(hkey, hpos, size, key, pos):  # pragma: no cover
+    """Push ``(key, pos)`` on the binary min-heap of the first ``size`` entries; returns the new size."""
+    i = size
+    while i > 0:
+        up = (i - 1) >> 1
+        if hkey[up] <= key:
+            break
+        hkey[i] = hkey[up]
+        hpos[i] = hpos[up]
+        i = up
+    hkey[i] = key
+    hpos[i] = pos
+    return size + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _heap_pop(hkey, hpos, size):  # pragma: no cover
+    """Remove the smallest entry of the heap of ``size`` entries; returns its ``pos`` (the size drops by one)."""
+    top = hpos[0]
+    size -= 1
+    key = hkey[size]
+    pos = hpos[size]
+    i = 0
+    while True:
+        kid = 2 * i + 1
+        if kid >= size:
+            break
+        if kid + 1 < size and hkey[kid + 1] < hkey[kid]:
+            kid += 1
+        if hkey[kid] >= key:
+            break
+        hkey[i] = hkey[kid]
+        hpos[i] = hpos[kid]
+        i = kid
+    if size > 0:
+        hkey[i] = key
+        hpos[i] = pos
+    return top
+
+
+@nb.njit(cache=True)
+def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx, qp, hkey, hpos):  # pragma: no cover
+    """An alternating-path search from square ``u`` (short of a link), best first towards cell ``target``;
+    True when a path was applied.
+
+    The search of :func:`augment_from` (squares ``x`` of the other colour
+    reached by moves that are not links; the search ends at one with an
+    empty slot, else goes on from the squares ``x`` links to), except that
+    the square expanded next is the queued one nearest ``target``
+    (squared distance, ties by the order queued: ``hkey`` holds
+    ``distance * cap + position``).  Any short square of the other colour
+    ends it, not only the target: the target only steers it.  At most
+    ``cap`` squares are queued (``qv``, ``qx``, ``qp``, ``hkey``, ``hpos``
+    hold at least ``cap``).  ``stamp`` marks the squares seen with ``mark``.
+    """
+    tr = target // cols
+    tc = target % cols
+    qv[0] = u
+    qx[0] = -1
+    qp[0] = -1
+    stamp[u] = mark
+    size = _heap_push(hkey, hpos, 0, np.int64(0), np.int32(0))
+    tail = 1
+    while size > 0:
+        head = _heap_pop(hkey, hpos, size)
+        size -= 1
+        y = qv[head]
+        for j in range(8):
+            x = _step(y, j, rows, cols)
+            if x < 0 or not alive[x] or stamp[x] == mark or _linked(links, y, j):
+                continue
+            stamp[x] = mark
+            if links[x, 0] == NONE or links[x, 1] == NONE:
+                p = head
+                while qp[p] >= 0:
+                    xi = qx[p]
+                    yi = qv[p]
+                    _unlink(links, xi, _move(xi, yi, cols), yi)
+                    p = qp[p]
+                _link(links, y, j, x)
+                p = head
+                while qp[p] >= 0:
+                    xi = qx[p]
+                    yp = qv[qp[p]]
+                    _link(links, yp, _move(yp, xi, cols), xi)
+                    p = qp[p]
+                return True
+            if tail + 2 > cap:
+                continue
+            for s in range(2):
+                k = links[x, s]
+                if k < 0 or k >= 8:
+                    continue
+                w = _step(x, k, rows, cols)
+                if stamp[w] == mark:
+                    continue
+                stamp[w] = mark
+                qv[tail] = w
+                qx[tail] = x
+                qp[tail] = head
+                dr = w // cols - tr
+                dc = w % cols - tc
+                size = _heap_push(hkey, hpos, size, np.int64(dr * dr + dc * dc) * cap + tail, np.int32(tail))
+                tail += 1
+    return False
+
+
+@nb.njit(cache=True)
+def augment_toward_many(us, vs, links, alive, rows, cols, stamp, mark, slack,  # pragma: no cover
+                        qv, qx, qp, hkey, hpos):
+    """:func:`augment_toward` from every ``us[i]`` towards ``vs[i]`` in turn (marks ``mark + 1`` on), each
+    queueing at most ``slack`` times the distance (rows plus columns, at least 64) squares, and never more
+    than the arrays hold; returns the paths applied."""
+    got = 0
+    room = qv.size
+    for i in range(us.size):
+        u = us[i]
+        if links[u, 0] != NONE and links[u, 1] != NONE:
+            continue  # made whole meanwhile
+        v = vs[i]
+        dist = abs(u // cols - v // cols) + abs(u % cols - v % cols)
+        cap = min(room, slack * max(dist, 64))
+        if augment_toward(u, v, links, alive, rows, cols, stamp, mark + 1 + i, cap, qv, qx, qp, hkey, hpos):
             got += 1
     return got

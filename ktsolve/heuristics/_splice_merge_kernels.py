@@ -14,6 +14,8 @@ function's own file.
 * :func:`triple_pass`: six-square exchanges for the pieces no four-square
   exchange joins (a short walk tells whether two links of one cycle are
   in the order that keeps it one cycle);
+* :func:`walk_outside`: where a path that leaves a window comes back into
+  it (the window's free re-solve needs the outside joins);
 * :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order.
 
 The readable references are in ``tests/naive_splice.py``.
@@ -32,6 +34,7 @@ __all__ = [
     "walk_links",
     "component_sizes",
     "triple_pass",
+    "walk_outside",
 ]
 
 #: A slot linking a square to the extra vertex of an open tour (as in ``_splice_kernels``).
@@ -395,3 +398,54 @@ def cells_outside(labels, parent, root):  # pragma: no cover
                 roots[k] = r
                 k += 1
     return cells, roots
+
+
+@nb.njit(cache=True, inline="always")
+def _crossing_links(f, links, rows, cols, r0, r1, c0, c1):  # pragma: no cover
+    """How many links of cell ``f`` leave the box rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` (END counts)."""
+    out = 0
+    for s in range(2):
+        j = links[f, s]
+        if j == END:
+            out += 1
+        elif 0 <= j < 8:
+            g = _step(f, j, rows, cols)
+            r = g // cols
+            c = g % cols
+            if r < r0 or r >= r1 or c < c0 or c >= c1:
+                out += 1
+    return out
+
+
+@nb.njit(cache=True)
+def walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit):  # pragma: no cover
+    """From window square ``q`` out through its slot ``s`` (a link leaving the window), along the links until
+    a window square; returns that square, or -1 past ``limit`` squares or at a gap.
+
+    A window square is a square in the box rows ``r0 .. r1 - 1``, columns
+    ``c0 .. c1 - 1`` with at most one link leaving the box (a square whose
+    two links both leave it is passed through like a square outside).  An
+    :data:`END` link leads to the other end of the open path (``e0`` and
+    ``e1`` are the cells with an END link, -1 when none), as through the
+    extra vertex that closes the path.
+    """
+    cur = q
+    j = links[q, s]
+    for _ in range(limit):
+        if j == END:
+            cur = e1 if cur == e0 else e0
+            back = END
+        elif 0 <= j < 8:
+            cur = _step(cur, j, rows, cols)
+            back = j ^ 4
+        else:
+            return -1
+        if cur < 0:
+            return -1
+        r = cur // cols
+        c = cur % cols
+        if r0 <= r < r1 and c0 <= c < c1 and alive[cur] and \
+                _crossing_links(cur, links, rows, cols, r0, r1, c0, c1) < 2:
+            return cur
+        j = links[cur, 1] if links[cur, 0] == back else links[cur, 0]
+    return -1

@@ -27,8 +27,6 @@ the relinking here are shared, only the solver differs.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..graph import KNIGHT_MOVES
 
 __all__ = ["repair_window", "window_paths", "relink", "WINDOW_TIME"]

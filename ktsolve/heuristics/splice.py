@@ -16,7 +16,9 @@ paths; a few local repairs turn the pieces back into one tour.
    colours balance only over large regions, the ones left are paired along
    a Hilbert curve and each missing link is *walked* to its partner, two
    moves a step (cut ``x - w``, link ``u - x``: ``w`` is short instead of
-   ``u``).  Should squares stay short, :func:`ktsolve.factor.two_factor`
+   ``u``); a walk that stalls hands over to one alternating-path search
+   best first towards the partner, whose work is a corridor rather than
+   the whole board.  Should squares stay short, :func:`ktsolve.factor.two_factor`
    completes the 2-factor from there (or finds that none exists).
 4. Merge the cycles: for a link ``a - b`` in one piece and ``c - d`` in
    another, with ``a - c`` and ``b - d`` knight's moves, the links
@@ -30,9 +32,14 @@ paths; a few local repairs turn the pieces back into one tour.
    one cycle).
 5. A piece still left is re-solved exactly in a window around it (CP-SAT,
    :mod:`ktsolve.heuristics._splice_window`: the paths of the other pieces
-   through the window keep their ends, so nothing outside changes); the
-   last resort cuts every link near the pieces left and restores and
-   merges again (ruin and recreate, a few rounds).
+   through the window keep their ends, so nothing outside changes), after
+   rounds of ruin and recreate (every link near the pieces left cut, the
+   2-factor restored and merged again; a round that does not lower the
+   count of pieces is undone).  The last few pieces get free windows
+   (:mod:`ktsolve.heuristics._splice_free_window`), whose paths through
+   the edge may pair anew: one walk of the pieces through the window tells
+   how they join outside, and the window is solved as a circuit with those
+   joins.
 6. Walk the one cycle (or path) into the tour.
 
 Open tours and fixed ends use the extra vertex of :mod:`ktsolve.factor`: a
@@ -92,14 +99,11 @@ from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 from ._splice_colony_window import check_window_method, warm_window
+from ._splice_restore import SEARCH_CAPS, restore_factor
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
-           "repair_leftovers", "Pieces", "SEARCH_CAPS"]
+           "repair_leftovers", "repair_pieces", "Pieces", "SEARCH_CAPS"]
 
-#: Queue size of the first, local alternating-path search from every square short of a link.
-SEARCH_CAPS = (64,)
-#: Rounds of pairing and walking the missing links of step 3 before the search forests take over.
-WALK_ROUNDS = 12
 #: Passes of four-square exchanges before the pieces left are given up.
 MERGE_PASSES = 16
 #: Margins (squares) of the windows re-solved exactly around a piece left, tried in turn.
@@ -110,37 +114,12 @@ WINDOW_MAX_CELLS = 900
 WINDOW_TIME_CAP = 2.0
 #: Rounds of ruin and recreate around the pieces that the exchanges leave.
 REPAIR_ROUNDS = 8
+#: Turns of (rounds of ruin and recreate, then windows) while pieces are left; each turn's boxes start larger.
+REPAIR_TURNS = 3
 #: The fixed seed of the shuffled order of ruin and recreate (the method itself takes no seed).
 REPAIR_SHUFFLE = 18
 #: Squares a six-square exchange may walk along a cycle to learn the order of two of its links.
 TRIPLE_WALK = 4000
-
-
-def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
-    """Position of cells ``(r, c)`` on the Hilbert curve of the smallest power-of-two square holding ``side``.
-
-    The classic bit-by-bit conversion (Hilbert 1891; the xy2d of Warren's
-    Hacker's Delight, 16-2), vectorised: neighbours on the curve are
-    neighbours on the board, so pairs of nearby positions are nearby cells.
-    """
-    n = 1
-    while n < side:
-        n *= 2
-    x = c.astype(np.int64)
-    y = r.astype(np.int64)
-    d = np.zeros(x.shape, dtype=np.int64)
-    s = n // 2
-    while s > 0:
-        rx = (x & s) > 0
-        ry = (y & s) > 0
-        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
-        flip = ~ry & rx
-        x = np.where(flip, n - 1 - x, x)
-        y = np.where(flip, n - 1 - y, y)
-        swap = ~ry
-        x, y = np.where(swap, y, x), np.where(swap, x, y)
-        s //= 2
-    return d
 
 
 def _unknown(reason: str, **stats) -> SolveResult:
@@ -191,113 +170,6 @@ def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
         unlink_slot(links, f, 0, rows, cols)
     s = 0 if links[f, 0] == NONE else 1
     links[f, s] = END
-
-
-def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
-                   caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
-                   side: int | None = None, around: np.ndarray | None = None) -> tuple[int, dict]:
-    """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
-
-    The squares short of links on the colour with fewer missing links each
-    search for a partner on the other colour, first alone with a queue of
-    ``caps[0]`` squares (in the order of ``rng``'s permutation when given),
-    then the missing links left are walked to partners paired along a
-    Hilbert curve, and last the ones left search all at once, in rounds of
-    one search forest over the board.  ``side`` chooses the colour that
-    searches when both miss as many links; ``around`` (cells) says where
-    the squares short of links are, when the caller knows (else the board
-    is scanned).  What is left short on the other colour becomes the free
-    ends of an open tour (a square short of both links first passes one of
-    them on along a link, so the two ends are two squares).  Returns
-    ``(short, stats)``: ``short`` the missing links left (0 when a
-    2-factor, with its ends, was reached).
-
-    The squares short of links are only ever fewer, or moved by a walk to
-    where it stopped, so after the first scan only those are looked at.
-    """
-    from ._splice_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
-                                  split_end, walk_many)
-
-    deadline = deadline or Deadline(None)
-    cells = rows * cols
-    stamp = np.zeros(cells, dtype=np.int32)
-    mark = 0
-    if around is None:
-        cand, miss = short_cells(links, alive, cols)
-    else:
-        cand, miss = short_among(np.unique(around), links, alive)
-    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
-    totals = [int(miss[colour == c].sum()) for c in (0, 1)]
-    if side is None or totals[0] != totals[1]:
-        side = 0 if totals[0] <= totals[1] else 1
-    stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0, "walks": 0,
-             "walk_rounds": 0}
-    todo = np.repeat(cand[colour == side], miss[colour == side])
-    if rng is not None:
-        todo = rng.permutation(todo)
-    # first a small search around every square short of a link: most partners are near
-    qv, qx, qp = (np.empty(caps[0], dtype=np.int64) for _ in range(3))
-    stats["augmentations"] += int(augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp))
-    mark += todo.size + 1
-    # then rounds of walks: each square still short is paired along a Hilbert curve with one of the
-    # other colour, and its missing link is carried to it step by step (far partners are common: the
-    # colours of the holes balance only over large regions, and a search would cover the whole region)
-    for _ in range(WALK_ROUNDS):
-        deadline.check("restoring two moves at every square")
-        cand, miss = short_among(cand, links, alive)
-        if cand.size == 0:
-            break
-        many = np.repeat(cand, miss)
-        colour = ((many // cols + many % cols) & 1).astype(np.int8)
-        if not (colour == side).any():
-            break
-        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
-        partner = pair_along_curve(many, colour, order)
-        us, vs = many[colour == side], partner[colour == side]
-        keep = vs >= 0
-        us, vs = us[keep], vs[keep]
-        ends = np.empty(us.size, dtype=np.int64)
-        walked = int(walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends))
-        mark += us.size + 1
-        stats["walks"] += walked
-        stats["walk_rounds"] += 1
-        cand = np.unique(np.concatenate([cand, ends[ends >= 0]]))
-        if walked == 0:
-            break
-    del stamp
-    cand, miss = short_among(cand, links, alive)
-    failed = cand[((cand // cols + cand % cols) & 1) == side]
-    # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
-    if failed.size:
-        tree = np.empty(cells, dtype=np.int32)
-        parent = np.empty(cells, dtype=np.int32)
-        queue = np.empty(cells, dtype=np.int32)
-        while True:
-            deadline.check("restoring two moves at every square")
-            cand, miss = short_among(cand, links, alive)
-            roots = cand[((cand // cols + cand % cols) & 1) == side]
-            if roots.size == 0:
-                break
-            tree.fill(-1)
-            got = int(augment_forest(roots, links, alive, rows, cols, tree, parent, queue))
-            stats["forest_rounds"] += 1
-            stats["augmentations"] += got
-            if got == 0:
-                break
-        del tree, parent, queue
-    cand, miss = short_among(cand, links, alive)
-    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
-    short = int(miss.sum())
-    if short and short == free_ends and bool((colour != side).all()):
-        # the squares left short on the larger colour are the free ends of the open path
-        if all(k == 1 or split_end(f, links, alive, rows, cols) for f, k in zip(cand.tolist(), miss.tolist())):
-            cand, miss = short_cells(links, alive, cols)
-            if int(miss.sum()) == free_ends and bool((miss == 1).all()):
-                for f in cand.tolist():
-                    links[f, 0 if links[f, 0] == -1 else 1] = END
-                short = 0
-    stats["short"] = short
-    return short, stats
 
 
 @dataclass
@@ -408,45 +280,102 @@ def repair_windows(links, alive, rows: int, cols: int, state: Pieces, *, deadlin
 
 
 def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
-                     rounds: int = REPAIR_ROUNDS, shuffle: int = REPAIR_SHUFFLE) -> Pieces:
+                     rounds: int = REPAIR_ROUNDS, shuffle: int = REPAIR_SHUFFLE, grow: int = 2) -> Pieces:
     """Ruin and recreate around the pieces step 4 left: their links and every link near them are cut, two
     moves restored in another order, and the pieces merged again.
 
     Each round cuts the links with an end in the bounding box of every
-    piece but the largest (grown by ``2 + round`` squares), restores the
+    piece but the largest (grown by ``grow + round`` squares), restores the
     2-factor with the local searches in a shuffled order (numpy's generator
     seeded with ``shuffle``: the same every run) from the
-    colour of the round's parity, and merges.  Returns the last
-    :class:`Pieces`, with ``stats["repair_rounds"]``.
+    colour of the round's parity, and merges.  A round that leaves a square
+    short or does not lower the count of pieces is undone (the links come
+    back from a copy taken before it, and are labelled again), so the count never rises and the
+    next round, with larger boxes and another order, starts from the best
+    links so far.  Returns the last :class:`Pieces`, with
+    ``stats["repair_rounds"]`` and ``stats["repair_undone"]``.
     """
     from ._splice_kernels import ruin_box
 
     deadline = deadline or Deadline(None)
     rng = np.random.default_rng(shuffle)
-    done = 0
+    done = undone = 0
+    saved = None
     for k in range(rounds):
         if state.pieces <= 1:
             break
         deadline.check("re-making the pieces left")
         boxes = _piece_boxes(state, cols)
+        before = state.pieces
         state.labels = None  # the memory goes back before the next labels are made
-        grow = 2 + k
+        if saved is None:
+            saved = links.copy()
+        else:
+            saved[:] = links
+        g = grow + k
         around = []
         for lo, hi, left, right in boxes:
-            ruin_box(links, alive, rows, cols, lo - grow, hi + grow + 1, left - grow, right + grow + 1)
+            ruin_box(links, alive, rows, cols, lo - g, hi + g + 1, left - g, right + g + 1)
             # the squares left short: in the box, or a knight's move outside it
-            r0, r1 = max(0, lo - grow - 2), min(rows, hi + grow + 3)
-            c0, c1 = max(0, left - grow - 2), min(cols, right + grow + 3)
+            r0, r1 = max(0, lo - g - 2), min(rows, hi + g + 3)
+            c0, c1 = max(0, left - g - 2), min(cols, right + g + 3)
             around.append((np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel())
         short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
                                   caps=(4096,), around=np.concatenate(around))
         done += 1
-        if short:
-            state.stats["short"] = short
-            break
+        if not short:
+            after = merge_pieces(links, alive, rows, cols, deadline=deadline)
+            if after.pieces < before:
+                state = after
+                continue
+            del after
+        links[:] = saved
+        undone += 1
+        # the links of before the round, labelled again (cheaper in memory than keeping their labels)
         state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    del saved
     state.stats["repair_rounds"] = done
+    state.stats["repair_undone"] = undone
     return state
+
+
+def repair_pieces(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
+                  turns: int = REPAIR_TURNS, method: str = "cpsat", seed: int | None = None) -> tuple[Pieces, dict]:
+    """Step 5: turns of :func:`repair_leftovers` (rounds of ruin and recreate, which never raise the count of
+    pieces), then :func:`repair_windows` and, for the last few pieces, the free windows of
+    :mod:`ktsolve.heuristics._splice_free_window`, until one piece is left.
+
+    Ruin and recreate comes first: one of its rounds costs one labelling
+    of the board however many pieces there are, where a window is a
+    CP-SAT model per piece.  A piece whose windows are infeasible (the
+    paths of the large cycle through them cannot take it in with their
+    ends kept) gets a free window, whose paths may pair anew, or the next
+    turn's larger boxes and other shuffle.  ``method`` and ``seed`` go to :func:`repair_windows` (turn
+    ``t`` draws from a seed derived from ``seed`` and ``t``).  Returns the last :class:`Pieces` and the
+    stats (``windows``, ``windows_tried``, ``repair_rounds``, ``repair_undone``, ``pieces``).
+    """
+    from ._splice_free_window import repair_free
+
+    from ..seeds import derive_seed
+
+    stats = {"windows": 0, "windows_tried": 0, "repair_rounds": 0, "repair_undone": 0}
+    for turn in range(turns):
+        if state.pieces <= 1:
+            break
+        state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline, shuffle=REPAIR_SHUFFLE + turn,
+                                 grow=2 + turn * REPAIR_ROUNDS // 2)
+        stats["repair_rounds"] += state.stats["repair_rounds"]
+        stats["repair_undone"] += state.stats["repair_undone"]
+        if state.pieces > 1:
+            state = repair_windows(links, alive, rows, cols, state, deadline=deadline, method=method,
+                                   seed=None if seed is None else derive_seed(seed, "splice repair turn", turn))
+            stats["windows"] += state.stats.get("windows", 0)
+            stats["windows_tried"] += state.stats.get("windows_tried", 0)
+        if state.pieces > 1:
+            state = repair_free(links, alive, rows, cols, state, deadline=deadline)
+            stats["free_windows"] = stats.get("free_windows", 0) + state.stats["free_windows"]
+    stats["pieces"] = state.pieces
+    return state, stats
 
 
 def _free_ends(board: Board, spec: TourSpec) -> tuple[int, bool]:
@@ -540,13 +469,9 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress, window_me
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
     t3 = time.perf_counter()
-    if state.pieces > 1:
-        state = repair_windows(links, alive, rows, cols, state, deadline=deadline, method=window_method, seed=seed)
-        stats["windows"], stats["windows_tried"] = state.stats["windows"], state.stats["windows_tried"]
-    if state.pieces > 1:
-        state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline)
-        stats["repair_rounds"] = state.stats["repair_rounds"]
-        stats["pieces"] = pieces = state.pieces
+    state, repair = repair_pieces(links, alive, rows, cols, state, deadline=deadline, method=window_method,
+                                  seed=seed)
+    stats.update(repair)
     pieces = state.pieces
     t4 = time.perf_counter()
     stats["seconds"] = {"tour_of_full_board": round(t1 - t0, 3), "restore": round(t2 - t1, 3),
@@ -621,6 +546,10 @@ def _warm_calls() -> None:
     mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
     mk.cells_outside(labels, parent, 0)
     k.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
+    mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
+    hk, hp = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int32)
+    qi = [np.empty(4, dtype=np.int32) for _ in range(3)]
+    k.augment_toward_many(some, some, links, alive, rows, cols, stamp, 1, 1, *qi, hk, hp)
 
 
 def warm() -> float:

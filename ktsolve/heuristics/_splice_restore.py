@@ -1,0 +1,204 @@
+"""Step 3 of splice: two moves restored at every square by alternating paths (see :mod:`ktsolve.heuristics.splice`).
+
+The squares short of a link after the holes are cut pair up across the
+colours: most with a partner a few moves away (one small breadth-first
+search each), the rest along a Hilbert curve, their missing links walked to
+the partner two moves a step, and the few whose walk stalls by one search
+each, best first towards the partner, whose work is a corridor to the
+partner rather than the whole board; rounds of one search forest over the
+board are the last resort.  The kernels are in
+:mod:`ktsolve.heuristics._splice_kernels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..driver import Deadline
+
+__all__ = ["restore_factor", "SEARCH_CAPS", "WALK_ROUNDS", "TOWARD_ROUNDS", "TOWARD_SLACK", "TOWARD_QUEUE"]
+
+#: Queue size of the first, local alternating-path search from every square short of a link.
+SEARCH_CAPS = (64,)
+#: Rounds of pairing and walking the missing links of step 3 before the searches towards a partner.
+WALK_ROUNDS = 12
+#: Rounds of searches towards a partner along the curve (one search per square still short) after the walks.
+TOWARD_ROUNDS = 8
+#: A search towards a partner queues at most this many squares per square of distance (rows plus columns).
+TOWARD_SLACK = 256
+#: Most squares one search towards a partner may queue (its arrays: four int32 and one int64 each).
+TOWARD_QUEUE = 1 << 22
+
+
+def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
+    """Position of cells ``(r, c)`` on the Hilbert curve of the smallest power-of-two square holding ``side``.
+
+    The classic bit-by-bit conversion (Hilbert 1891; the xy2d of Warren's
+    Hacker's Delight, 16-2), vectorised: neighbours on the curve are
+    neighbours on the board, so pairs of nearby positions are nearby cells.
+    """
+    n = 1
+    while n < side:
+        n *= 2
+    x = c.astype(np.int64)
+    y = r.astype(np.int64)
+    d = np.zeros(x.shape, dtype=np.int64)
+    s = n // 2
+    while s > 0:
+        rx = (x & s) > 0
+        ry = (y & s) > 0
+        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
+        flip = ~ry & rx
+        x = np.where(flip, n - 1 - x, x)
+        y = np.where(flip, n - 1 - y, y)
+        swap = ~ry
+        x, y = np.where(swap, y, x), np.where(swap, x, y)
+        s //= 2
+    return d
+
+
+def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
+                   caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
+                   side: int | None = None, around: np.ndarray | None = None) -> tuple[int, dict]:
+    """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
+
+    The squares short of links on the colour with fewer missing links each
+    search for a partner on the other colour, first alone with a queue of
+    ``caps[0]`` squares (in the order of ``rng``'s permutation when given),
+    then the missing links left are walked to partners paired along a
+    Hilbert curve, then each square still short searches once more, best
+    first towards its partner (:func:`augment_toward`, rounds while any
+    links), and last the ones left search all at once, in rounds of one
+    search forest over the board.  ``side`` chooses the colour that
+    searches when both miss as many links; ``around`` (cells) says where
+    the squares short of links are, when the caller knows (else the board
+    is scanned).  What is left short on the other colour becomes the free
+    ends of an open tour (a square short of both links first passes one of
+    them on along a link, so the two ends are two squares).  Returns
+    ``(short, stats)``: ``short`` the missing links left (0 when a
+    2-factor, with its ends, was reached).
+
+    The squares short of links are only ever fewer, or moved by a walk to
+    where it stopped, so after the first scan only those are looked at.
+    """
+    from ._splice_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
+                                  split_end, walk_many)
+
+    deadline = deadline or Deadline(None)
+    cells = rows * cols
+    stamp = np.zeros(cells, dtype=np.int32)
+    mark = 0
+    if around is None:
+        cand, miss = short_cells(links, alive, cols)
+    else:
+        cand, miss = short_among(np.unique(around), links, alive)
+    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+    totals = [int(miss[colour == c].sum()) for c in (0, 1)]
+    if side is None or totals[0] != totals[1]:
+        side = 0 if totals[0] <= totals[1] else 1
+    stats = {"short_at_start": int(miss.sum()), "augmentations": 0, "forest_rounds": 0, "walks": 0,
+             "walk_rounds": 0}
+    todo = np.repeat(cand[colour == side], miss[colour == side])
+    if rng is not None:
+        todo = rng.permutation(todo)
+    # first a small search around every square short of a link: most partners are near
+    qv, qx, qp = (np.empty(caps[0], dtype=np.int64) for _ in range(3))
+    stats["augmentations"] += int(augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp))
+    mark += todo.size + 1
+    # then rounds of walks: each square still short is paired along a Hilbert curve with one of the
+    # other colour, and its missing link is carried to it step by step (far partners are common: the
+    # colours of the holes balance only over large regions, and a search would cover the whole region)
+    for _ in range(WALK_ROUNDS):
+        deadline.check("restoring two moves at every square")
+        cand, miss = short_among(cand, links, alive)
+        if cand.size == 0:
+            break
+        many = np.repeat(cand, miss)
+        colour = ((many // cols + many % cols) & 1).astype(np.int8)
+        if not (colour == side).any():
+            break
+        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
+        partner = pair_along_curve(many, colour, order)
+        us, vs = many[colour == side], partner[colour == side]
+        keep = vs >= 0
+        us, vs = us[keep], vs[keep]
+        ends = np.empty(us.size, dtype=np.int64)
+        walked = int(walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends))
+        mark += us.size + 1
+        stats["walks"] += walked
+        stats["walk_rounds"] += 1
+        cand = np.unique(np.concatenate([cand, ends[ends >= 0]]))
+        if walked == 0:
+            break
+    # then one search per square still short, best first towards its partner along the curve: its work is
+    # a corridor to where a partner is, where a forest round would cover the whole board for a few paths
+    cand = _search_toward(cand, links, alive, rows, cols, side, stamp, mark, stats, deadline)
+    del stamp
+    cand, miss = short_among(cand, links, alive)
+    failed = cand[((cand // cols + cand % cols) & 1) == side]
+    # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
+    if failed.size:
+        tree = np.empty(cells, dtype=np.int32)
+        parent = np.empty(cells, dtype=np.int32)
+        queue = np.empty(cells, dtype=np.int32)
+        while True:
+            deadline.check("restoring two moves at every square")
+            cand, miss = short_among(cand, links, alive)
+            roots = cand[((cand // cols + cand % cols) & 1) == side]
+            if roots.size == 0:
+                break
+            tree.fill(-1)
+            got = int(augment_forest(roots, links, alive, rows, cols, tree, parent, queue))
+            stats["forest_rounds"] += 1
+            stats["augmentations"] += got
+            if got == 0:
+                break
+        del tree, parent, queue
+    cand, miss = short_among(cand, links, alive)
+    colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
+    short = int(miss.sum())
+    if short and short == free_ends and bool((colour != side).all()):
+        # the squares left short on the larger colour are the free ends of the open path
+        if all(k == 1 or split_end(f, links, alive, rows, cols) for f, k in zip(cand.tolist(), miss.tolist())):
+            cand, miss = short_cells(links, alive, cols)
+            if int(miss.sum()) == free_ends and bool((miss == 1).all()):
+                for f in cand.tolist():
+                    links[f, 0 if links[f, 0] == -1 else 1] = END
+                short = 0
+    stats["short"] = short
+    return short, stats
+
+
+
+def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, mark: int, stats: dict,
+                   deadline: Deadline) -> np.ndarray:
+    """Rounds of :func:`augment_toward_many` from the squares of colour ``side`` still short among ``cand``,
+    each towards its partner along the Hilbert curve, until none is left or a round links none; returns the
+    squares still short."""
+    from ._splice_kernels import augment_toward_many, pair_along_curve, short_among
+
+    stats["toward"] = stats["toward_rounds"] = 0
+    room = min(rows * cols, TOWARD_QUEUE)
+    queues = None
+    for _ in range(TOWARD_ROUNDS):
+        deadline.check("restoring two moves at every square")
+        cand, miss = short_among(cand, links, alive)
+        many = np.repeat(cand, miss)
+        colour = ((many // cols + many % cols) & 1).astype(np.int8)
+        if not (colour == side).any():
+            break
+        if queues is None:
+            queues = [np.empty(room, dtype=np.int32) for _ in range(3)]
+            queues += [np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int32)]
+        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
+        partner = pair_along_curve(many, colour, order)
+        us, vs = many[colour == side], partner[colour == side]
+        keep = vs >= 0
+        us, vs = us[keep], vs[keep]
+        got = int(augment_toward_many(us, vs, links, alive, rows, cols, stamp, mark, TOWARD_SLACK, *queues))
+        mark += us.size + 1
+        stats["toward"] += got
+        stats["toward_rounds"] += 1
+        if got == 0:
+            break
+    return cand
