@@ -278,8 +278,9 @@ class CliCase:
 
 
 @st.composite
-def cli_cases(draw) -> CliCase:
-    path, command = draw(st.sampled_from(DRAWN))
+def cli_cases(draw, path: tuple[str, ...] | None = None) -> CliCase:
+    """A command line: of a command drawn by WEIGHTS, or of the command ``path`` when given."""
+    path, command = draw(st.sampled_from(DRAWN)) if path is None else (path, dict(COMMANDS)[path])
     rate = draw(st.sampled_from([0, 0, 0, 3, 10, 30]))  # percent of values drawn from the bad pools
     chosen: dict = {}
     args: list = []

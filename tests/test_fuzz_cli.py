@@ -35,8 +35,13 @@ def _settings(n: int, derandomize: bool):
                     suppress_health_check=list(HealthCheck), phases=[Phase.generate])
 
 
-def fuzz(n_cli: int, n_api: int, *, derandomize: bool = True, seed: int = 0) -> dict:
-    """Run ``n_cli`` command lines and ``n_api`` API calls; counts, times and every violation."""
+def fuzz(n_cli: int, n_api: int, *, derandomize: bool = True, seed: int = 0, every_command: bool = False) -> dict:
+    """Run ``n_cli`` command lines and ``n_api`` API calls; counts, times and every violation.
+
+    With ``every_command`` the command lines are split evenly over the commands
+    (``n_cli // len(COMMANDS)`` each, at least one), so a derandomized run reaches
+    every command whatever the draw's skew.
+    """
     stats = {"cli_cases": 0, "api_cases": 0, "codes": collections.Counter(), "violations": [],
              "commands": collections.Counter()}
 
@@ -44,14 +49,25 @@ def fuzz(n_cli: int, n_api: int, *, derandomize: bool = True, seed: int = 0) -> 
         for problem in problems:
             stats["violations"].append({"kind": kind, "case": description, "problem": problem, "stderr": extra})
 
-    @_settings(n_cli, derandomize)
-    @given(cli_cases())
-    def one_cli(case):
+    def one_case(case):
         stats["cli_cases"] += 1
         stats["commands"][" ".join(case.path)] += 1
         problems, out = fuzz_cli_case(case)
         stats["codes"][str(out.code) if out else "none"] += 1
         record("cli", case.describe(), problems, out.stderr.strip()[-300:] if out else "")
+
+    def cli_run(n, path=None):
+        run = _settings(n, derandomize)(given(cli_cases(path))(one_case))
+        return run if derandomize else hypothesis_seed(seed)(run)
+
+    if every_command:
+        runs = [cli_run(max(1, n_cli // len(COMMANDS)), path) for path, _ in COMMANDS]
+    else:
+        runs = [cli_run(n_cli)]
+
+    def one_cli():
+        for run in runs:
+            run()
 
     @_settings(n_api, derandomize)
     @given(api_cases())
@@ -60,7 +76,6 @@ def fuzz(n_cli: int, n_api: int, *, derandomize: bool = True, seed: int = 0) -> 
         record("api", case.describe(), fuzz_api_case(case))
 
     if not derandomize:
-        one_cli = hypothesis_seed(seed)(one_cli)
         one_api = hypothesis_seed(seed + 1)(one_api)
     t0 = time.perf_counter()
     if n_cli:
@@ -82,9 +97,9 @@ def _report(stats) -> str:
 
 
 def test_fast_profile_keeps_the_contract():
-    stats = fuzz(FAST_CLI, FAST_API)
+    stats = fuzz(FAST_CLI, FAST_API, every_command=True)
     assert not stats["violations"], _report(stats)
-    assert stats["cli_cases"] == FAST_CLI and stats["api_cases"] == FAST_API
+    assert stats["cli_cases"] == len(COMMANDS) * (FAST_CLI // len(COMMANDS)) and stats["api_cases"] == FAST_API
     # the draw reaches every command and both sides of the contract
     assert {p for p, _ in COMMANDS} == {tuple(c.split()) for c in stats["commands"]}
     assert {"0", "1", "2"} <= set(stats["codes"])

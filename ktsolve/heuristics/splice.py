@@ -589,12 +589,13 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
         The solver of step 5's windows: CP-SAT's exact model (the default), or an ant colony on the
         window's graph (:mod:`ktsolve.heuristics._splice_colony_window`).
     seed : int, optional
-        Checked like every seed (a whole number from 0 to 2**32 - 1).  With
-        ``window_method="cpsat"`` it is then ignored: the method draws no
-        random number, so every seed gives the same answer and ``result.seed``
-        is None.  A colony's window ``k`` draws from a seed derived from it
-        (a fresh one when None), recorded in ``result.seed``.  (The rounds of
-        ruin and recreate shuffle their searches in one fixed order.)
+        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
+        ignored: this method draws no random number, so every seed gives the
+        same answer and ``result.seed`` is None.  That holds for the default
+        ``window_method="cpsat"``; with a colony, window ``k`` draws from a
+        seed derived from it (a fresh one when None), recorded in
+        ``result.seed``.  (The rounds of ruin and recreate shuffle their
+        searches in one fixed order.)
 
     Returns
     -------
