@@ -167,6 +167,25 @@ def delete_holes(links, alive, rows, cols):  # pragma: no cover
     return cut
 
 
+@nb.njit(cache=True, inline="always")
+def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
+    """Apply the alternating path found at ``x`` from ``y`` (move ``j``): remove the links x_i = y_i
+    along the search's parents from ``head``, then add y - x and the new links y_{i-1} - x_i."""
+    p = head
+    while qp[p] >= 0:
+        xi = qx[p]
+        yi = qv[p]
+        _unlink(links, xi, _move(xi, yi, cols), yi)
+        p = qp[p]
+    _link(links, y, j, x)
+    p = head
+    while qp[p] >= 0:
+        xi = qx[p]
+        yp = qv[qp[p]]
+        _link(links, yp, _move(yp, xi, cols), xi)
+        p = qp[p]
+
+
 @nb.njit(cache=True)
 def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragma: no cover
     """One alternating-path search from square ``u`` (short of a link); True when a path was applied.
@@ -197,20 +216,7 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragm
                 continue
             stamp[x] = mark
             if links[x, 0] == NONE or links[x, 1] == NONE:
-                # found: remove the links x_i = y_i along the path, then add the new ones
-                p = head
-                while qp[p] >= 0:
-                    xi = qx[p]
-                    yi = qv[p]
-                    _unlink(links, xi, _move(xi, yi, cols), yi)
-                    p = qp[p]
-                _link(links, y, j, x)
-                p = head
-                while qp[p] >= 0:
-                    xi = qx[p]
-                    yp = qv[qp[p]]
-                    _link(links, yp, _move(yp, xi, cols), xi)
-                    p = qp[p]
+                _flip_path(links, qv, qx, qp, head, y, j, x, cols)
                 return True
             if tail + 2 > cap:
                 continue
@@ -601,19 +607,7 @@ def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx
                 continue
             stamp[x] = mark
             if links[x, 0] == NONE or links[x, 1] == NONE:
-                p = head
-                while qp[p] >= 0:
-                    xi = qx[p]
-                    yi = qv[p]
-                    _unlink(links, xi, _move(xi, yi, cols), yi)
-                    p = qp[p]
-                _link(links, y, j, x)
-                p = head
-                while qp[p] >= 0:
-                    xi = qx[p]
-                    yp = qv[qp[p]]
-                    _link(links, yp, _move(yp, xi, cols), xi)
-                    p = qp[p]
+                _flip_path(links, qv, qx, qp, head, y, j, x, cols)
                 return True
             if tail + 2 > cap:
                 continue
