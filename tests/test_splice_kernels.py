@@ -8,7 +8,7 @@ import pytest
 import naive_splice as ref
 from ktsolve import Board
 from ktsolve.generate import random_holed_board
-from ktsolve.heuristics import _splice_kernels as K
+from ktsolve.factor import _restore_kernels as K
 from ktsolve.heuristics import _splice_merge_kernels as M
 from ktsolve.heuristics.splice import build_links, merge_pieces, restore_factor
 
@@ -183,7 +183,7 @@ def test_ruin_box_cuts_every_link_touching_the_box():
     box = {r * 12 + c for r in range(3, 6) for c in range(4, 8)}
     touching = sum(1 for f in range(144) for g in ref.neighbours(links, f, 12, 12)
                    if f < g and (f in box or g in box))
-    cut = K.ruin_box(links, alive, 12, 12, 3, 6, 4, 8)
+    cut = M.ruin_box(links, alive, 12, 12, 3, 6, 4, 8)
     assert ref.check(links, alive, 12, 12) is None
     assert all((links[f] == -1).all() for f in box)
     assert cut == touching == before - int((links >= 0).sum()) // 2
@@ -262,9 +262,9 @@ def test_augment_toward_matches_the_reference(rows, cols, k, seed, cap):
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_restore_needs_no_search_forest_when_the_walks_are_skipped(monkeypatch, rows, cols, k, seed):
     # with no walks, the squares whose partner is not near are left to the searches towards a partner
-    from ktsolve.heuristics import _splice_restore
+    from ktsolve.factor import restore as _restore
 
-    monkeypatch.setattr(_splice_restore, "WALK_ROUNDS", 0)
+    monkeypatch.setattr(_restore, "WALK_ROUNDS", 0)
     board = _holed(rows, cols, k, seed)
     links, alive = build_links(board)
     short, stats = restore_factor(links, alive, rows, cols, free_ends=0, caps=(4,))

@@ -1,6 +1,6 @@
 """Numba kernels of the splice method, steps 4 and 5: pieces merged by exchanges, the tour walked.
 
-The arrays are those of :mod:`ktsolve.heuristics._splice_kernels` (flat
+The arrays are those of :mod:`ktsolve.factor._restore_kernels` (flat
 cells ``row * cols + col``; ``links`` int8 ``(cells, 2)`` with moves 0..7,
 ``END`` (8) and ``NONE`` (-1); ``alive`` uint8), plus ``labels`` (int32
 per cell, the piece of every square) and ``parent`` (int32 per piece,
@@ -16,7 +16,9 @@ function's own file.
   in the order that keeps it one cycle);
 * :func:`walk_outside`: where a path that leaves a window comes back into
   it (the window's free re-solve needs the outside joins);
-* :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order.
+* :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order;
+* :func:`ruin_box`: every link near a piece left over cut, to be restored
+  and merged again in another way.
 
 The readable references are in ``tests/naive_splice.py``.
 """
@@ -35,9 +37,10 @@ __all__ = [
     "component_sizes",
     "triple_pass",
     "walk_outside",
+    "ruin_box",
 ]
 
-#: A slot linking a square to the extra vertex of an open tour (as in ``_splice_kernels``).
+#: A slot linking a square to the extra vertex of an open tour (as in :mod:`ktsolve.factor._restore_kernels`).
 END = 8
 #: An empty slot.
 NONE = -1
@@ -449,3 +452,22 @@ def walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit):
             return cur
         j = links[cur, 1] if links[cur, 0] == back else links[cur, 0]
     return -1
+
+
+@nb.njit(cache=True)
+def ruin_box(links, alive, rows, cols, r0, r1, c0, c1):  # pragma: no cover
+    """Cut every link (not :data:`END`) with an end in rows ``r0 .. r1 - 1`` and columns ``c0 .. c1 - 1``;
+    returns the links cut."""
+    cut = 0
+    for r in range(max(r0, 0), min(r1, rows)):
+        for c in range(max(c0, 0), min(c1, cols)):
+            f = r * cols + c
+            if not alive[f]:
+                continue
+            for s in range(2):
+                j = links[f, s]
+                if 0 <= j < 8:
+                    g = _step(f, j, rows, cols)
+                    _unlink(links, f, j, g)
+                    cut += 1
+    return cut

@@ -99,7 +99,7 @@ from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 from ._splice_colony_window import check_window_method, warm_window
-from ._splice_restore import SEARCH_CAPS, restore_factor
+from ..factor.restore import SEARCH_CAPS, restore_factor
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
            "repair_leftovers", "repair_pieces", "Pieces", "SEARCH_CAPS"]
@@ -139,7 +139,7 @@ def build_links(board: Board, deadline: Deadline | None = None):
     boards, slower on large ones).
     """
     from ._divide_blocks import load_catalog
-    from ._splice_kernels import NONE, delete_holes, links_from_successors
+    from ..factor._restore_kernels import NONE, delete_holes, links_from_successors
     from .divide import _plan_cycle, _plan_open, _successors
 
     deadline = deadline or Deadline(None)
@@ -164,7 +164,7 @@ def build_links(board: Board, deadline: Deadline | None = None):
 
 def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
     """Make cell ``f`` an end of the path: an :data:`END` link, its tour neighbour in slot 0 cut off if needed."""
-    from ._splice_kernels import END, NONE, unlink_slot
+    from ..factor._restore_kernels import END, NONE, unlink_slot
 
     if links[f, 0] != NONE and links[f, 1] != NONE:
         unlink_slot(links, f, 0, rows, cols)
@@ -295,7 +295,7 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
     links so far.  Returns the last :class:`Pieces`, with
     ``stats["repair_rounds"]`` and ``stats["repair_undone"]``.
     """
-    from ._splice_kernels import ruin_box
+    from ._splice_merge_kernels import ruin_box
 
     deadline = deadline or Deadline(None)
     rng = np.random.default_rng(shuffle)
@@ -434,7 +434,7 @@ def _ends_refused(board: Board, spec: TourSpec) -> str | None:
 
 
 def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str, seed) -> SolveResult:
-    from ._splice_kernels import END
+    from ..factor._restore_kernels import END
     from ._splice_merge_kernels import rank_cells, walk_links
 
     rows, cols = board.rows, board.cols
@@ -516,7 +516,7 @@ def _warm_calls() -> None:
     from types import SimpleNamespace
 
     from ..generate import random_holed_board
-    from . import _splice_kernels as k
+    from ..factor import _restore_kernels as k
     from . import _splice_merge_kernels as mk
 
     board = random_holed_board(10, 10, 4, closed=True, seed=1)
@@ -526,18 +526,7 @@ def _warm_calls() -> None:
     rows, cols = board.rows, board.cols
     cells = rows * cols
     f = int(np.argmax(alive))
-    stamp = np.zeros(cells, dtype=np.int32)
-    k.walk_short(f, f, links, alive, rows, cols, stamp, 1, 1)
     some = np.array([f], dtype=np.int64)
-    k.walk_many(some, some, links, alive, rows, cols, stamp, 1, np.empty(1, dtype=np.int64))
-    k.short_among(some, links, alive)
-    q = np.empty(4, dtype=np.int64)
-    k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
-    cand, miss = k.short_cells(links, alive, cols)
-    k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
-    k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
-                     np.empty(cells, dtype=np.int32), np.empty(cells, dtype=np.int32))
-    k.split_end(f, links, alive, rows, cols)
     labels = np.empty(cells, dtype=np.int32)
     count = mk.label_components(links, alive, rows, cols, labels)
     mk.component_sizes(labels, count)
@@ -545,11 +534,8 @@ def _warm_calls() -> None:
     mk.triple_pass(some, links, alive, rows, cols, labels, parent, 0, 2, 4)
     mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
     mk.cells_outside(labels, parent, 0)
-    k.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
+    mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
-    hk, hp = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int32)
-    qi = [np.empty(4, dtype=np.int32) for _ in range(3)]
-    k.augment_toward_many(some, some, links, alive, rows, cols, stamp, 1, 1, *qi, hk, hp)
 
 
 def warm() -> float:
@@ -560,13 +546,14 @@ def warm() -> float:
     >>> warm() >= 0.0
     True
     """
-    from . import _splice_kernels as k
+    from ..factor import _restore_kernels as k
     from . import _splice_merge_kernels as mk
+    from ..factor.restore import warm as restore_warm
     from .divide import warm as divide_warm
 
-    kernels = [getattr(k, name) for name in k.__all__ if name not in ("END", "NONE")]
+    kernels = [k.links_from_successors, k.delete_holes, k.unlink_slot]
     kernels += [getattr(mk, name) for name in mk.__all__]
-    return divide_warm() + jit.prepare("splice", _warm_calls, kernels)
+    return divide_warm() + restore_warm() + jit.prepare("splice", _warm_calls, kernels)
 
 
 def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, window_method="cpsat",

@@ -1,4 +1,4 @@
-"""Numba kernels of the splice method, steps 1 to 3: a full board's tour as links, holes deleted, a 2-factor restored.
+"""Numba kernels of the 2-factor restoration: a tour as links, holes deleted, two links restored at every square.
 
 Everything works on the implicit grid of the ``rows x cols`` rectangle, flat
 cells ``f = row * cols + col``; the knight's moves are computed on the fly,
@@ -31,11 +31,10 @@ Kernels, one idea each:
   :func:`augment_from`, best first towards a target cell, for the few
   squares whose partner is far: it explores a corridor towards the target
   rather than a disc (or the whole board, as a forest round does);
-* :func:`ruin_box`: every link near a piece left over cut, to be restored
-  and merged again in another way;
 
-The kernels of steps 4 and 5 (merging the pieces, walking the tour) are in
-:mod:`ktsolve.heuristics._splice_merge_kernels`.
+They serve :mod:`ktsolve.factor.restore`, which both the splice construction
+(:mod:`ktsolve.heuristics.splice`, steps 1 to 3) and the 2-factor proof's
+start on large boards (:func:`ktsolve.factor.two_factor`) call.
 
 The readable references are in ``tests/naive_splice.py``.
 """
@@ -57,7 +56,6 @@ __all__ = [
     "augment_forest",
     "walk_short",
     "pair_along_curve",
-    "ruin_box",
     "short_among",
     "augment_many",
     "walk_many",
@@ -458,26 +456,6 @@ def pair_along_curve(cells, colour, order):  # pragma: no cover
             stack[top] = i
             top += 1
     return partner
-
-
-@nb.njit(cache=True)
-def ruin_box(links, alive, rows, cols, r0, r1, c0, c1):  # pragma: no cover
-    """Cut every link (not :data:`END`) with an end in rows ``r0 .. r1 - 1`` and columns ``c0 .. c1 - 1``;
-    returns the links cut."""
-    cut = 0
-    for r in range(max(r0, 0), min(r1, rows)):
-        for c in range(max(c0, 0), min(c1, cols)):
-            f = r * cols + c
-            if not alive[f]:
-                continue
-            for s in range(2):
-                j = links[f, s]
-                if 0 <= j < 8:
-                    g = _step(f, j, rows, cols)
-                    _unlink(links, f, j, g)
-                    cut += 1
-    return cut
-
 
 
 @nb.njit(cache=True)

@@ -1,13 +1,16 @@
-"""Step 3 of splice: two moves restored at every square by alternating paths (see :mod:`ktsolve.heuristics.splice`).
+"""Two moves restored at every square by short alternating paths, from links that are nearly a 2-factor.
 
-The squares short of a link after the holes are cut pair up across the
-colours: most with a partner a few moves away (one small breadth-first
+The starting links are a 2-factor of the full rectangle with the holes'
+links cut (divide's tour in splice's step 3, :mod:`ktsolve.heuristics.splice`;
+the tiled 4 x 4 cycles in :func:`ktsolve.factor.two_factor`'s start on large
+boards), so every square short of a link is next to a hole.  The squares
+short of a link pair up across the colours: most with a partner a few moves away (one small breadth-first
 search each), the rest along a Hilbert curve, their missing links walked to
 the partner two moves a step, and the few whose walk stalls by one search
 each, best first towards the partner, whose work is a corridor to the
 partner rather than the whole board; rounds of one search forest over the
 board are the last resort.  The kernels are in
-:mod:`ktsolve.heuristics._splice_kernels`.
+:mod:`ktsolve.factor._restore_kernels`.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import numpy as np
 
 from ..driver import Deadline
 
-__all__ = ["restore_factor", "SEARCH_CAPS", "WALK_ROUNDS", "TOWARD_ROUNDS", "TOWARD_SLACK", "TOWARD_QUEUE"]
+__all__ = ["restore_factor", "warm", "SEARCH_CAPS", "WALK_ROUNDS", "TOWARD_ROUNDS", "TOWARD_SLACK", "TOWARD_QUEUE"]
 
 #: Queue size of the first, local alternating-path search from every square short of a link.
 SEARCH_CAPS = (64,)
@@ -59,7 +62,7 @@ def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
 
 def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
                    caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
-                   side: int | None = None, around: np.ndarray | None = None) -> tuple[int, dict]:
+                   side: int | None = None, around: np.ndarray | None = None, forest: bool = True) -> tuple[int, dict]:
     """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
 
     The squares short of links on the colour with fewer missing links each
@@ -69,7 +72,9 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     Hilbert curve, then each square still short searches once more, best
     first towards its partner (:func:`augment_toward`, rounds while any
     links), and last the ones left search all at once, in rounds of one
-    search forest over the board.  ``side`` chooses the colour that
+    search forest over the board (unless ``forest`` is false: a caller
+    with a complete search of its own, such as
+    :func:`ktsolve.factor.two_factor`, finishes the few left).  ``side`` chooses the colour that
     searches when both miss as many links; ``around`` (cells) says where
     the squares short of links are, when the caller knows (else the board
     is scanned).  What is left short on the other colour becomes the free
@@ -81,7 +86,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     The squares short of links are only ever fewer, or moved by a walk to
     where it stopped, so after the first scan only those are looked at.
     """
-    from ._splice_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
+    from ._restore_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
                                   split_end, walk_many)
 
     deadline = deadline or Deadline(None)
@@ -137,7 +142,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     cand, miss = short_among(cand, links, alive)
     failed = cand[((cand // cols + cand % cols) & 1) == side]
     # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
-    if failed.size:
+    if failed.size and forest:
         tree = np.empty(cells, dtype=np.int32)
         parent = np.empty(cells, dtype=np.int32)
         queue = np.empty(cells, dtype=np.int32)
@@ -175,7 +180,7 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
     """Rounds of :func:`augment_toward_many` from the squares of colour ``side`` still short among ``cand``,
     each towards its partner along the Hilbert curve, until none is left or a round links none; returns the
     squares still short."""
-    from ._splice_kernels import augment_toward_many, pair_along_curve, short_among
+    from ._restore_kernels import augment_toward_many, pair_along_curve, short_among
 
     stats["toward"] = stats["toward_rounds"] = 0
     room = min(rows * cols, TOWARD_QUEUE)
@@ -202,3 +207,49 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         if got == 0:
             break
     return cand
+
+
+def _warm_calls() -> None:
+    """Call every kernel of the restoration once, from Python, with the argument types it gets."""
+    from ..board import Board
+    from . import _restore_kernels as k
+
+    rows = cols = 12
+    cells = rows * cols
+    board = Board(rows, cols, holes=[(0, 0), (5, 6), (7, 3), (11, 11)])
+    links = np.full((cells, 2), -1, dtype=np.int8)
+    alive = np.ascontiguousarray(board.mask).reshape(-1).view(np.uint8)
+    f = 1
+    stamp = np.zeros(cells, dtype=np.int32)
+    some = np.array([f], dtype=np.int64)
+    k.walk_many(some, some, links, alive, rows, cols, stamp, 1, np.empty(1, dtype=np.int64))
+    k.short_among(some, links, alive)
+    q = np.empty(4, dtype=np.int64)
+    k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
+    cand, miss = k.short_cells(links, alive, cols)
+    k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
+    k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
+                     np.empty(cells, dtype=np.int32), np.empty(cells, dtype=np.int32))
+    k.split_end(f, links, alive, rows, cols)
+    hk, hp = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int32)
+    qi = [np.empty(4, dtype=np.int32) for _ in range(3)]
+    k.augment_toward_many(some, some, links, alive, rows, cols, stamp, 1, 1, *qi, hk, hp)
+
+
+#: The kernels :func:`restore_factor` calls from Python.
+KERNELS = ("walk_many", "short_among", "augment_many", "short_cells", "pair_along_curve", "augment_forest",
+           "split_end", "augment_toward_many")
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) the restoration's kernels; seconds spent compiling.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+    from .. import jit
+    from . import _restore_kernels as k
+
+    return jit.prepare("2-factor restoration", _warm_calls, [getattr(k, name) for name in KERNELS])
