@@ -5,8 +5,10 @@ Measures:
 * huge boards (1000x1000, 4000x4000; 10000x10000 with --huge) with 1% of
   the cells removed at random, as many of each colour (masks drawn with
   numpy, not ``random_holed_board``): :func:`ktsolve.factor.two_factor` of
-  the closed question from the cold start (tiled 4x4 2-factor and greedy
-  fill) and warm-started from a tour of the full board (``divide``) with the
+  the closed question from the cold start (``tiled``: the tiled 4x4
+  2-factor and a greedy fill; ``restored``: the same tiles first restored
+  by :mod:`ktsolve.factor.restore`'s short paths and walks, the default
+  from ``RESTORE_MIN`` cells) and warm-started from a tour of the full board (``divide``) with the
   holes deleted (:func:`~ktsolve.factor.links_from_tour`).  Each case runs
   in a fresh process: median wall time of the timed calls after one untimed
   call that loads the kernels (the warm case also times building the full
@@ -20,7 +22,7 @@ Measures:
   matching proof refute a closed tour, and the 2-factor proof's time.
 
 Run:  python benchmarks/bench_two_factor.py [--huge] [--runs 3] [--dense 40] [--sizes N ...] [--out NAME]
-                                           [--modes cold,warm]
+                                           [--modes tiled,restored,warm]
 Writes benchmarks/results/two_factor.md (NAME.md); ``--sizes`` with no size runs the dense boards only,
 ``--dense 0`` the huge boards only.
 """
@@ -57,14 +59,15 @@ def holes_of(n: int, seed: int = 1):
 
 
 def child(n: int, mode: str, runs: int) -> dict:
-    """One case in this process: ``mode`` is ``cold`` or ``warm``; returns the figures as a dict."""
+    """One case in this process: ``mode`` is ``tiled``, ``restored`` or ``warm``; returns the figures as a dict."""
     from ktsolve import Board
     from ktsolve.factor import links_from_tour, two_factor, warm
+    from ktsolve.factor.restore import warm as restore_warm
 
     t0 = time.perf_counter()
     board = Board(n, n, holes_of(n))
     out = {"n": n, "mode": mode, "board_s": time.perf_counter() - t0}
-    out["compile_s"] = warm()
+    out["compile_s"] = warm() + restore_warm()
     init = None
     if mode == "warm":
         from ktsolve import solve
@@ -79,7 +82,7 @@ def child(n: int, mode: str, runs: int) -> dict:
     times = []
     for k in range(runs + 1):
         t0 = time.perf_counter()
-        tf = two_factor(board, init=init)
+        tf = two_factor(board, init=init, restore=None if mode == "warm" else mode == "restored")
         if k:
             times.append(time.perf_counter() - t0)
         if runs == 0:
@@ -181,7 +184,8 @@ def main() -> None:
     parser.add_argument("--dense", type=int, default=40, help="dense boards per size and fraction")
     parser.add_argument("--sizes", type=int, nargs="*", default=SIZES, help="sides of the huge boards")
     parser.add_argument("--out", default="two_factor", help="name of the result file in results/")
-    parser.add_argument("--modes", default="cold,warm", help="starts of the huge boards: cold, warm or both")
+    parser.add_argument("--modes", default="tiled,restored,warm",
+                        help="starts of the huge boards, comma-separated: tiled, restored, warm")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -193,9 +197,11 @@ def main() -> None:
         "## Huge boards, 1% random holes (as many of each colour), closed question", "",
         "Fresh process per case. `two_factor` is the median of the timed calls (after one untimed call; "
         "one call at 10000x10000); searches and reached are those of one call; peak memory is the whole "
-        "process (for warm starts, building the full board's tour with `divide` included). Cold: the tiled "
-        "4x4 2-factor and a greedy fill, then augmenting paths; warm: the full board's tour with the holes "
-        "deleted, then augmenting paths.", "",
+        "process (for warm starts, building the full board's tour with `divide` included). Tiled: the tiled "
+        "4x4 2-factor and a greedy fill, then augmenting paths; restored: the tiles with the holes' links "
+        "cut restored by short alternating paths and walks along a Hilbert curve (`ktsolve.factor.restore`, "
+        "the default cold start from `RESTORE_MIN` cells), then the greedy fill and augmenting paths; warm: "
+        "the full board's tour with the holes deleted, then augmenting paths.", "",
     ]
     rows = []
     sizes = list(args.sizes) + (HUGE if args.huge else [])
@@ -204,13 +210,15 @@ def main() -> None:
         for mode in args.modes.split(","):
             r = run_child(n, mode, runs)
             st = r["stats"]
-            extra = "" if mode == "cold" else f"tour {fmt_s(r['tour_s'])}, links {fmt_s(r['links_s'])}"
-            rows.append([f"{n}x{n}", mode, r["status"], fmt_s(r["seconds"]), fmt_s(st.get("start_s")),
+            extra = "" if mode != "warm" else f"tour {fmt_s(r['tour_s'])}, links {fmt_s(r['links_s'])}"
+            restore = fmt_s(st["restore_s"]) if "restore_s" in st else "not run"
+            rows.append([f"{n}x{n}", mode, r["status"], fmt_s(r["seconds"]), fmt_s(st.get("start_s")), restore,
                          fmt_s(st.get("augment_s")), f"{st['short_at_start']:,}", f"{st['searches']:,}",
                          f"{st['reached']:,}", f"{r['peak_mb']:.0f} MB",
                          f"{r['peak_mb'] * 2**20 / (n * n):.1f}", extra])
             print(rows[-1], flush=True)
-    lines.append(markdown_table(["board", "start", "status", "two_factor", "start phase", "augmenting",
+    lines.append(markdown_table(["board", "start", "status", "two_factor", "start phase", "of it restore",
+                                 "augmenting",
                                  "short at start", "searches", "nodes reached", "peak memory",
                                  "bytes/cell (peak)", "full tour"], rows))
     if args.dense:
@@ -228,7 +236,7 @@ def main() -> None:
         cmd += " --sizes " + " ".join(str(n) for n in args.sizes)
     if args.out != "two_factor":
         cmd += f" --out {args.out}"
-    if args.modes != "cold,warm":
+    if args.modes != "tiled,restored,warm":
         cmd += f" --modes {args.modes}"
     lines += ["", f"Command: `{cmd}`", ""]
     path = write_result(args.out, "\n".join(lines))

@@ -100,6 +100,42 @@ def test_boards_above_the_plain_python_limit_use_the_kernels(monkeypatch):
             _agrees(board, closed, None, None)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_restored_cold_start_gives_the_same_answers(seed, monkeypatch):
+    # short alternating paths and walks first, then the complete search: the same answers as max flow,
+    # on closed and open questions with fixed ends (banned moves and capacity-1 ends dropped by sanitize)
+    monkeypatch.setattr(core, "PY_MAX", 0)
+    monkeypatch.setattr(core, "RESTORE_MIN", 0)
+    rng = np.random.default_rng(300 + seed)
+    seen = set()
+    for _ in range(25):
+        board = random_board(rng, 5, 10, 0.15)
+        for closed, s, e in _questions(board, rng):
+            seen.add(_agrees(board, closed, s, e))
+    assert seen == {"found", "none"}
+
+
+def test_the_restoration_leaves_little_to_the_complete_search():
+    from ktsolve.generate import random_holed_board
+
+    board = random_holed_board(120, 120, 144, closed=True, seed=3)
+    plain = two_factor(board, restore=False)
+    restored = two_factor(board, restore=True)
+    assert plain.status == restored.status == "found"
+    assert check_links(board, restored.links) is None
+    assert "restore_s" in restored.stats and "restore_s" not in plain.stats
+    assert restored.stats["restore_short_at_start"] > 0
+    assert restored.stats["short_at_start"] < plain.stats["short_at_start"] // 4
+
+
+def test_the_restored_start_still_finds_the_witness():
+    # a cornered square (one move) inside a large board: no 2-factor, and the witness says why
+    board = Board(40, 40, holes=[(1, 2), (20, 20)])
+    tf = two_factor(board, restore=True)
+    assert tf.status == "none" and "restore_s" in tf.stats and tf.stats["failed_searches"] > 0
+    assert check_two_factor_witness(board, TourSpec(closed=True), tf.witness) is None
+
+
 def test_a_tour_gives_a_2_factor_of_the_network():
     """The reduction: the moves of every tour exhaustive search finds, its open ends joined through the
     extra vertices, are a complete 2-factor of the question's network (so "none" proves no tour)."""

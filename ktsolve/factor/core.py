@@ -19,12 +19,19 @@ from ..driver import Deadline, Stopped
 from ..errors import InvalidParameterError
 from .network import Network, network
 
-__all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX"]
+__all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX", "RESTORE_MIN"]
 
 #: Boards of at most this many cells run the kernels as plain Python: loading the compiled kernels
 #: from numba's cache takes 0.4 to 1.3 s in a fresh process, plain Python about 15 us a cell on a
 #: board with few holes but more on boards with many (0.2 s at 40 x 40 with 25% holes, loaded machine).
 PY_MAX = 2_500
+
+#: Boards of at least this many cells, started cold, have the tiled cycles restored by the short
+#: alternating paths and Hilbert-curve walks of :mod:`ktsolve.factor.restore` before the complete
+#: search: the complete search alone carries each colour surplus to the nearest short square of the
+#: other colour, and its work grew faster than the board (22 s at 4000 x 4000 with 1 % holes, not
+#: done in 15 min at 10000 x 10000; ``benchmarks/results/two_factor_huge.md``).
+RESTORE_MIN = 250_000
 
 #: Side of the square buckets in which short sink squares are looked up (the searches' targets).
 _BUCKET = 32
@@ -183,8 +190,29 @@ def _reinstate(links: np.ndarray, net: Network, closed: bool) -> None:
             links[r, c, slot] = 8
 
 
+def _restore(board: Board, flat_links: np.ndarray, deadline: Deadline, phases: dict) -> None:
+    """The tiled cycles with the holes' links cut, restored towards two links a square (no extra vertices).
+
+    The restoration knows only squares and moves; links it lays that the
+    question's network does not have (a banned closing move, a second link
+    at a fixed end) are dropped by :func:`sanitize` afterwards, and what is
+    still short goes to the complete search.
+    """
+    from .restore import restore_factor, warm as restore_warm
+
+    deadline.extend(restore_warm())
+    t = time.perf_counter()
+    rows, cols = board.rows, board.cols
+    alive = np.ascontiguousarray(board.mask).reshape(-1).view(np.uint8)
+    short, rstats = restore_factor(flat_links.reshape(rows * cols, 2), alive, rows, cols, free_ends=0,
+                                   deadline=deadline, forest=False)
+    phases["restore_s"] = time.perf_counter() - t
+    phases["restore_short_at_start"] = rstats["short_at_start"]
+    phases["restore_left"] = short
+
+
 def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=None,
-               deadline: Deadline | None = None) -> TwoFactor:
+               deadline: Deadline | None = None, restore: bool | None = None) -> TwoFactor:
     """A 2-factor of the question's network, or a witness that none exists.
 
     Parameters
@@ -203,6 +231,13 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
     deadline : Deadline, optional
         Checked between phases and between calls of the augmenting kernel;
         when it expires (or Ctrl-C), the answer is ``unknown``.
+    restore : bool, optional
+        Whether a cold start is first restored by
+        :func:`ktsolve.factor.restore.restore_factor` (short alternating
+        paths, then missing links walked to partners along a Hilbert curve);
+        by default on boards of at least :data:`RESTORE_MIN` cells.  The
+        answer does not depend on it, only the time: the complete search
+        that follows finishes from whatever links the restoration leaves.
 
     Returns
     -------
@@ -279,6 +314,10 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
         t = time.perf_counter()
         if init is None:
             dropped, tiled = 0, int(tile(mask, flat_links, rows, cols, netarr))
+            if restore if restore is not None else n >= RESTORE_MIN:
+                _restore(board, flat_links, deadline, phases)
+                if net.cap1 or net.banned:  # the only links the restoration may lay that the network lacks
+                    dropped = int(sanitize(mask, flat_links, rows, cols, netarr, epart))
         else:
             dropped, tiled = int(sanitize(mask, flat_links, rows, cols, netarr, epart)), 0
         added = int(greedy(mask, flat_links, rows, cols, netarr, epart))
