@@ -272,6 +272,41 @@ def test_check_proof_refuses_malformed_and_passes_unknown_arguments():
     assert check_proof(g, spec, Proof("x", "colour parity", {})) is None  # nothing to re-check
 
 
+def test_check_proof_rechecks_the_2_factor_degree_and_listed_cut_square_proofs():
+    from ktsolve.proofs import quick_proof
+    from ktsolve.proofs.local import local_proof
+    from ktsolve.proofs.two_factor import two_factor_proof
+
+    def replace(proof, evidence):
+        return Proof(str(proof), argument=proof.argument, evidence=evidence)
+
+    spec = TourSpec(closed=True)
+    # the 2-factor proof: genuine passes; X with one square moved to a neighbour of its colour fails
+    board = Board(5, 4, holes=[(1, 3), (3, 0)])
+    g = KnightGraph(board)
+    p = two_factor_proof(board, spec)
+    assert p.argument == "2-factor" and check_proof(g, spec, p) is None
+    x = list(p.evidence["X"])
+    moved = next(board.name(r, c) for r in range(5) for c in range(4)
+                 if (r + c) % 2 == p.evidence["colour"] and board.mask[r, c] and board.name(r, c) not in x)
+    forged = replace(p, evidence={**p.evidence, "X": [moved, *x[1:]]})
+    assert check_proof(g, spec, forged) is not None
+    # a degree proof: genuine passes; naming a square with two moves fails
+    corner = Board(8, 8, holes=[(1, 2), (4, 4)])  # a8 keeps one move; the colours stay equal
+    q = quick_proof(KnightGraph(corner), spec)
+    assert q.argument == "degree" and check_proof(KnightGraph(corner), spec, q) is None
+    wrong = replace(q, evidence={**q.evidence, "square": "d4"})
+    assert check_proof(KnightGraph(corner), spec, wrong) is not None
+    # a cut square that lists the squares it cuts off (the local proofs'): re-checked by counting
+    cut = Board(20, 20, [(0, 0), (0, 5), (1, 4), (2, 0), (2, 3), (2, 5), (3, 1), (3, 2), (3, 3), (3, 4), (4, 0),
+                         (4, 2)])
+    lp = local_proof(cut, spec)
+    assert lp.argument == "cut square" and "part" in lp.evidence
+    assert check_proof(KnightGraph(cut), spec, lp) is None
+    part = list(lp.evidence["part"])
+    assert check_proof(KnightGraph(cut), spec, replace(lp, evidence={**lp.evidence, "part": part[1:]})) is not None
+
+
 # ---------------------------------------------------------------------- budgets
 def test_time_limits_bound_the_search():
     rng = np.random.default_rng(5)

@@ -126,6 +126,10 @@ API
     An independent re-check in plain numpy (no kernel, no flow): None when
     the witness proves that no 2-factor exists, else why it does not.
 
+``check_two_factor_evidence(board, spec, evidence) -> str | None``
+    The same re-check of a ``"2-factor"`` proof's evidence (square names or
+    numbers read back into a witness; the stated counts not trusted).
+
 ``witness_proof(board, spec, witness) -> Proof``
     The witness in words a person can follow (argument ``"2-factor"``,
     evidence re-checked by :func:`check_two_factor_witness`).
@@ -160,7 +164,7 @@ Journal of Mathematics 8:399-404, 1956.
 END = 8
 NONE = -1
 
-from .check import check_links, check_two_factor_witness, witness_proof  # noqa: E402
+from .check import check_links, check_two_factor_evidence, check_two_factor_witness, witness_proof  # noqa: E402
 from .core import TwoFactor, Witness, two_factor, warm  # noqa: E402
 from .links import cycle_count, cycles, links_from_tour  # noqa: E402
 from .network import Extra, Network, network  # noqa: E402
@@ -172,6 +176,7 @@ __all__ = [
     "TwoFactor",
     "Witness",
     "check_two_factor_witness",
+    "check_two_factor_evidence",
     "witness_proof",
     "check_links",
     "links_from_tour",

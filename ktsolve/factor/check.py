@@ -88,6 +88,29 @@ def _flat_of(board: Board, squares, what: str) -> np.ndarray:
     return board.flat_of(sq)
 
 
+def check_two_factor_evidence(board: Board, spec: TourSpec, evidence) -> str | None:
+    """None when the evidence of a ``"2-factor"`` proof (:func:`witness_proof`) proves its point; else why not.
+
+    The sets are read back (square names, or square numbers on large
+    boards) and given to :func:`check_two_factor_witness`; the counts the
+    evidence states are not trusted.
+    """
+    def squares(items):
+        items = list(items)
+        if items and isinstance(items[0], str):
+            return np.array([board.index(*board.parse_square(x)) for x in items], dtype=np.int64)
+        return np.asarray(items)  # square numbers: check_two_factor_witness checks them
+
+    from .core import Witness
+
+    colour = evidence["colour"]
+    if colour not in (0, 1):
+        return "the colour must be 0 or 1"
+    w = Witness(int(colour), squares(evidence["X"]), squares(evidence["Y"]),
+                bool(evidence["x_extra"]), bool(evidence["y_extra"]))
+    return check_two_factor_witness(board, spec, w)
+
+
 def check_two_factor_witness(board: Board, spec: TourSpec, witness) -> str | None:
     """None when ``witness`` proves that the question's network has no 2-factor; else why not.
 

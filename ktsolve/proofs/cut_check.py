@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 from ..graph import KnightGraph
+from ..result import Proof
 from ..tour import TourSpec
 
 __all__ = [
@@ -285,10 +286,35 @@ def _free_ends_of(colour: list[int], fixed: list[int], major: int) -> int:
 
 
 #: The arguments :func:`check_proof` re-checks, and their checkers.
+def _check_two_factor(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+    from ..factor import check_two_factor_evidence
+
+    return check_two_factor_evidence(graph.board, spec, evidence)
+
+
+def _check_degree(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+    from .local_check import check_local_proof
+
+    return check_local_proof(graph.board, spec, Proof("", argument="degree", evidence=evidence))
+
+
+def _check_cut_square(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+    """A cut-square proof that lists the squares cut off (the local proofs' up to 1,000) is re-checked by
+    counting; the quick proofs' (the blocks of the graph's low-point search) carry no such list: None."""
+    from .local_check import check_local_proof
+
+    if "part" not in evidence:
+        return None
+    return check_local_proof(graph.board, spec, Proof("", argument="cut square", evidence=evidence))
+
+
 CHECKED_ARGUMENTS = {
     "toughness": check_toughness,
     "two-square cut": check_two_cut,
     "region colours": check_region,
+    "2-factor": _check_two_factor,
+    "degree": _check_degree,
+    "cut square": _check_cut_square,
 }
 
 
@@ -296,10 +322,13 @@ def check_proof(graph: KnightGraph, spec: TourSpec, proof) -> str | None:
     """Re-check the witness of ``proof``; None when it is valid or carries no checkable witness.
 
     The cut proofs (``"toughness"``, ``"two-square cut"``, ``"region
-    colours"``) and the matching proof (``"matching"``, through
-    :func:`~ktsolve.proofs.check_matching_proof`) have checkers; a proof of
-    any other argument is not re-checked here (None).  Otherwise the answer
-    is the reason the witness is not valid.
+    colours"``), the matching proof (``"matching"``, through
+    :func:`~ktsolve.proofs.check_matching_proof`), the 2-factor proof
+    (``"2-factor"``, :func:`ktsolve.factor.check_two_factor_evidence`) and
+    the ``"degree"`` and ``"cut square"`` proofs that list their squares
+    (:func:`~ktsolve.proofs.local_check.check_local_proof`) have checkers; a
+    proof of any other argument is not re-checked here (None).  Otherwise
+    the answer is the reason the witness is not valid.
     """
     argument = getattr(proof, "argument", "")
     evidence = getattr(proof, "evidence", None) or {}
