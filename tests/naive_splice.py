@@ -144,9 +144,9 @@ def merge_pass(links, alive, rows, cols, skip_piece):
     return len(set(map(id, piece_of.values())))
 
 
-def augment_from(u, links, alive, rows, cols):
+def augment_from(u, links, alive, rows, cols, avoid=-1):
     """Breadth-first alternating path from ``u`` to a square of the other colour with an empty slot,
-    applied; True when found (no queue limit)."""
+    applied; True when found (no queue limit).  The path never starts with the move ``u - avoid``."""
     from collections import deque
 
     parent = {u: None}  # square of u's colour -> (the square it came from, the other-colour square between)
@@ -157,6 +157,8 @@ def augment_from(u, links, alive, rows, cols):
         for j in range(8):
             x = step(y, j, rows, cols)
             if x < 0 or not alive[x] or x in seen or j in [int(v) for v in links[y]]:
+                continue
+            if y == u and x == avoid:
                 continue
             seen.add(x)
             if NONE in [int(v) for v in links[x]]:

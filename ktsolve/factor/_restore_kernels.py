@@ -185,7 +185,7 @@ def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragma: no cover
+def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1):  # pragma: no cover
     """One alternating-path search from square ``u`` (short of a link); True when a path was applied.
 
     Breadth-first from ``u`` over moves that are not links to a square
@@ -197,7 +197,11 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragm
     The search stops when the queue ``qv`` (with ``qx``, ``qp``: the
     square of the other colour it was reached through and the parent's
     queue position) is full.  ``stamp`` (int32 per cell) marks the squares
-    seen with ``mark``, so it is never cleared.
+    seen with ``mark``, so it is never cleared.  The path never starts
+    with the move from ``u`` to ``avoid``: with the link ``u - avoid`` just
+    cut from a 2-factor, the path found back to ``avoid`` closes an
+    alternating cycle through that link, so the 2-factor comes back
+    without it (splice's reroute repair).
     """
     cap = qv.size
     qv[0] = u
@@ -210,7 +214,7 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragm
         y = qv[head]
         for j in range(8):
             x = _step(y, j, rows, cols)
-            if x < 0 or not alive[x] or stamp[x] == mark or _linked(links, y, j):
+            if x < 0 or not alive[x] or stamp[x] == mark or _linked(links, y, j) or (head == 0 and x == avoid):
                 continue
             stamp[x] = mark
             if links[x, 0] == NONE or links[x, 1] == NONE:

@@ -226,6 +226,7 @@ def _warm_calls() -> None:
     k.short_among(some, links, alive)
     q = np.empty(4, dtype=np.int64)
     k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
+    k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)  # splice's reroute
     cand, miss = k.short_cells(links, alive, cols)
     k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
     k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
@@ -236,9 +237,9 @@ def _warm_calls() -> None:
     k.augment_toward_many(some, some, links, alive, rows, cols, stamp, 1, 1, *qi, hk, hp)
 
 
-#: The kernels :func:`restore_factor` calls from Python.
-KERNELS = ("walk_many", "short_among", "augment_many", "short_cells", "pair_along_curve", "augment_forest",
-           "split_end", "augment_toward_many")
+#: The kernels :func:`restore_factor` and splice's reroute call from Python.
+KERNELS = ("walk_many", "short_among", "augment_many", "augment_from", "short_cells", "pair_along_curve",
+           "augment_forest", "split_end", "augment_toward_many")
 
 
 def warm() -> float:

@@ -30,7 +30,13 @@ paths; a few local repairs turn the pieces back into one tour.
    (``a - b``, ``d - c``, ``e - f`` become ``a - d``, ``c - e``,
    ``b - f``; a short walk along the cycle tells whether the order keeps
    one cycle).
-5. A piece still left is re-solved exactly in a window around it (CP-SAT,
+5. A piece still left is first *rerouted*
+   (:mod:`ktsolve.heuristics._splice_reroute`): one of its links is cut and
+   the shortest alternating path from one end back to the other that does
+   not take that link again closes an alternating cycle through it, which
+   opens the piece into the pieces the path crosses; this reaches past
+   stretches of forced moves that no window can change.  What is left after
+   that is re-solved exactly in a window around it (CP-SAT,
    :mod:`ktsolve.heuristics._splice_window`: the paths of the other pieces
    through the window keep their ends, so nothing outside changes), after
    rounds of ruin and recreate (every link near the pieces left cut, the
@@ -341,25 +347,38 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
 
 def repair_pieces(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
                   turns: int = REPAIR_TURNS, method: str = "cpsat", seed: int | None = None) -> tuple[Pieces, dict]:
-    """Step 5: turns of :func:`repair_leftovers` (rounds of ruin and recreate, which never raise the count of
-    pieces), then :func:`repair_windows` and, for the last few pieces, the free windows of
+    """Step 5: turns of rerouting (:func:`~ktsolve.heuristics._splice_reroute.repair_reroute`), then
+    :func:`repair_leftovers` (rounds of ruin and recreate; neither raises the count of pieces), then
+    :func:`repair_windows` and, for the last few pieces, the free windows of
     :mod:`ktsolve.heuristics._splice_free_window`, until one piece is left.
 
-    Ruin and recreate comes first: one of its rounds costs one labelling
+    Rerouting comes first: a round is one search per piece and one
+    labelling, and it reaches past stretches of forced moves where every
+    window is infeasible (on 4000 x 4000 boards with 5 % holes it joined
+    the pieces that ruin and recreate and the windows left;
+    ``benchmarks/results/huge_dense_reroute.md``).  Ruin and recreate comes next: one of its rounds costs one labelling
     of the board however many pieces there are, where a window is a
     CP-SAT model per piece.  A piece whose windows are infeasible (the
     paths of the large cycle through them cannot take it in with their
     ends kept) gets a free window, whose paths may pair anew, or the next
     turn's larger boxes and other shuffle.  ``method`` and ``seed`` go to :func:`repair_windows` (turn
     ``t`` draws from a seed derived from ``seed`` and ``t``).  Returns the last :class:`Pieces` and the
-    stats (``windows``, ``windows_tried``, ``repair_rounds``, ``repair_undone``, ``pieces``).
+    stats (``reroute_rounds``, ``reroute_undone``, ``windows``, ``windows_tried``, ``repair_rounds``,
+    ``repair_undone``, ``pieces``).
     """
     from ._splice_free_window import repair_free
+    from ._splice_reroute import repair_reroute
 
     from ..seeds import derive_seed
 
-    stats = {"windows": 0, "windows_tried": 0, "repair_rounds": 0, "repair_undone": 0}
+    stats = {"windows": 0, "windows_tried": 0, "repair_rounds": 0, "repair_undone": 0, "reroute_rounds": 0,
+             "reroute_undone": 0}
     for turn in range(turns):
+        if state.pieces <= 1:
+            break
+        state = repair_reroute(links, alive, rows, cols, state, deadline=deadline)
+        stats["reroute_rounds"] += state.stats.get("reroute_rounds", 0)
+        stats["reroute_undone"] += state.stats.get("reroute_undone", 0)
         if state.pieces <= 1:
             break
         state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline, shuffle=REPAIR_SHUFFLE + turn,
