@@ -102,9 +102,9 @@ PROVE_CUT_PROOFS_TIME = 5.0
 #: The share of the time left the 2-factor proof may take before it gives up (no proof).
 TWO_FACTOR_SHARE = 0.3
 #: Without a time limit, the 2-factor proof's cap: TWO_FACTOR_CAP_BASE seconds plus TWO_FACTOR_CAP_PER_SQUARE
-#: a square.  Its construction is about linear where holes are few (22 s at 4000 x 4000 with 1 % holes) but
-#: took 171 s at 2000 x 2000 with 5 % holes (benchmarks/results/huge_peers.md), before a method asked by name
-#: had begun; past the cap it gives up without a proof and the method answers for itself.
+#: a square.  From its restored start (factor.RESTORE_MIN) the construction touches little more than the
+#: holes' neighbourhoods (benchmarks/results/two_factor_restored.md); the cap keeps a slower board from
+#: delaying a method asked by name: past it the proof gives up and the method answers for itself.
 TWO_FACTOR_CAP_BASE = 10.0
 TWO_FACTOR_CAP_PER_SQUARE = 2e-6
 #: Boards above this many squares get the 2-factor proof before the cut proofs: on a dense 100 x 100 board
@@ -116,6 +116,8 @@ TWO_FACTOR_BEFORE_CUTS = 2_000
 PROOFS = ("quick proofs", "matching proof", "cut proofs", "2-factor proof", "local proofs", "local cuts")
 #: The proof steps of boards above PRESOLVE_MAX squares: on the cells, without the knight graph.
 _GRAPHLESS = ("local proofs", "local cuts")
+#: The proof steps that read only the board (the 2-factor proof works on the implicit grid too).
+_NO_GRAPH = (*_GRAPHLESS, "2-factor proof")
 #: The method name of an answer settled by each proof step.
 _PROOF_METHOD = {"quick proofs": "proofs", "matching proof": "matching", "cut proofs": "cuts",
                  "2-factor proof": "2-factor", "local proofs": "proofs", "local cuts": "proofs"}
@@ -179,9 +181,12 @@ def two_factor_step(n: int) -> Step:
 def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
     n = board.n_squares
     if n > PRESOLVE_MAX:
-        # no graph: the one-pass checks (size, ends, colours, degrees), then the depth-first search;
-        # on a board with holes the one-pass checks come before splice (_local_first)
-        return ([Step("local proofs")] if board.is_full else []) + [Step("local cuts")]
+        # no graph: the one-pass checks (size, ends, colours, degrees), then the depth-first search, then
+        # on a board with holes the 2-factor proof on the implicit grid from its restored start; the
+        # one-pass checks come before splice there (_local_first)
+        if board.is_full:
+            return [Step("local proofs"), Step("local cuts")]
+        return [Step("local cuts"), two_factor_step(n)]
     steps = [Step("quick proofs")]
     if n <= PRESOLVE_MATCHING_MAX or prove:
         steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
@@ -450,6 +455,14 @@ def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: floa
         compiled = warm_local()
         if deadline is not None:
             deadline.extend(compiled)
+    elif name == "2-factor proof" and graph.n > PRESOLVE_MAX:
+        # the factor's kernels and its restoration's only: the other proofs' kernels are not needed there
+        from .factor import warm as warm_factor
+        from .factor.restore import warm as warm_restore
+
+        compiled = warm_factor() + warm_restore()
+        if deadline is not None:
+            deadline.extend(compiled)
     elif graph.n > PY_MAX or compiled_cuts:
         compiled = warm_proofs()
         if deadline is not None:
@@ -618,7 +631,7 @@ def run_plan(
             if not proof_step and proofs_behind is not None:
                 proofs_behind.set()
             try:
-                needs = step.name not in _GRAPHLESS if proof_step else reg[step.name].needs_graph
+                needs = step.name not in _NO_GRAPH if proof_step else reg[step.name].needs_graph
                 built = _build_graph(graph, deadline, csr=proof_step) if needs else {}
                 # the step's share of the time left once its graph is built; a method leaves
                 # time for the validation of the tour it may find

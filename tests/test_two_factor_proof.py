@@ -136,3 +136,57 @@ def test_a_proof_past_its_cap_gives_up_and_the_method_answers(monkeypatch):
     assert res.status.value == "unknown"
     step = next(s for s in res.stats["steps"] if s["step"] == "2-factor proof")
     assert step["status"] == "no proof"
+
+
+def _shared_pair_board(n: int) -> Board:
+    """Two squares whose only moves go to the same two squares a and b (a 4-cycle), and a third square
+    with a move to a and one other move: a is full, so the third square has one move left.  No square
+    has fewer than two moves, the colours balance (holes of the other colour far away), and no single
+    square cuts the board: only the 2-factor argument (or search) refutes it."""
+    from ktsolve.graph import KNIGHT_MOVES
+
+    def moves(r, c):
+        return [(r + dr, c + dc) for dr, dc in KNIGHT_MOVES.tolist() if 0 <= r + dr < n and 0 <= c + dc < n]
+
+    r0 = c0 = n // 2
+    x1, x2, a, b = (r0, c0), (r0 + 2, c0), (r0 + 1, c0 + 2), (r0 + 1, c0 - 2)
+    holes = {y for x in (x1, x2) for y in moves(*x) if y not in (a, b)}
+    x3 = (r0 - 1, c0 + 3)
+    other = next(y for y in moves(*x3) if y != a and y not in holes)
+    holes |= {y for y in moves(*x3) if y not in (a, other)}
+    mask = np.zeros((n, n), dtype=bool)
+    for h in holes:
+        mask[h] = True
+    need = len(holes)  # every hole so far is of colour 1 (a move from a square of colour 0)
+    far = [(r, c + (r + c) % 2) for r in (5, 11) for c in range(6, n - 7, 6)]
+    for h in far[:need]:
+        mask[h] = True
+    board = Board.from_mask(mask)
+    assert board.colour_counts()[0] == board.colour_counts()[1]
+    return board
+
+
+def test_the_shared_pair_board_has_no_2_factor_and_no_local_obstruction():
+    from ktsolve.proofs.local import local_proof
+
+    board = _shared_pair_board(60)
+    spec = TourSpec(closed=True)
+    assert quick_proof(KnightGraph(board), spec) is None and local_proof(board, spec, cuts=True) is None
+    proof = two_factor_proof(board, spec)
+    assert proof is not None and check_evidence(board, spec, proof) is None
+    assert proof.evidence["need"] == 6 and len(proof.evidence["X"]) == 3
+
+
+@pytest.mark.parametrize("call", [solve, prove])
+def test_a_huge_board_whose_obstruction_is_the_2_factor_gets_that_proof(call):
+    """Above PRESOLVE_MAX squares: splice cannot restore the third square's moves, the local proofs find
+    nothing, and the 2-factor proof (restored start, no graph built) refutes the board."""
+    from ktsolve.portfolio import PRESOLVE_MAX
+
+    board = _shared_pair_board(3000)
+    assert board.n_squares > PRESOLVE_MAX
+    res = call(board, closed=True, time_limit=120, seed=1)
+    assert res.status.value == "infeasible" and res.proof.argument == "2-factor", res.stats
+    assert res.stats["settled_by"] == "2-factor proof"
+    assert "table" not in KnightGraph.of(board).__dict__
+    assert check_evidence(board, TourSpec(closed=True), res.proof) is None
