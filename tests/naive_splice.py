@@ -253,3 +253,30 @@ def walk_outside(q, s, links, rows, cols, box, ends=(-1, -1)):
         else:
             prev, cur, came_by_end = cur, step(cur, nxt, rows, cols), False
     return -1
+
+
+def reroute(f, s, links, alive, rows, cols, budget, force=False):
+    """Cut link ``s`` of ``f`` (to ``g``), flip the breadth-first alternating path from ``f`` back to ``g``
+    that does not take ``f - g`` again; keep it when no square whose links changed is on a cycle of at most
+    ``budget`` squares (1), else put the links back (-1) or, with ``force``, keep it all the same (2);
+    0: no path."""
+    before = links.copy()
+    g = step(f, int(links[f, s]), rows, cols)
+    _unlink(links, f, g, cols)
+    if not augment_from(f, links, alive, rows, cols, avoid=g):
+        links[:] = before
+        return 0
+    changed = [q for q in range(rows * cols) if sorted(links[q].tolist()) != sorted(before[q].tolist())]
+    small = [c for c in components(links, alive, rows, cols) if len(c) <= budget and is_cycle(links, c, rows, cols)]
+    if any(q in c for c in small for q in changed):
+        if force:
+            return 2
+        links[:] = before
+        return -1
+    return 1
+
+
+def is_cycle(links, cells, rows, cols):
+    """Whether every square of the component ``cells`` has two links to squares (no END, no empty slot)."""
+    return all(len([g for g in neighbours(links, f, rows, cols) if g >= 0]) == 2 and NONE not in links[f].tolist()
+               and END not in links[f].tolist() for f in cells)

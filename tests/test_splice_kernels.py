@@ -50,7 +50,7 @@ def test_augment_from_matches_the_reference(rows, cols, k, seed):
     for mark, u in enumerate(np.repeat(cand[colour == 0], miss[colour == 0]).tolist(), 1):
         got = K.augment_from(u, mine, alive, rows, cols, stamp, mark, qv, qx, qp)
         want = ref.augment_from(u, theirs, alive, rows, cols)
-        assert got == want
+        assert bool(got) == want
         assert np.array_equal(mine, theirs)
         assert ref.check(mine, alive, rows, cols) is None
 
@@ -71,13 +71,41 @@ def test_augment_from_avoiding_a_move_matches_the_reference(rows, cols, k, seed)
         theirs = mine.copy()
         got = K.augment_from(f, mine, alive, rows, cols, stamp, mark, qv, qx, qp, g)
         want = ref.augment_from(f, theirs, alive, rows, cols, avoid=g)
-        assert got == want
+        assert bool(got) == want
         assert np.array_equal(mine, theirs)
         if got:
             found += 1
             assert ref.check(mine, alive, rows, cols, complete=True, ends=0) is None
             assert g not in ref.neighbours(mine, f, rows, cols)
     assert found > 0
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+@pytest.mark.parametrize("budget,force", [(0, 0), (12, 0), (60, 0), (60, 1)])
+def test_reroute_matches_the_reference(rows, cols, k, seed, budget, force):
+    # kept, undone (the links as they were, slot order aside), kept though not clean, or no path, as the
+    # reference decides; a square on a small cycle reported when not clean
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    stamp = np.zeros(rows * cols, dtype=np.int32)
+    qv, qx, qp = (np.empty(rows * cols, dtype=np.int64) for _ in range(3))
+    small = np.full(1, -1, dtype=np.int64)
+    seen = set()
+    for mark, f in enumerate(np.flatnonzero(alive)[::5].tolist(), 1):
+        mine, theirs = links.copy(), links.copy()
+        got = K.reroute(f, mark % 2, mine, alive, rows, cols, stamp, mark, qv, qx, qp, budget, force, small)
+        want = ref.reroute(f, mark % 2, theirs, alive, rows, cols, budget, force=bool(force))
+        assert got == want
+        assert np.array_equal(np.sort(mine, axis=1), np.sort(theirs, axis=1))
+        assert ref.check(mine, alive, rows, cols, complete=True, ends=0) is None
+        if got == 2:
+            cycle = next(c for c in ref.components(mine, alive, rows, cols) if int(small[0]) in c)
+            assert len(cycle) <= budget
+            out = np.empty(budget, dtype=np.int64)
+            assert sorted(out[:K.cycle_cells(int(small[0]), mine, rows, cols, out)].tolist()) == sorted(cycle)
+        seen.add(got)
+    assert 1 in seen and (budget == 0 or (-1 if not force else 2) in seen)
 
 
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
@@ -422,3 +450,42 @@ def test_reroute_joins_pieces_and_keeps_a_two_factor(n, share, seed):
     assert got.pieces == len(ref.components(links, alive, n, n)) < before
     assert got.stats["reroute_rounds"] >= 1 and got.stats["reroute_undone"] < got.stats["reroute_rounds"]
     assert got.pieces <= 2
+
+
+def test_keep_outside_keeps_the_cells_of_pieces_apart_from_the_root_in_order():
+    rng = np.random.default_rng(7)
+    labels = rng.integers(-1, 30, size=500).astype(np.int32)  # -1: a hole
+    parent = np.arange(30, dtype=np.int32)
+    for a, b in rng.integers(0, 30, size=(12, 2)).tolist():  # some unions, roots anywhere
+        ra, rb = int(ref_find(parent, a)), int(ref_find(parent, b))
+        parent[ra] = rb
+    for root in (0, 5, 17):
+        cells = np.flatnonzero(labels >= -1).astype(np.int64)
+        top = ref_find(parent.copy(), root)
+        want = [f for f in cells.tolist() if labels[f] >= 0 and ref_find(parent.copy(), int(labels[f])) != top]
+        k = M.keep_outside(cells, labels, parent.copy(), root)
+        assert cells[:k].tolist() == want
+
+
+def ref_find(parent, a):
+    while parent[a] != a:
+        a = parent[a]
+    return a
+
+
+@pytest.mark.parametrize("n,share,seed", LEFT_PIECES[:3])
+def test_outside_from_the_last_pass_equals_a_scan_of_the_board(n, share, seed):
+    from ktsolve.heuristics.splice import outside
+
+    board = random_holed_board(n, n, share, closed=True, seed=seed)
+    links, alive = build_links(board)
+    restore_factor(links, alive, n, n, free_ends=0)
+    state = merge_pieces(links, alive, n, n)
+    assert state.among is not None and state.pieces > 1
+    for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
+        assert np.array_equal(got, want)
+    # a later union (as a free window makes) leaves the list a superset: the answer still equals the scan
+    cells, roots = outside(state)
+    state.parent[int(roots[0])] = state.giant
+    for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
+        assert np.array_equal(got, want)

@@ -27,6 +27,10 @@ Kernels, one idea each:
   step by step towards a partner chosen along a Hilbert curve, where the
   partners are far apart (the colours of the holes balance only over large
   regions);
+* :func:`reroute`: one link of a 2-factor cut and an alternating cycle
+  closed through it (:func:`augment_from` with ``avoid``), kept when it
+  leaves no small cycle among the squares it changed (splice's repair of
+  the pieces the exchanges leave);
 * :func:`augment_toward`: an alternating-path search like
   :func:`augment_from`, best first towards a target cell, for the few
   squares whose partner is far: it explores a corridor towards the target
@@ -61,6 +65,8 @@ __all__ = [
     "walk_many",
     "augment_toward",
     "augment_toward_many",
+    "reroute",
+    "cycle_cells",
 ]
 
 #: A slot linking a square to the extra vertex of an open tour (the square ends the path).
@@ -186,7 +192,8 @@ def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
 
 @nb.njit(cache=True)
 def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1):  # pragma: no cover
-    """One alternating-path search from square ``u`` (short of a link); True when a path was applied.
+    """One alternating-path search from square ``u`` (short of a link); 0 when none was found, else the path
+    was applied and the answer is 1 + the queue position of its last square of ``u``'s colour.
 
     Breadth-first from ``u`` over moves that are not links to a square
     ``x`` of the other colour: if ``x`` has an empty slot, the path ends
@@ -219,7 +226,7 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1)
             stamp[x] = mark
             if links[x, 0] == NONE or links[x, 1] == NONE:
                 _flip_path(links, qv, qx, qp, head, y, j, x, cols)
-                return True
+                return head + 1
             if tail + 2 > cap:
                 continue
             for s in range(2):
@@ -235,7 +242,109 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1)
                 qp[tail] = head
                 tail += 1
         head += 1
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def _unflip_path(links, qv, qx, qp, head, x, cols):  # pragma: no cover
+    """Undo :func:`_flip_path` of the path found from ``qv[head]`` to ``x``: its new links cut, its old ones back."""
+    y = qv[head]
+    _unlink(links, y, _move(y, x, cols), x)
+    p = head
+    while qp[p] >= 0:
+        xi = qx[p]
+        yp = qv[qp[p]]
+        _unlink(links, yp, _move(yp, xi, cols), xi)
+        p = qp[p]
+    p = head
+    while qp[p] >= 0:
+        xi = qx[p]
+        yi = qv[p]
+        _link(links, xi, _move(xi, yi, cols), yi)
+        p = qp[p]
+
+
+@nb.njit(cache=True, inline="always")
+def _on_short_cycle(q, links, rows, cols, budget):  # pragma: no cover
+    """Whether square ``q`` lies on a cycle of the links of at most ``budget`` squares."""
+    prev = q
+    j = links[q, 0]
+    for _ in range(budget):
+        if j < 0 or j >= 8:
+            return False  # a path's end: not a cycle
+        g = _step(prev, j, rows, cols)
+        if g == q:
+            return True
+        back = j ^ 4
+        k = links[g, 0]
+        if k == back:
+            k = links[g, 1]
+        prev = g
+        j = k
     return False
+
+
+@nb.njit(cache=True)
+def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, force, small):  # pragma: no cover
+    """Cut the link in slot ``s`` of square ``f`` (a move to ``g``) from a 2-factor and close an alternating
+    cycle through it: the path of :func:`augment_from` from ``f`` back to ``g`` that does not take the
+    move ``f - g`` again, flipped.
+
+    The flip is *clean* when no square whose links it changed lies on a
+    cycle of at most ``budget`` squares (so the piece ``f`` was on is
+    opened into larger ones and no small piece is made).  A clean flip is
+    kept (1); one that is not is undone and the link comes back (-1), or,
+    with ``force``, kept all the same (2); either way ``small[0]`` gets a
+    square on such a small cycle.  0: no path was found (the links as they
+    were).
+    """
+    j = links[f, s]
+    g = _step(f, j, rows, cols)
+    _unlink(links, f, j, g)
+    h = augment_from(f, links, alive, rows, cols, stamp, mark, qv, qx, qp, g)
+    if h == 0:
+        _link(links, f, j, g)
+        return 0
+    head = h - 1
+    found = g if _on_short_cycle(g, links, rows, cols, budget) else -1
+    p = head
+    while found < 0 and p >= 0:
+        if _on_short_cycle(qv[p], links, rows, cols, budget):
+            found = qv[p]
+        elif qx[p] >= 0 and _on_short_cycle(qx[p], links, rows, cols, budget):
+            found = qx[p]
+        p = qp[p]
+    if found < 0:
+        return 1
+    small[0] = found
+    if force:
+        return 2
+    _unflip_path(links, qv, qx, qp, head, g, cols)
+    _link(links, f, j, g)
+    return -1
+
+
+@nb.njit(cache=True)
+def cycle_cells(q, links, rows, cols, out):  # pragma: no cover
+    """The squares of the cycle through ``q`` in walking order, into ``out``; how many (at most ``out.size``;
+    a path's end stops the walk)."""
+    out[0] = q
+    k = 1
+    prev = q
+    j = links[q, 0]
+    while k < out.size and 0 <= j < 8:
+        g = _step(prev, j, rows, cols)
+        if g == q:
+            break
+        out[k] = g
+        k += 1
+        back = j ^ 4
+        m = links[g, 0]
+        if m == back:
+            m = links[g, 1]
+        prev = g
+        j = m
+    return k
 
 
 @nb.njit(cache=True)

@@ -226,7 +226,10 @@ def _warm_calls() -> None:
     k.short_among(some, links, alive)
     q = np.empty(4, dtype=np.int64)
     k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
-    k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)  # splice's reroute
+    k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)
+    links[f, 0], links[f + cols + 2, 0] = 2, 6  # a link (move 2 and back) for splice's reroute to cut
+    k.reroute(f, 0, links, alive, rows, cols, stamp, 3, q, q.copy(), q.copy(), 4, 0, q.copy())
+    k.cycle_cells(f, links, rows, cols, q.copy())
     cand, miss = k.short_cells(links, alive, cols)
     k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
     k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
@@ -239,7 +242,7 @@ def _warm_calls() -> None:
 
 #: The kernels :func:`restore_factor` and splice's reroute call from Python.
 KERNELS = ("walk_many", "short_among", "augment_many", "augment_from", "short_cells", "pair_along_curve",
-           "augment_forest", "split_end", "augment_toward_many")
+           "augment_forest", "split_end", "augment_toward_many", "reroute", "cycle_cells")
 
 
 def warm() -> float:

@@ -17,6 +17,8 @@ function's own file.
 * :func:`walk_outside`: where a path that leaves a window comes back into
   it (the window's free re-solve needs the outside joins);
 * :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order;
+* :func:`cells_outside`, :func:`outside_among` and :func:`keep_outside`: the squares of the pieces
+  not yet joined to the largest (the next pass looks at only those);
 * :func:`ruin_box`: every link near a piece left over cut, to be restored
   and merged again in another way.
 
@@ -30,6 +32,8 @@ import numpy as np
 
 __all__ = [
     "cells_outside",
+    "keep_outside",
+    "outside_among",
     "label_components",
     "merge_pass",
     "rank_cells",
@@ -401,6 +405,49 @@ def cells_outside(labels, parent, root):  # pragma: no cover
                 roots[k] = r
                 k += 1
     return cells, roots
+
+
+@nb.njit(cache=True)
+def outside_among(among, labels, parent, root):  # pragma: no cover
+    """The cells of ``among`` (in order) whose piece is not ``root``'s, and their pieces' roots (int32):
+    :func:`cells_outside` over a list of cells known to hold every such cell."""
+    top = _find(parent, root)
+    count = 0
+    for i in range(among.size):
+        f = among[i]
+        if labels[f] >= 0 and _find(parent, labels[f]) != top:
+            count += 1
+    cells = np.empty(count, dtype=np.int64)
+    roots = np.empty(count, dtype=np.int32)
+    k = 0
+    for i in range(among.size):
+        f = among[i]
+        if labels[f] >= 0:
+            r = _find(parent, labels[f])
+            if r != top:
+                cells[k] = f
+                roots[k] = r
+                k += 1
+    return cells, roots
+
+
+@nb.njit(cache=True)
+def keep_outside(cells, labels, parent, root):  # pragma: no cover
+    """Move the cells of ``cells`` whose piece is not ``root``'s (union-find ``parent`` over ``labels``) to its
+    front, in order; returns how many there are.
+
+    Between passes of exchanges: the pieces a pass joined to the largest
+    are not looked at again, so later passes touch only the squares of
+    the pieces still apart.
+    """
+    top = _find(parent, root)
+    k = 0
+    for i in range(cells.size):
+        f = cells[i]
+        if labels[f] >= 0 and _find(parent, labels[f]) != top:
+            cells[k] = f
+            k += 1
+    return k
 
 
 @nb.njit(cache=True, inline="always")

@@ -15,9 +15,12 @@ closes an alternating cycle through that link, and flipping it gives a
 flips join it to the pieces the path crosses (and may cut those into new,
 smaller pieces, which the exchanges then join).
 
-Each round reroutes one link of every piece left (a different square of
-the piece, and the other slot, each round), merges by exchanges again, and
-is undone unless the count of pieces fell.
+A flip can also leave a small cycle where it changed links (the piece
+again, when the path closes near it, or a new one), so each piece tries
+several of its links and keeps the first flip that leaves no small cycle
+among the squares it changed (a bounded walk from each tells).  Each round
+reroutes every piece left, labels the board once and merges by exchanges
+again, and is undone unless the count of pieces fell.
 """
 
 from __future__ import annotations
@@ -25,75 +28,115 @@ from __future__ import annotations
 import numpy as np
 
 from ..driver import Deadline
-from ..graph import KNIGHT_MOVES
 
-__all__ = ["repair_reroute", "REROUTE_ROUNDS", "REROUTE_QUEUE"]
+__all__ = ["repair_reroute", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE"]
 
 #: Rounds of rerouting (each one link of every piece left, then the exchanges).
 REROUTE_ROUNDS = 6
+#: Links of one piece tried in a round before one is rerouted whatever small cycles it leaves.
+REROUTE_TRIES = 8
 #: Most squares one rerouting search may queue (three int64 arrays of this size).
 REROUTE_QUEUE = 1 << 20
-#: The stride between the squares of a piece that successive rounds break a link at.
-_STRIDE = 7919
+#: A rerouting is kept when none of the squares it changed lies on a cycle of at most this many squares
+#: per square of the piece (and at least _SMALL_MIN, at most _SMALL_MAX): such a cycle is the piece again,
+#: or a new small piece.
+_SMALL_PER_SQUARE = 4
+_SMALL_MIN, _SMALL_MAX = 64, 1 << 16
+#: Small cycles a piece's forced reroute leaves that are rerouted in their turn, within one round.
+CHASE = 4
+#: The strides between the squares of a piece that successive tries and rounds cut a link at.
+_STRIDE, _ROUND_STRIDE = 7919, 104729
 
 
-def _chosen(state, k: int) -> np.ndarray:
-    """One square of every piece but the largest: the piece's ``(3 + k * _STRIDE) % size``-th, in cell order."""
-    from ._splice_merge_kernels import cells_outside
+def _pieces(state):
+    """The squares of every piece but the largest, piece by piece: ``(cells, starts, sizes)``."""
+    from .splice import outside
 
-    cells, roots = cells_outside(state.labels, state.parent, state.giant)
+    cells, roots = outside(state)
     if cells.size == 0:
-        return cells
+        return cells, cells, cells
     order = np.argsort(roots, kind="stable")
     cells, roots = cells[order], roots[order]
     starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
-    sizes = np.diff(np.r_[starts, cells.size])
-    return cells[starts + (3 + k * _STRIDE) % sizes]
+    return cells, starts, np.diff(np.r_[starts, cells.size])
+
+
+def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues, tries: int, small,
+                   ring):
+    """Reroute one link of the piece whose squares are ``piece`` (round ``k``): up to ``tries`` links in turn
+    until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced)``:
+    the squares of a small cycle that kept flip left (to be chased in its turn), or None."""
+    from ..factor._restore_kernels import cycle_cells, reroute
+
+    size = piece.size
+    budget = min(max(_SMALL_PER_SQUARE * size, _SMALL_MIN), _SMALL_MAX)
+    first = None
+    for t in range(tries):
+        f = int(piece[(3 + k * _ROUND_STRIDE + t * _STRIDE) % size])
+        s = (k + t) % 2
+        if not 0 <= links[f, s] < 8:
+            s = 1 - s
+            if not 0 <= links[f, s] < 8:
+                continue
+        got = int(reroute(f, s, links, alive, rows, cols, stamp, mark + t, *queues, budget, 0, small))
+        if got == 1:
+            return None, 0
+        if got == -1 and first is None:
+            first = (f, s)
+    if first is None:
+        return None, 0
+    # every try left a small cycle: the first is kept all the same, and the cycle it left is chased
+    reroute(first[0], first[1], links, alive, rows, cols, stamp, mark + tries, *queues, budget, 1, small)
+    return ring[:cycle_cells(int(small[0]), links, rows, cols, ring)].copy(), 1
 
 
 def repair_reroute(links, alive, rows: int, cols: int, state, *, deadline: Deadline | None = None,
-                   rounds: int = REROUTE_ROUNDS, queue: int = REROUTE_QUEUE):
+                   rounds: int = REROUTE_ROUNDS, tries: int = REROUTE_TRIES, queue: int = REROUTE_QUEUE):
     """Rounds of rerouting around the pieces left (see the module docstring); returns the last
-    :class:`~ktsolve.heuristics.splice.Pieces`, with ``stats["reroute_rounds"]`` and
-    ``stats["reroute_undone"]``.
+    :class:`~ktsolve.heuristics.splice.Pieces`, with ``stats["reroute_rounds"]``,
+    ``stats["reroute_undone"]`` and ``stats["reroute_forced"]`` (reroutes kept though each try left a
+    small cycle).
 
-    ``links`` keep a 2-factor throughout; a round that does not lower the
-    count of pieces is undone from a copy of the links taken before it.
+    Each piece gets up to ``tries`` links cut in turn
+    (:func:`ktsolve.factor._restore_kernels.reroute`), until one's
+    alternating cycle leaves no small cycle among the squares it changed;
+    when none does, the first is kept anyway and the small cycle it left is
+    rerouted in its turn (up to :data:`CHASE` times), and what is left goes
+    to the exchanges and the next round.  ``links`` keep a 2-factor throughout; a
+    round that does not lower the count of pieces is undone from a copy of
+    the links taken before it.
     """
-    from ..factor._restore_kernels import augment_from, unlink_slot
     from .splice import merge_pieces
 
     deadline = deadline or Deadline(None)
     if state.labels is None:
         state = merge_pieces(links, alive, rows, cols, deadline=deadline)
-    done = undone = 0
-    stamp = qv = qx = qp = saved = None
+    done = undone = forced = 0
+    stamp = queues = small = ring = saved = None
     mark = 0
     for k in range(rounds):
         if state.pieces <= 1:
             break
         deadline.check("rerouting the pieces left")
-        chosen = _chosen(state, k)
+        cells, starts, sizes = _pieces(state)
         if stamp is None:
             stamp = np.zeros(rows * cols, dtype=np.int32)
             size = min(queue, rows * cols)
-            qv, qx, qp = (np.empty(size, dtype=np.int64) for _ in range(3))
+            queues = tuple(np.empty(size, dtype=np.int64) for _ in range(3))
+            small = np.empty(1, dtype=np.int64)
+            ring = np.empty(_SMALL_MAX, dtype=np.int64)
             saved = links.copy()
         else:
             saved[:] = links
-        for f in chosen.tolist():
-            s = k % 2
-            if not 0 <= links[f, s] < 8:
-                s = 1 - s
-                if not 0 <= links[f, s] < 8:
-                    continue
-            dr, dc = KNIGHT_MOVES[int(links[f, s])].tolist()
-            g = (f // cols + dr) * cols + f % cols + dc
-            kept = links[f].copy(), links[g].copy()
-            unlink_slot(links, f, s, rows, cols)
-            mark += 1
-            if not augment_from(f, links, alive, rows, cols, stamp, mark, qv, qx, qp, g):
-                links[f], links[g] = kept  # no path (the search changed nothing): the link comes back
+        for start, size in zip(starts.tolist(), sizes.tolist()):
+            piece = cells[start:start + size]
+            for _ in range(CHASE):
+                piece, was_forced = _reroute_piece(piece, k, links, alive, rows, cols, stamp, mark, queues,
+                                                   tries, small, ring)
+                mark += tries + 1
+                forced += was_forced
+                if piece is None:
+                    break
         done += 1
         after = merge_pieces(links, alive, rows, cols, deadline=deadline)
         if after.pieces < state.pieces:
@@ -104,4 +147,5 @@ def repair_reroute(links, alive, rows: int, cols: int, state, *, deadline: Deadl
         undone += 1
     state.stats["reroute_rounds"] = done
     state.stats["reroute_undone"] = undone
+    state.stats["reroute_forced"] = forced
     return state

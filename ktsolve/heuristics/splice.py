@@ -108,7 +108,7 @@ from ._splice_colony_window import check_window_method, warm_window
 from ..factor.restore import SEARCH_CAPS, restore_factor
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
-           "repair_leftovers", "repair_pieces", "Pieces", "SEARCH_CAPS"]
+           "repair_leftovers", "repair_pieces", "Pieces", "outside", "SEARCH_CAPS"]
 
 #: Passes of four-square exchanges before the pieces left are given up.
 MERGE_PASSES = 16
@@ -187,6 +187,9 @@ class Pieces:
     parent: np.ndarray
     giant: int
     stats: dict
+    #: Cells (int64, in order) that hold every square of the pieces other than the largest, when the
+    #: exchanges left such a list (a superset after later unions); None: the board must be scanned.
+    among: np.ndarray | None = None
 
 
 def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | None = None,
@@ -196,7 +199,8 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     The labels come from one walk of the links; the exchanges then keep
     union-find over them, so no walk is repeated.
     """
-    from ._splice_merge_kernels import cells_outside, component_sizes, label_components, merge_pass, triple_pass
+    from ._splice_merge_kernels import (cells_outside, component_sizes, keep_outside, label_components, merge_pass,
+                                        triple_pass)
 
     deadline = deadline or Deadline(None)
     labels = np.empty(rows * cols, dtype=np.int32)
@@ -214,11 +218,13 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
             deadline.check("merging the cycles")
             left = int(merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces))
             stats["merge_passes"] += 1
+            cells = cells[:keep_outside(cells, labels, parent, skip)]  # the next passes skip what joined
             if left == pieces and left > 1:
                 # no four-square exchange left: six-square ones, then four-square ones again
                 deadline.check("merging the cycles")
                 left = int(triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, TRIPLE_WALK))
                 stats["triple_passes"] += 1
+                cells = cells[:keep_outside(cells, labels, parent, skip)]
             if left == pieces or left <= 1:
                 pieces = left
                 break
@@ -233,14 +239,24 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     parent[:] = roots
     giant = int(np.argmax(np.bincount(roots, weights=sizes, minlength=parent.size))) if count else 0
     stats["pieces"] = pieces
-    return Pieces(pieces, labels, parent, giant, stats)
+    # the squares the last pass kept are those of every piece apart from the first largest's: when that
+    # is still the largest, later steps look among them instead of scanning the board
+    among = cells if count > 1 and giant == roots[skip] else (np.empty(0, dtype=np.int64) if count <= 1 else None)
+    return Pieces(pieces, labels, parent, giant, stats, among)
+
+
+def outside(state: Pieces):
+    """``(cells, roots)``: the squares of the pieces other than the largest, in order, and their roots."""
+    from ._splice_merge_kernels import cells_outside, outside_among
+
+    if state.among is not None:
+        return outside_among(state.among, state.labels, state.parent, state.giant)
+    return cells_outside(state.labels, state.parent, state.giant)
 
 
 def _piece_boxes(state: Pieces, cols: int):
     """Bounding boxes ``(top, bottom, left, right)`` (inclusive) of the pieces other than the largest."""
-    from ._splice_merge_kernels import cells_outside
-
-    cells, roots = cells_outside(state.labels, state.parent, state.giant)
+    cells, roots = outside(state)
     if cells.size == 0:
         return []
     order = np.argsort(roots, kind="stable")
@@ -552,7 +568,8 @@ def _warm_calls() -> None:
     parent = np.arange(max(count, 1), dtype=np.int32)
     mk.triple_pass(some, links, alive, rows, cols, labels, parent, 0, 2, 4)
     mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
-    mk.cells_outside(labels, parent, 0)
+    mk.keep_outside(mk.cells_outside(labels, parent, 0)[0], labels, parent, 0)
+    mk.outside_among(some, labels, parent, 0)
     mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
 
