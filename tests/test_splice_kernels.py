@@ -489,3 +489,15 @@ def test_outside_from_the_last_pass_equals_a_scan_of_the_board(n, share, seed):
     state.parent[int(roots[0])] = state.giant
     for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
         assert np.array_equal(got, want)
+
+
+def test_cells_apart_is_cells_outside_of_a_fresh_labelling():
+    board = _holed(24, 30, 30, 5)
+    links, alive = build_links(board)
+    labels = np.empty(24 * 30, dtype=np.int32)
+    count = M.label_components(links, alive, 24, 30, labels)
+    sizes = M.component_sizes(labels, count)
+    parent = np.arange(count, dtype=np.int32)
+    for skip in (0, int(np.argmax(sizes)), count - 1):
+        want, _ = M.cells_outside(labels, parent, skip)
+        assert np.array_equal(M.cells_apart(labels, skip, int(sizes.sum() - sizes[skip])), want)

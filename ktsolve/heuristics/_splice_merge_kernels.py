@@ -17,7 +17,7 @@ function's own file.
 * :func:`walk_outside`: where a path that leaves a window comes back into
   it (the window's free re-solve needs the outside joins);
 * :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order;
-* :func:`cells_outside`, :func:`outside_among` and :func:`keep_outside`: the squares of the pieces
+* :func:`cells_outside`, :func:`cells_apart`, :func:`outside_among` and :func:`keep_outside`: the squares of the pieces
   not yet joined to the largest (the next pass looks at only those);
 * :func:`ruin_box`: every link near a piece left over cut, to be restored
   and merged again in another way.
@@ -33,6 +33,7 @@ import numpy as np
 __all__ = [
     "cells_outside",
     "keep_outside",
+    "cells_apart",
     "outside_among",
     "label_components",
     "merge_pass",
@@ -405,6 +406,19 @@ def cells_outside(labels, parent, root):  # pragma: no cover
                 roots[k] = r
                 k += 1
     return cells, roots
+
+
+@nb.njit(cache=True)
+def cells_apart(labels, skip, total):  # pragma: no cover
+    """The ``total`` linked cells (int64, in order) whose label is not ``skip``: :func:`cells_outside` of a
+    fresh labelling (no unions yet), whose count the sizes of the labels give, in one pass."""
+    cells = np.empty(total, dtype=np.int64)
+    k = 0
+    for f in range(labels.size):
+        if labels[f] >= 0 and labels[f] != skip and k < total:
+            cells[k] = f
+            k += 1
+    return cells
 
 
 @nb.njit(cache=True)

@@ -199,7 +199,7 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     The labels come from one walk of the links; the exchanges then keep
     union-find over them, so no walk is repeated.
     """
-    from ._splice_merge_kernels import (cells_outside, component_sizes, keep_outside, label_components, merge_pass,
+    from ._splice_merge_kernels import (cells_apart, component_sizes, keep_outside, label_components, merge_pass,
                                         triple_pass)
 
     deadline = deadline or Deadline(None)
@@ -213,7 +213,7 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     skip = int(np.argmax(sizes)) if count else 0
     if count > 1:
         # only the squares outside the largest piece are scanned: an exchange with it is seen from the other side
-        cells, _ = cells_outside(labels, parent, skip)
+        cells = cells_apart(labels, skip, int(sizes.sum() - sizes[skip]))
         for _ in range(passes):
             deadline.check("merging the cycles")
             left = int(merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces))
@@ -570,6 +570,7 @@ def _warm_calls() -> None:
     mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
     mk.keep_outside(mk.cells_outside(labels, parent, 0)[0], labels, parent, 0)
     mk.outside_among(some, labels, parent, 0)
+    mk.cells_apart(labels, 0, int(((labels >= 0) & (labels != 0)).sum()))
     mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
 

@@ -24,12 +24,23 @@ _DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
 
 @nb.njit(cache=True)
 def grid_degree(alive, rows, cols, deg):  # pragma: no cover
-    """Fill ``deg`` (int8, flat) with the number of knight's moves from each square to squares; 0 on holes."""
+    """Fill ``deg`` (int8, flat) with the number of knight's moves from each square to squares; 0 on holes.
+
+    Cells two or more from every edge add up their eight neighbours by
+    flat offsets, without bounds checks; the border checks each move.
+    """
+    off = _DR * cols + _DC
     for r in range(rows):
+        inner = 2 <= r < rows - 2
         for c in range(cols):
             f = r * cols + c
             d = 0
-            if alive[f]:
+            if not alive[f]:
+                pass
+            elif inner and 2 <= c < cols - 2:
+                for k in range(8):
+                    d += alive[f + off[k]] != 0
+            else:
                 for k in range(8):
                     r2 = r + _DR[k]
                     c2 = c + _DC[k]
