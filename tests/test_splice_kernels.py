@@ -501,3 +501,58 @@ def test_cells_apart_is_cells_outside_of_a_fresh_labelling():
     for skip in (0, int(np.argmax(sizes)), count - 1):
         want, _ = M.cells_outside(labels, parent, skip)
         assert np.array_equal(M.cells_apart(labels, skip, int(sizes.sum() - sizes[skip])), want)
+
+
+def test_the_rope_follows_a_plain_list_through_splits_reversals_and_turns():
+    from ktsolve.heuristics._splice_rotate import _Rope
+
+    rng = np.random.default_rng(3)
+    plain = list(range(40))
+    rope = _Rope([[0, 39, False]])
+    for _ in range(300):
+        what = int(rng.integers(3))
+        p = int(rng.integers(40))
+        i = rope.split_after(p)
+        at = plain.index(p)
+        if what == 0:  # reverse everything after p
+            rope.reverse(i + 1, len(rope.segs) - 1)
+            plain[at + 1:] = plain[at + 1:][::-1]
+        elif what == 1:  # reverse everything up to p
+            rope.reverse(0, i)
+            plain[:at + 1] = plain[:at + 1][::-1]
+        else:  # the cycle started just after p
+            rope.rotate_to(i + 1)
+            plain = plain[at + 1:] + plain[:at + 1]
+        assert [rope.where(q)[1] for q in range(40)] == [plain.index(q) for q in range(40)]
+        assert rope.length == 40 and all(lo <= hi for lo, hi, _ in rope.segs)
+
+
+@pytest.mark.parametrize("n,share,seed", LEFT_PIECES)
+def test_rotations_join_pieces_and_keep_one_two_factor(n, share, seed):
+    # rotations keep one path through the largest cycle and a piece, so each join lowers the count by one
+    from ktsolve.heuristics._splice_rotate import repair_rotate
+
+    board = random_holed_board(n, n, share, closed=True, seed=seed)
+    links, alive = build_links(board)
+    assert restore_factor(links, alive, n, n, free_ends=0)[0] == 0
+    state = merge_pieces(links, alive, n, n)
+    before = state.pieces
+    got = repair_rotate(links, alive, n, n, state, seed=1)
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n)) == before - got.stats["rotate_joined"]
+    assert got.stats["rotate_joined"] >= 1
+
+
+def test_kicks_keep_a_two_factor_and_never_raise_the_pieces():
+    from ktsolve.heuristics._splice_rotate import repair_kick
+
+    n, share, seed = LEFT_PIECES[2]
+    board = random_holed_board(n, n, share, closed=True, seed=seed)
+    links, alive = build_links(board)
+    restore_factor(links, alive, n, n, free_ends=0)
+    state = merge_pieces(links, alive, n, n)
+    before = state.pieces
+    got = repair_kick(links, alive, n, n, state, kicks=3)
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n)) <= before
+    assert got.stats["kicks"] >= 1

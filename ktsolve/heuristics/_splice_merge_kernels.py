@@ -39,6 +39,7 @@ __all__ = [
     "merge_pass",
     "rank_cells",
     "walk_links",
+    "cycle_positions",
     "component_sizes",
     "triple_pass",
     "walk_outside",
@@ -228,6 +229,30 @@ def rank_cells(alive, rank):  # pragma: no cover
         else:
             rank[f] = -1
     return k
+
+
+@nb.njit(cache=True)
+def cycle_positions(links, rows, cols, start, pos, base):  # pragma: no cover
+    """``pos[f] = base + k`` for the ``k``-th cell met walking the links from ``start`` through its first
+    slot; returns how many cells (the walk stops back at ``start`` or at an end)."""
+    off = _DR * cols + _DC
+    f = start
+    j = links[f, 0]
+    k = 0
+    while True:
+        pos[f] = base + k
+        k += 1
+        if j < 0 or j >= 8:
+            return k
+        g = f + off[j]
+        if g == start:
+            return k
+        back = j ^ 4
+        nj = links[g, 0]
+        if nj == back:
+            nj = links[g, 1]
+        f = g
+        j = nj
 
 
 @nb.njit(cache=True)

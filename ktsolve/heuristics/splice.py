@@ -35,8 +35,12 @@ paths; a few local repairs turn the pieces back into one tour.
    the shortest alternating path from one end back to the other that does
    not take that link again closes an alternating cycle through it, which
    opens the piece into the pieces the path crosses; this reaches past
-   stretches of forced moves that no window can change.  What is left after
-   that is re-solved exactly in a window around it (CP-SAT,
+   stretches of forced moves that no window can change.  The last few
+   pieces are joined to the largest cycle by Posa rotations of one path
+   through both (:mod:`ktsolve.heuristics._splice_rotate`), which never
+   cut anything, with kicks (a forced reroute, the exchanges again) where
+   the rotations stall.  What is left after that is re-solved exactly in a
+   window around it (CP-SAT,
    :mod:`ktsolve.heuristics._splice_window`: the paths of the other pieces
    through the window keep their ends, so nothing outside changes), after
    rounds of ruin and recreate (every link near the pieces left cut, the
@@ -363,8 +367,9 @@ def repair_leftovers(links, alive, rows: int, cols: int, state: Pieces, *, deadl
 
 def repair_pieces(links, alive, rows: int, cols: int, state: Pieces, *, deadline: Deadline | None = None,
                   turns: int = REPAIR_TURNS, method: str = "cpsat", seed: int | None = None) -> tuple[Pieces, dict]:
-    """Step 5: turns of rerouting (:func:`~ktsolve.heuristics._splice_reroute.repair_reroute`), then
-    :func:`repair_leftovers` (rounds of ruin and recreate; neither raises the count of pieces), then
+    """Step 5: turns of rerouting (:func:`~ktsolve.heuristics._splice_reroute.repair_reroute`), rotations
+    and kicks for the last few pieces (:mod:`ktsolve.heuristics._splice_rotate`), then
+    :func:`repair_leftovers` (rounds of ruin and recreate; none of these raises the count of pieces), then
     :func:`repair_windows` and, for the last few pieces, the free windows of
     :mod:`ktsolve.heuristics._splice_free_window`, until one piece is left.
 
@@ -379,22 +384,29 @@ def repair_pieces(links, alive, rows: int, cols: int, state: Pieces, *, deadline
     ends kept) gets a free window, whose paths may pair anew, or the next
     turn's larger boxes and other shuffle.  ``method`` and ``seed`` go to :func:`repair_windows` (turn
     ``t`` draws from a seed derived from ``seed`` and ``t``).  Returns the last :class:`Pieces` and the
-    stats (``reroute_rounds``, ``reroute_undone``, ``windows``, ``windows_tried``, ``repair_rounds``,
-    ``repair_undone``, ``pieces``).
+    stats (``reroute_rounds``, ``reroute_undone``, ``rotate_joined``, ``kicks``, ``windows``,
+    ``windows_tried``, ``repair_rounds``, ``repair_undone``, ``pieces``).
     """
     from ._splice_free_window import repair_free
     from ._splice_reroute import repair_reroute
+    from ._splice_rotate import repair_kick, repair_rotate
 
     from ..seeds import derive_seed
 
     stats = {"windows": 0, "windows_tried": 0, "repair_rounds": 0, "repair_undone": 0, "reroute_rounds": 0,
-             "reroute_undone": 0}
+             "reroute_undone": 0, "rotate_joined": 0, "kicks": 0}
     for turn in range(turns):
         if state.pieces <= 1:
             break
         state = repair_reroute(links, alive, rows, cols, state, deadline=deadline)
         stats["reroute_rounds"] += state.stats.get("reroute_rounds", 0)
         stats["reroute_undone"] += state.stats.get("reroute_undone", 0)
+        if state.pieces > 1:
+            state = repair_rotate(links, alive, rows, cols, state, deadline=deadline, seed=turn)
+            stats["rotate_joined"] += state.stats.get("rotate_joined", 0)
+        if state.pieces > 1:
+            state = repair_kick(links, alive, rows, cols, state, deadline=deadline)
+            stats["kicks"] += state.stats.get("kicks", 0)
         if state.pieces <= 1:
             break
         state = repair_leftovers(links, alive, rows, cols, state, deadline=deadline, shuffle=REPAIR_SHUFFLE + turn,
@@ -571,6 +583,7 @@ def _warm_calls() -> None:
     mk.keep_outside(mk.cells_outside(labels, parent, 0)[0], labels, parent, 0)
     mk.outside_among(some, labels, parent, 0)
     mk.cells_apart(labels, 0, int(((labels >= 0) & (labels != 0)).sum()))
+    mk.cycle_positions(links, rows, cols, f, np.empty(cells, dtype=np.int32), 0)
     mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
 
