@@ -93,6 +93,11 @@ EXACT_MAX = 400
 PROVE_DIVIDE_FIRST = 10_000
 #: Boards with holes above this many squares go to ``splice`` before anything else (it needs no graph).
 SPLICE_FIRST = 10_000
+#: Holed boards of EXACT_MAX to SPLICE_FIRST squares try splice before rotation, with this share of the
+#: time left and at most this many seconds: on the dense 100 x 100 boards (20 % holes) that neither rotation
+#: nor CP-SAT settled in 60 s it found the tours in 0.1 to 1.2 s (benchmarks/results/frontier_*.md).
+MID_SPLICE_SHARE = 0.3
+MID_SPLICE_CAP = 10.0
 
 #: Holed boards up to this many squares get the cut proofs (toughness, two-square cuts, regions).
 CUT_PROOFS_MAX = 20_000
@@ -154,8 +159,12 @@ def _method_steps(board: Board, spec: TourSpec) -> list[Step]:
     """The methods ``auto`` tries after the proofs, with their shares of the time left."""
     if board.n_squares > EXACT_MAX:
         # Rotation starts from Warnsdorff's greedy path and repairs it, so it
-        # goes first; plain Warnsdorff is the fallback.
-        return [Step("rotation", 0.8), Step("warnsdorff", 1.0)]
+        # goes first; plain Warnsdorff is the fallback.  On a holed board too small for splice to go
+        # first, splice goes before them: its 2-factor, reroutes and rotations tour dense boards that
+        # rotation leaves squares short on
+        mid = [] if board.is_full or board.n_squares > SPLICE_FIRST else [Step("splice", MID_SPLICE_SHARE,
+                                                                                  MID_SPLICE_CAP)]
+        return [*mid, Step("rotation", 0.8), Step("warnsdorff", 1.0)]
     return [Step("warnsdorff", 0.2), Step("cpsat", 1.0), Step("backtrack", 1.0)]
 
 
@@ -221,8 +230,10 @@ def auto_plan(board: Board, spec: TourSpec) -> list[Step]:
     :data:`PRESOLVE_MATCHING_MAX` squares, one second at most; above
     :data:`PRESOLVE_MAX` squares the local proofs on the cells instead, with
     their one-pass checks before splice, :mod:`ktsolve.proofs.local`); then, on
-    large boards, Posa rotations and plain Warnsdorff; on small ones a short
-    Warnsdorff try, CP-SAT and exhaustive search.  Methods that are not
+    boards above :data:`EXACT_MAX` squares, splice on a holed board (up to
+    :data:`SPLICE_FIRST` squares, where it did not go first), Posa rotations
+    and plain Warnsdorff; on small ones a short Warnsdorff try, CP-SAT and
+    exhaustive search.  Methods that are not
     registered or cannot answer the question are left out.
     """
     plan: list[Step] = []
@@ -246,7 +257,8 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
     exhaustive search (20% of the time left, at most 2 s), divide and
     conquer on a full board, and CP-SAT with the rest of the time (splice,
     like divide, comes first on a large board with holes, as in
-    :func:`auto_plan`).  The
+    :func:`auto_plan`; on holed boards above ``TWO_FACTOR_BEFORE_CUTS``
+    squares that it does not go first on, it comes before the cut proofs).  The
     cheap constructions of ``auto`` thus answer quickly where a tour exists,
     and the exact steps settle what they cannot.
     """
@@ -267,7 +279,13 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:
         plan += _proof_steps(board, prove=True)
-    for step in _method_steps(board, spec):
+    methods_after = _method_steps(board, spec)
+    if n > TWO_FACTOR_BEFORE_CUTS and methods_after and methods_after[0].name == "splice":
+        # the cut proofs spend their whole cap (5 s) where they find nothing, and a tour splice finds
+        # takes it a tenth of a second on a dense 100 x 100 board: splice goes before them
+        cuts = next((i for i, st in enumerate(plan) if st.name == "cut proofs"), len(plan))
+        plan.insert(cuts, methods_after.pop(0))
+    for step in methods_after:
         if step.name in ("cpsat", "backtrack"):
             continue  # the exact steps come below, in the order that settles most
         # the last construction of auto gets the whole remainder there; here the

@@ -74,7 +74,7 @@ RACING_STEPS = ("cpsat",)
 #: Lane A's steps that search until their budget ends, and the most of the time left each may take there,
 #: so that the second engine gets most of the time (rotation and Warnsdorff settle dense boards of 40 x 40
 #: in under half a second when they settle them at all: benchmarks/results/frontier_race.md).
-RACE_CAPPED = ("rotation", "warnsdorff", "backtrack")
+RACE_CAPPED = ("splice", "rotation", "warnsdorff", "backtrack")
 RACE_STEP_SHARE = 0.05
 #: The grace lane A's proofs get after CP-SAT's "no tour" (:func:`_grace`): this share of CP-SAT's time,
 #: and at least this many seconds.

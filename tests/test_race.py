@@ -19,7 +19,7 @@ from ktsolve.portfolio import prove_plan, run_plan
 from ktsolve.race import RACE_CAPPED, RACE_MAX, RACE_STEP_SHARE, split_lanes
 from ktsolve.registry import MethodInfo, register_method, reset_methods
 from ktsolve.result import SolveResult, Status
-from ktsolve.tour import TourSpec
+from ktsolve.tour import TourSpec, validate
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 from frontier_boards import dense_holes  # noqa: E402
@@ -220,3 +220,15 @@ def test_auto_runs_in_turn_by_default_so_a_seed_repeats_it():
 def test_race_is_refused_for_a_single_method():
     with pytest.raises(UnsupportedError, match="race"):
         solve("5x5", "warnsdorff", race=True)
+
+
+@pytest.mark.parametrize("seed,closed", [(4, True), (0, False)])
+def test_dense_100x100_boards_no_single_search_settled_get_their_tours(seed, closed):
+    # the frontier's moonshot cell: neither rotation nor CP-SAT (2 workers) settled these in 60 s
+    # (benchmarks/results/frontier_full_60_100.md); splice, before the cut proofs, tours them
+    holes = dense_holes(100, 0.2, seed)
+    board = Board(100, 100, holes)
+    start = None if closed else next((r, c) for r in range(100) for c in range(100) if (r, c) not in set(holes))
+    res = prove(board, closed=closed, start=start, time_limit=60, seed=1)
+    assert res.found and res.stats["settled_by"] == "splice", res.stats["steps"]
+    validate(board, res.tour, closed=closed, start=start)  # raises on any fault

@@ -85,9 +85,19 @@ def test_registered_and_first_in_auto_on_large_holed_boards():
     assert big.n_squares > SPLICE_FIRST
     spec = TourSpec(closed=True)
     assert auto_plan(big, spec)[0].name == "splice" and prove_plan(big, spec)[0].name == "splice"
+    # below SPLICE_FIRST a holed board tries splice among the constructions, first of them (after the
+    # proofs); in prove, above 2,000 squares, before the cut proofs; on a full board or up to EXACT_MAX
+    # squares, not at all
     small = random_holed_board(30, 30, 0.02, closed=True, seed=3)
-    assert "splice" not in [s.name for s in auto_plan(small, spec)]
+    names = [s.name for s in auto_plan(small, spec)]
+    assert names.index("splice") == names.index("2-factor proof") + 1 and names.index("splice") < names.index("rotation")
+    mid = random_holed_board(60, 60, 0.2, closed=True, seed=3)
+    names = [s.name for s in prove_plan(mid, spec)]
+    assert names.index("2-factor proof") < names.index("splice") < names.index("cut proofs") < names.index("rotation")
+    names = [s.name for s in prove_plan(small, spec)]
+    assert names.index("cut proofs") < names.index("splice")
     assert "splice" not in [s.name for s in auto_plan(Board(200, 200), spec)]
+    assert "splice" not in [s.name for s in auto_plan(random_holed_board(15, 15, 0.05, closed=True, seed=3), spec)]
     res = solve(big, closed=True, seed=1)
     assert res.found and res.method == "splice" and res.stats["auto"] == "splice"
 
