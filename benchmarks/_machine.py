@@ -112,3 +112,23 @@ def load_note() -> str:
     if START_LOAD[0] < 1.6:
         return f"Load average {shown} at the start: no other heavy job ran beside this benchmark."
     return f"Load average {shown} at the start: other jobs shared the machine, so wall times are noisy."
+
+
+def timed_process(cmd: list[str], log: Path) -> dict:
+    """Run ``cmd`` under ``/usr/bin/time -v`` (its report written to ``log``): wall seconds, peak resident MB,
+    exit code, and the lines it printed (``out``: standard output, else standard error)."""
+    import subprocess
+
+    res = subprocess.run(["/usr/bin/time", "-v", "-o", str(log), *cmd], capture_output=True, text=True)
+    report = log.read_text()
+
+    def field(name: str) -> str:
+        return next(ln.split(": ", 1)[1] for ln in report.splitlines() if ln.strip().startswith(name))
+
+    wall = 0.0
+    for part in field("Elapsed (wall clock) time").split(":"):
+        wall = wall * 60 + float(part)
+    out = res.stdout.strip().splitlines() or res.stderr.strip().splitlines() or [""]
+    return {"wall": wall, "peak_mb": int(field("Maximum resident set size")) / 1024, "exit": res.returncode,
+            "out": out, "cmd": " ".join(cmd)}
+

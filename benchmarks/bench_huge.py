@@ -53,7 +53,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _machine import machine_lines  # noqa: E402
+from _machine import machine_lines, timed_process  # noqa: E402
 
 FRACS = (0.001, 0.01, 0.05)
 #: Seconds of the whole auto call, should splice not settle the question (rotation and the proofs follow).
@@ -209,19 +209,9 @@ def run_worker(n, frac, seeds, runs, rotation_limit, questions) -> dict:
 
 
 def _timed(cmd: list[str], log: Path) -> dict:
-    """Run ``cmd`` under ``/usr/bin/time -v``: wall seconds, peak resident MB, exit code, its last stderr line."""
-    res = subprocess.run(["/usr/bin/time", "-v", "-o", str(log), *cmd], capture_output=True, text=True)
-    report = log.read_text()
-
-    def field(name: str) -> str:
-        return next(ln.split(": ", 1)[1] for ln in report.splitlines() if ln.strip().startswith(name))
-
-    wall = 0.0
-    for part in field("Elapsed (wall clock) time").split(":"):
-        wall = wall * 60 + float(part)
-    said = (res.stdout.strip().splitlines() or res.stderr.strip().splitlines() or [""])[-1]
-    return {"wall": wall, "peak_mb": int(field("Maximum resident set size")) / 1024, "exit": res.returncode,
-            "said": said[:90], "cmd": " ".join(cmd)}
+    """Run ``cmd`` under ``/usr/bin/time -v``: wall seconds, peak resident MB, exit code, its last line."""
+    got = timed_process(cmd, log)
+    return {**got, "said": got["out"][-1][:90]}
 
 
 LOCAL_CHILD = """

@@ -33,7 +33,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _machine import fmt_s, machine_lines, markdown_table, write_result  # noqa: E402
+from _machine import fmt_s, machine_lines, markdown_table, timed_process, write_result  # noqa: E402
 
 #: Holes that leave five squares of the top-left corner joined to the board through one square
 #: (tests/test_local_proofs.py's CUT_CORNER; the colours stay equal).
@@ -88,18 +88,8 @@ def obstructed(base, kind: str):
 
 
 def _timed(cmd: list[str], log: Path) -> dict:
-    res = subprocess.run(["/usr/bin/time", "-v", "-o", str(log), *cmd], capture_output=True, text=True)
-    report = log.read_text()
-
-    def field(name: str) -> str:
-        return next(ln.split(": ", 1)[1] for ln in report.splitlines() if ln.strip().startswith(name))
-
-    wall = 0.0
-    for part in field("Elapsed (wall clock) time").split(":"):
-        wall = wall * 60 + float(part)
-    said = (res.stdout.strip().splitlines() or res.stderr.strip().splitlines() or [""])
-    return {"wall": wall, "peak_mb": int(field("Maximum resident set size")) / 1024, "exit": res.returncode,
-            "said": " / ".join(line.strip() for line in said[:2])[:160]}
+    got = timed_process(cmd, log)
+    return {**got, "said": " / ".join(line.strip() for line in got["out"][:2])[:160]}
 
 
 def main() -> None:

@@ -433,16 +433,20 @@ def test_repair_never_raises_the_pieces_and_keeps_a_two_factor():
 LEFT_PIECES = [(60, 0.1, 7), (60, 0.15, 14), (80, 0.15, 11), (80, 0.15, 19), (100, 0.15, 34)]
 
 
+def _left_pieces(n, share, seed):
+    """``(links, alive, state)``: a closed board's 2-factor restored and merged by exchanges, pieces left."""
+    links, alive = build_links(random_holed_board(n, n, share, closed=True, seed=seed))
+    assert restore_factor(links, alive, n, n, free_ends=0)[0] == 0
+    return links, alive, merge_pieces(links, alive, n, n)
+
+
 @pytest.mark.parametrize("n,share,seed", LEFT_PIECES)
 def test_reroute_joins_pieces_and_keeps_a_two_factor(n, share, seed):
     # each round breaks one link of every piece left and flips an alternating cycle through it; a round
     # that does not lower the count is undone, so the count never rises and the links stay a 2-factor
     from ktsolve.heuristics._splice_reroute import repair_reroute
 
-    board = random_holed_board(n, n, share, closed=True, seed=seed)
-    links, alive = build_links(board)
-    assert restore_factor(links, alive, n, n, free_ends=0)[0] == 0
-    state = merge_pieces(links, alive, n, n)
+    links, alive, state = _left_pieces(n, share, seed)
     before = state.pieces
     assert before > 1
     got = repair_reroute(links, alive, n, n, state)
@@ -477,10 +481,7 @@ def ref_find(parent, a):
 def test_outside_from_the_last_pass_equals_a_scan_of_the_board(n, share, seed):
     from ktsolve.heuristics.splice import outside
 
-    board = random_holed_board(n, n, share, closed=True, seed=seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, n, n, free_ends=0)
-    state = merge_pieces(links, alive, n, n)
+    links, alive, state = _left_pieces(n, share, seed)
     assert state.among is not None and state.pieces > 1
     for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
         assert np.array_equal(got, want)
@@ -532,10 +533,7 @@ def test_rotations_join_pieces_and_keep_one_two_factor(n, share, seed):
     # rotations keep one path through the largest cycle and a piece, so each join lowers the count by one
     from ktsolve.heuristics._splice_rotate import repair_rotate
 
-    board = random_holed_board(n, n, share, closed=True, seed=seed)
-    links, alive = build_links(board)
-    assert restore_factor(links, alive, n, n, free_ends=0)[0] == 0
-    state = merge_pieces(links, alive, n, n)
+    links, alive, state = _left_pieces(n, share, seed)
     before = state.pieces
     got = repair_rotate(links, alive, n, n, state, seed=1)
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
@@ -547,10 +545,7 @@ def test_kicks_keep_a_two_factor_and_never_raise_the_pieces():
     from ktsolve.heuristics._splice_rotate import repair_kick
 
     n, share, seed = LEFT_PIECES[2]
-    board = random_holed_board(n, n, share, closed=True, seed=seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, n, n, free_ends=0)
-    state = merge_pieces(links, alive, n, n)
+    links, alive, state = _left_pieces(n, share, seed)
     before = state.pieces
     got = repair_kick(links, alive, n, n, state, kicks=3)
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
