@@ -536,11 +536,29 @@ def test_one_square_and_degenerate_requests():
         assert res.status is Status.UNKNOWN and res.tour is None
 
 
-def test_auto_uses_rotation_on_large_holed_boards():
+def test_auto_uses_rotation_on_large_holed_boards_that_splice_leaves():
+    # splice goes first on holed boards above EXACT_MAX squares (it tours this one); with splice
+    # answering unknown, rotation is the next construction and tours it
+    import dataclasses
+
+    from ktsolve.registry import register_method, reset_methods
+    from ktsolve.result import SolveResult
+
     board = random_holed_board(30, 30, 0.02, seed=12, closed=True)
     res = solve(board, closed=True, seed=0)
+    assert res.found and res.method == "splice" and res.stats["auto"] == "splice"
+
+    def unknown(graph, spec, **kw):
+        return SolveResult(Status.UNKNOWN, stats={"reason": "switched off by the test"})
+
+    register_method(dataclasses.replace(methods()["splice"], func=unknown), replace=True)
+    try:
+        res = solve(board, closed=True, seed=0)
+    finally:
+        reset_methods()
     assert res.found and res.method == "rotation"
-    assert res.stats["auto"].startswith("rotation")
+    assert res.stats["auto"] == "splice -> rotation"
+    validate(board, res.tour, closed=True)
 
 
 def test_cli_solves_a_board_file(tmp_path):
