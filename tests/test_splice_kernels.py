@@ -8,6 +8,7 @@ import pytest
 import naive_splice as ref
 from ktsolve import Board
 from ktsolve.generate import random_holed_board
+from ktsolve.factor import _pair_kernels as PK
 from ktsolve.factor import _restore_kernels as K
 from ktsolve.heuristics import _splice_merge_kernels as M
 from ktsolve.heuristics.splice import build_links, merge_pieces, restore_factor
@@ -140,10 +141,23 @@ def test_walk_short_keeps_a_partial_two_factor(rows, cols, k, seed):
 def test_pair_along_curve_pairs_brackets():
     cells = np.arange(8, dtype=np.int64)
     colour = np.array([0, 0, 1, 1, 1, 0, 0, 1], dtype=np.int8)
-    partner = K.pair_along_curve(cells, colour, np.arange(8))
+    partner = PK.pair_along_curve(cells, colour, np.arange(8))
     assert partner.tolist() == [3, 2, 1, 0, 5, 4, 7, 6]
-    alone = K.pair_along_curve(cells[:3], np.zeros(3, dtype=np.int8), np.arange(3))
+    alone = PK.pair_along_curve(cells[:3], np.zeros(3, dtype=np.int8), np.arange(3))
     assert alone.tolist() == [-1, -1, -1]
+
+
+def test_short_among_against_numpy():
+    rng = np.random.default_rng(7)
+    links = rng.integers(-1, 9, size=(60, 2)).astype(np.int8)
+    alive = (rng.random(60) < 0.8).astype(np.uint8)
+    cells = rng.permutation(60)[:40].astype(np.int64)
+    out, miss = PK.short_among(cells, links, alive)
+    empty = (links[cells] == PK.NONE).sum(axis=1)
+    keep = (alive[cells] == 1) & (empty > 0)
+    assert out.tolist() == cells[keep].tolist()  # in the given order
+    assert miss.tolist() == empty[keep].tolist()
+    assert PK.NONE == K.NONE
 
 
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)

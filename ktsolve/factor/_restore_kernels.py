@@ -23,8 +23,8 @@ Kernels, one idea each:
   of links, applied when found (a square short of two links needs two);
   :func:`augment_forest`: the same from every square still short at once,
   one disjoint tree each, for the few whose partner is far;
-* :func:`walk_short` and :func:`pair_along_curve`: a missing link carried
-  step by step towards a partner chosen along a Hilbert curve, where the
+* :func:`walk_short`: a missing link carried step by step towards a
+  partner chosen along a Hilbert curve (:mod:`._pair_kernels`), where the
   partners are far apart (the colours of the holes balance only over large
   regions);
 * :func:`reroute`: one link of a 2-factor cut and an alternating cycle
@@ -59,8 +59,6 @@ __all__ = [
     "split_end",
     "augment_forest",
     "walk_short",
-    "pair_along_curve",
-    "short_among",
     "augment_many",
     "walk_many",
     "augment_toward",
@@ -546,49 +544,6 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
         uc = u % cols
         stamp[u] = mark
     return u
-
-
-@nb.njit(cache=True)
-def pair_along_curve(cells, colour, order):  # pragma: no cover
-    """Pair cells of colour 0 with cells of colour 1 along ``order`` (their order on a space-filling
-    curve) like brackets: a cell meets the last unpaired cell before it when that one is of the other
-    colour.  Returns ``partner`` (int64 per cell, -1 where none).
-    """
-    n = cells.size
-    partner = np.full(n, -1, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int64)
-    top = 0
-    for t in range(n):
-        i = order[t]
-        if top > 0 and colour[stack[top - 1]] != colour[i]:
-            top -= 1
-            j = stack[top]
-            partner[i] = cells[j]
-            partner[j] = cells[i]
-        else:
-            stack[top] = i
-            top += 1
-    return partner
-
-
-@nb.njit(cache=True)
-def short_among(cells, links, alive):  # pragma: no cover
-    """Of ``cells`` (int64), the squares with an empty slot (in the given order) and how many each has."""
-    count = 0
-    for i in range(cells.size):
-        f = cells[i]
-        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
-            count += 1
-    out = np.empty(count, dtype=np.int64)
-    miss = np.empty(count, dtype=np.int8)
-    k = 0
-    for i in range(cells.size):
-        f = cells[i]
-        if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
-            out[k] = f
-            miss[k] = (links[f, 0] == NONE) + (links[f, 1] == NONE)
-            k += 1
-    return out, miss
 
 
 @nb.njit(cache=True)

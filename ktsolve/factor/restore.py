@@ -86,8 +86,8 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     The squares short of links are only ever fewer, or moved by a walk to
     where it stopped, so after the first scan only those are looked at.
     """
-    from ._restore_kernels import (END, augment_forest, augment_many, pair_along_curve, short_among, short_cells,
-                                  split_end, walk_many)
+    from ._pair_kernels import pair_along_curve, short_among
+    from ._restore_kernels import END, augment_forest, augment_many, short_cells, split_end, walk_many
 
     deadline = deadline or Deadline(None)
     cells = rows * cols
@@ -180,7 +180,8 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
     """Rounds of :func:`augment_toward_many` from the squares of colour ``side`` still short among ``cand``,
     each towards its partner along the Hilbert curve, until none is left or a round links none; returns the
     squares still short."""
-    from ._restore_kernels import augment_toward_many, pair_along_curve, short_among
+    from ._pair_kernels import pair_along_curve, short_among
+    from ._restore_kernels import augment_toward_many
 
     stats["toward"] = stats["toward_rounds"] = 0
     room = min(rows * cols, TOWARD_QUEUE)
@@ -212,6 +213,7 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
 def _warm_calls() -> None:
     """Call every kernel of the restoration once, from Python, with the argument types it gets."""
     from ..board import Board
+    from . import _pair_kernels as pk
     from . import _restore_kernels as k
 
     rows = cols = 12
@@ -223,7 +225,7 @@ def _warm_calls() -> None:
     stamp = np.zeros(cells, dtype=np.int32)
     some = np.array([f], dtype=np.int64)
     k.walk_many(some, some, links, alive, rows, cols, stamp, 1, np.empty(1, dtype=np.int64))
-    k.short_among(some, links, alive)
+    pk.short_among(some, links, alive)
     q = np.empty(4, dtype=np.int64)
     k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy())
     k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)
@@ -231,7 +233,7 @@ def _warm_calls() -> None:
     k.reroute(f, 0, links, alive, rows, cols, stamp, 3, q, q.copy(), q.copy(), 4, 0, q.copy())
     k.cycle_cells(f, links, rows, cols, q.copy())
     cand, miss = k.short_cells(links, alive, cols)
-    k.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
+    pk.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
     k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
                      np.empty(cells, dtype=np.int32), np.empty(cells, dtype=np.int32))
     k.split_end(f, links, alive, rows, cols)
@@ -240,9 +242,10 @@ def _warm_calls() -> None:
     k.augment_toward_many(some, some, links, alive, rows, cols, stamp, 1, 1, *qi, hk, hp)
 
 
-#: The kernels :func:`restore_factor` and splice's reroute call from Python.
-KERNELS = ("walk_many", "short_among", "augment_many", "augment_from", "short_cells", "pair_along_curve",
-           "augment_forest", "split_end", "augment_toward_many", "reroute", "cycle_cells")
+#: The kernels :func:`restore_factor` and splice's reroute call from Python, and those that choose the pairs.
+KERNELS = ("walk_many", "augment_many", "augment_from", "short_cells", "augment_forest", "split_end",
+           "augment_toward_many", "reroute", "cycle_cells")
+PAIR_KERNELS = ("short_among", "pair_along_curve")
 
 
 def warm() -> float:
@@ -254,6 +257,8 @@ def warm() -> float:
     True
     """
     from .. import jit
+    from . import _pair_kernels as pk
     from . import _restore_kernels as k
 
-    return jit.prepare("2-factor restoration", _warm_calls, [getattr(k, name) for name in KERNELS])
+    kernels = [getattr(k, name) for name in KERNELS] + [getattr(pk, name) for name in PAIR_KERNELS]
+    return jit.prepare("2-factor restoration", _warm_calls, kernels)
