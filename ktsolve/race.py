@@ -40,7 +40,7 @@ Examples
 --------
 >>> from ktsolve import Board
 >>> from ktsolve.tour import TourSpec
->>> from ktsolve.portfolio import prove_plan
+>>> from ktsolve.plans import prove_plan
 >>> a, b = split_lanes(prove_plan(Board(6, 6), TourSpec(closed=True)), Board(6, 6), cores=2)
 >>> [s.name for s in b]
 ['cpsat']
@@ -67,7 +67,7 @@ __all__ = ["RACE_MAX", "RACING_STEPS", "RACE_CAPPED", "RACE_STEP_SHARE", "HEAD_S
 
 #: Boards up to this many squares race CP-SAT against the other steps (dense 100 x 100 boards included).
 #: Above it a board goes first to splice (holed) or divide (full), which need no graph
-#: (``portfolio.SPLICE_FIRST``, ``PROVE_DIVIDE_FIRST``), and the plan runs in turn.
+#: (``plans.SPLICE_FIRST``, ``PROVE_DIVIDE_FIRST``), and the plan runs in turn.
 RACE_MAX = 10_000
 #: The steps that run in lane B, from the start of the call.
 RACING_STEPS = ("cpsat",)
@@ -107,7 +107,7 @@ def second_engine():
     time limit).
     """
     from .models.satcuts import have_pysat
-    from .portfolio import Step
+    from .plans import Step
 
     return Step("cpsat", 1.0, None, params=(("model", "sat" if have_pysat() else "cuts"),))
 
@@ -118,12 +118,12 @@ def split_lanes(plan: list, board: Board, *, cores: int | None = None) -> tuple[
     None on one core, above :data:`RACE_MAX` squares, or when the plan has
     no step of :data:`RACING_STEPS` or nothing else.  Lane B's steps get
     the whole time (share 1, no cap); lane A keeps the plan's order and
-    shares (its proofs get the caps of :func:`~ktsolve.portfolio.prove_plan`,
+    shares (its proofs get the caps of :func:`~ktsolve.plans.prove_plan`,
     in ``auto`` too), with at most :data:`RACE_STEP_SHARE` of the time left
     for each step of :data:`RACE_CAPPED`, and ends with
     :func:`second_engine`, which gets the rest of the time.
     """
-    from .portfolio import Step, _proof_steps
+    from .plans import Step, _proof_steps
 
     n_cores = globals()["cores"]() if cores is None else cores
     if n_cores < 2 or board.n_squares > RACE_MAX:
@@ -161,7 +161,7 @@ def run_race(
     arrows, the lanes by ``" | "``).  Without a winner the answer is lane
     A's ``unknown`` (lane B's when lane A ran nothing).
     """
-    from .portfolio import PROOFS
+    from .plans import PROOFS
 
     cancel = threading.Event()
     clock = Deadline(deadline.time_limit, t0=deadline.t0, cancel=cancel)

@@ -16,18 +16,8 @@ from .checks import check_flag, check_seed
 from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
-from .portfolio import (
-    PRESOLVE_MAX,
-    PROOFS,
-    Step,
-    auto_plan,
-    method_time_limit,
-    presolve,
-    prove_plan,
-    run_method,
-    run_plan,
-    wants_presolve,
-)
+from .plans import PRESOLVE_MAX, PROOFS, Step, auto_plan, prove_plan
+from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
 from .registry import MethodInfo, enumerating_methods, method_info, methods
 from .request import as_board, check_params, check_supported, make_spec
 from .result import Enumeration, SolveResult, Status
@@ -65,7 +55,7 @@ def solve(
         The board, or a size such as ``"8x8"``.
     method : str or callable
         A registered method name (see :func:`methods`); ``"auto"``, which
-        runs the plan of :func:`~ktsolve.portfolio.auto_plan` and records
+        runs the plan of :func:`~ktsolve.plans.auto_plan` and records
         the steps in ``stats["auto"]`` and ``stats["steps"]``; or a
         function ``f(graph, spec, *, seed, time_limit, progress, **params)``
         of the user's that returns a tour as square numbers, a
@@ -207,7 +197,7 @@ def prove(
 ) -> SolveResult:
     """Settle whether a tour exists: a validated tour, or a proof that there is none.
 
-    Runs the plan of :func:`~ktsolve.portfolio.prove_plan`, stopping at the
+    Runs the plan of :func:`~ktsolve.plans.prove_plan`, stopping at the
     first definite answer:
 
     0. on a large board without holes (more than 10,000 squares), divide

@@ -326,7 +326,7 @@ WIRED = Board(4, 6, [(0, 2), (3, 0)])  # no closed tour; the quick and matching 
 
 
 def test_the_plans_run_the_cut_proofs_after_the_matching_proof_on_holed_boards():
-    from ktsolve.portfolio import auto_plan, prove_plan
+    from ktsolve.plans import auto_plan, prove_plan
 
     spec = TourSpec(closed=True)
     for plan in (auto_plan(WIRED, spec), prove_plan(WIRED, spec)):

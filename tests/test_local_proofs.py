@@ -16,7 +16,7 @@ import pytest
 
 from ktsolve import Board, TourSpec, prove, solve
 from ktsolve.graph import KnightGraph
-from ktsolve.portfolio import PRESOLVE_MAX, auto_plan, prove_plan
+from ktsolve.plans import PRESOLVE_MAX, auto_plan, prove_plan
 from ktsolve.proofs import _local_kernels as K
 from ktsolve.proofs.local import local_cut_proof, local_proof
 from ktsolve.proofs.local_check import check_local_proof

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ktsolve import Board, Status, TourSpec, prove, random_holed_board, solve
-from ktsolve.portfolio import PROOFS, auto_plan, prove_plan
+from ktsolve.plans import PROOFS, auto_plan, prove_plan
 
 
 def ring(rows, cols, width):

@@ -15,7 +15,8 @@ import pytest
 from ktsolve import Board, UnsupportedError, prove, solve
 from ktsolve import registry
 from ktsolve.driver import Deadline, drive
-from ktsolve.portfolio import prove_plan, run_plan
+from ktsolve.plans import prove_plan
+from ktsolve.portfolio import run_plan
 from ktsolve.race import RACE_CAPPED, RACE_MAX, RACE_STEP_SHARE, split_lanes
 from ktsolve.registry import MethodInfo, register_method, reset_methods
 from ktsolve.result import SolveResult, Status
@@ -200,7 +201,7 @@ def test_a_proof_with_a_witness_is_preferred_to_a_search_that_was_faster(monkeyp
 
 
 def test_a_racing_auto_gives_its_proofs_the_time_prove_gives_them():
-    from ktsolve.portfolio import PROVE_CUT_PROOFS_TIME, auto_plan
+    from ktsolve.plans import PROVE_CUT_PROOFS_TIME, auto_plan
 
     board = Board(8, 8, ["a1", "h8"])
     a, _ = split_lanes(auto_plan(board, TourSpec(closed=True)), board, cores=2)

@@ -14,7 +14,7 @@ import pytest
 from ktsolve import Board, KnightGraph, prove
 from ktsolve import jit, registry
 from ktsolve.driver import Deadline, drive
-from ktsolve.portfolio import prove_plan
+from ktsolve.plans import prove_plan
 from ktsolve.proofs import cut_proofs, matching_proof
 from ktsolve.race import split_lanes
 from ktsolve.registry import MethodInfo, register_method, reset_methods
@@ -318,7 +318,7 @@ def test_the_sat_engine_answers_as_the_oracles_say(case):
 
 
 def test_large_boards_get_the_2_factor_proof_before_the_cut_proofs():
-    from ktsolve.portfolio import TWO_FACTOR_BEFORE_CUTS, auto_plan
+    from ktsolve.plans import TWO_FACTOR_BEFORE_CUTS, auto_plan
 
     for n, first in ((12, "cut proofs"), (60, "2-factor proof")):
         board = Board(n, n, dense_holes(n, 0.25, 0))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ktsolve import Board, KnightGraph, Status, TourSpec, prove, solve
 from ktsolve.generate import random_holed_board
 from ktsolve.heuristics.splice import solve_splice
-from ktsolve.portfolio import SPLICE_FIRST, auto_plan, prove_plan
+from ktsolve.plans import SPLICE_FIRST, auto_plan, prove_plan
 from ktsolve.registry import methods
 from ktsolve.tour import validate
 

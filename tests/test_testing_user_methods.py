@@ -339,7 +339,7 @@ def test_a_double_in_place_of_a_built_in_and_back():
     assert method_info("warnsdorff").builtin
     unregister_method("warnsdorff")  # now hidden
     assert "warnsdorff" not in methods()
-    assert "warnsdorff" not in [s.name for s in ktsolve.portfolio.auto_plan(Board(8, 8), ktsolve.TourSpec())]
+    assert "warnsdorff" not in [s.name for s in ktsolve.plans.auto_plan(Board(8, 8), ktsolve.TourSpec())]
     reset_methods()
     assert "warnsdorff" in methods()
 

@@ -10,7 +10,7 @@ from naive_factor import check_evidence
 from naive_tours import exhaustive_tour
 from ktsolve import Board, TourSpec, prove, solve
 from ktsolve.graph import KnightGraph
-from ktsolve.portfolio import PROOFS, auto_plan, prove_plan
+from ktsolve.plans import PROOFS, auto_plan, prove_plan
 from ktsolve.proofs import quick_proof
 from ktsolve.proofs.two_factor import two_factor_proof
 
@@ -115,23 +115,23 @@ def test_an_expired_deadline_stops_the_proof():
 def test_without_a_time_limit_the_proof_has_a_cap_that_grows_with_the_board():
     # its construction is far from linear on dense holes: with no time limit the cap keeps a method
     # asked by name from waiting minutes for a proof that may not come
-    from ktsolve import portfolio
+    from ktsolve import plans
 
     for board in (Board(60, 60, holes=[(0, 0), (0, 1)]), Board(2000, 2000, holes=[(0, 0), (0, 1)])):
         for plan in (auto_plan(board, TourSpec(closed=True)), prove_plan(board, TourSpec(closed=True))):
             step = next(s for s in plan if s.name == "2-factor proof")
-            want = portfolio.TWO_FACTOR_CAP_BASE + portfolio.TWO_FACTOR_CAP_PER_SQUARE * board.n_squares
-            assert step.cap == pytest.approx(want) and step.share == portfolio.TWO_FACTOR_SHARE
+            want = plans.TWO_FACTOR_CAP_BASE + plans.TWO_FACTOR_CAP_PER_SQUARE * board.n_squares
+            assert step.cap == pytest.approx(want) and step.share == plans.TWO_FACTOR_SHARE
 
 
 def test_a_proof_past_its_cap_gives_up_and_the_method_answers(monkeypatch):
     # 3x6 open has no tour, and only the 2-factor proof among the presolve proofs refutes it
-    from ktsolve import portfolio
+    from ktsolve import plans
 
     board = Board(3, 6)
     assert solve(board, closed=False, method="warnsdorff", seed=1).stats["settled_by"] == "2-factor proof"
-    monkeypatch.setattr(portfolio, "TWO_FACTOR_CAP_BASE", 1e-9)
-    monkeypatch.setattr(portfolio, "TWO_FACTOR_CAP_PER_SQUARE", 0.0)
+    monkeypatch.setattr(plans, "TWO_FACTOR_CAP_BASE", 1e-9)
+    monkeypatch.setattr(plans, "TWO_FACTOR_CAP_PER_SQUARE", 0.0)
     res = solve(board, closed=False, method="warnsdorff", seed=1)
     assert res.status.value == "unknown"
     step = next(s for s in res.stats["steps"] if s["step"] == "2-factor proof")
@@ -181,7 +181,7 @@ def test_the_shared_pair_board_has_no_2_factor_and_no_local_obstruction():
 def test_a_huge_board_whose_obstruction_is_the_2_factor_gets_that_proof(call):
     """Above PRESOLVE_MAX squares: splice cannot restore the third square's moves, the local proofs find
     nothing, and the 2-factor proof (restored start, no graph built) refutes the board."""
-    from ktsolve.portfolio import PRESOLVE_MAX
+    from ktsolve.plans import PRESOLVE_MAX
 
     board = _shared_pair_board(3000)
     assert board.n_squares > PRESOLVE_MAX
