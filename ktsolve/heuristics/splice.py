@@ -139,6 +139,16 @@ def _unknown(reason: str, **stats) -> SolveResult:
     return SolveResult(Status.UNKNOWN, stats={"reason": reason, **stats})
 
 
+def _stuck_reason(board: Board, stuck: dict) -> str:
+    """Why splice stopped on a piece no repair can join (:func:`~._splice_stuck.cut_off`)."""
+    if stuck["contacts"] == 0:
+        return (f"a piece of {stuck['squares']} squares has no move to the rest of the board: the board is "
+                "disconnected, so no repair can join it")
+    name = board.name(*divmod(stuck["cell"], board.cols))
+    return (f"a piece of {stuck['squares']} squares meets the rest of the board only at {name}, a cut square: "
+            "no closed tour passes it, so no repair can join the piece")
+
+
 def _flat(board: Board, sq) -> int:
     return int(sq[0]) * board.cols + int(sq[1])
 
@@ -485,6 +495,7 @@ def _ends_refused(board: Board, spec: TourSpec) -> str | None:
 
 def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str, seed) -> SolveResult:
     from ..factor._restore_kernels import END
+    from ._splice_stuck import cut_off
     from ._splice_merge_kernels import rank_cells, walk_links
 
     rows, cols = board.rows, board.cols
@@ -518,6 +529,9 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress, window_me
     t2 = time.perf_counter()
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
+    stuck = cut_off(state, alive, rows, cols, closed=spec.closed) if state.pieces > 1 else None
+    if stuck is not None:
+        return _unknown(_stuck_reason(board, stuck), cut_off=stuck, **stats)
     t3 = time.perf_counter()
     state, repair = repair_pieces(links, alive, rows, cols, state, deadline=deadline, method=window_method,
                                   seed=seed)

@@ -1,0 +1,74 @@
+"""Pieces splice can never join: a piece that meets the rest of the board at no square, or at one square.
+
+After the exchanges, a piece other than the largest is a set of squares
+covered by cycles of the 2-factor.  Its *contacts* are its squares with a
+knight's move to a square outside it.  Every join (an exchange, a reroute,
+a rotation, a window) replaces links inside the piece by moves across its
+border, so:
+
+* a piece with no contact is a union of components of the board's knight
+  graph: the board is disconnected and has no tour of any kind;
+* a piece with one contact ``c`` hangs on ``c``: taking ``c`` out leaves the
+  rest of the piece apart from the largest piece, so ``c`` is a cut square
+  and no closed tour exists (an open tour may still start inside).
+
+Splice answers ``unknown`` at once on such a board instead of running its
+repairs to the end of their budget; the plans' graph-free cut proofs
+(``local cuts``) then prove it.  Only the pieces' squares are looked at
+(numpy on the cells, no graph).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import KNIGHT_MOVES
+
+__all__ = ["cut_off", "STUCK_CELLS_MAX"]
+
+#: The check runs when the pieces other than the largest hold at most this many squares (it costs
+#: about a microsecond a square; more pieces than that go to the repairs, which join most of them).
+STUCK_CELLS_MAX = 2_000_000
+
+
+def _roots(parent: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """The union-find roots of ``labels`` (the parents followed until they stop changing)."""
+    roots = parent[labels]
+    while True:
+        up = parent[roots]
+        if np.array_equal(up, roots):
+            return roots
+        roots = up
+
+
+def cut_off(state, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
+    """A piece of ``state`` (:class:`~ktsolve.heuristics.splice.Pieces`) that no repair can join, or None.
+
+    Returns ``{"squares": size, "contacts": k, "cell": c}``: the piece's size, its number of contacts
+    (0, or 1 on a closed question) and the flat cell of its contact (-1 when none).
+    """
+    from .splice import outside
+
+    cells, roots = outside(state)
+    if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
+        return None
+    r, c = cells // cols, cells % cols
+    contact = np.zeros(cells.size, dtype=bool)
+    for dr, dc in KNIGHT_MOVES:
+        rr, cc = r + int(dr), c + int(dc)
+        on = np.flatnonzero((rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols))
+        to = rr[on] * cols + cc[on]
+        live = alive[to] != 0
+        on, to = on[live], to[live]
+        contact[on] |= _roots(state.parent, state.labels[to]) != roots[on]
+    piece_ids, where = np.unique(roots, return_inverse=True)
+    contacts = np.bincount(where, weights=contact, minlength=piece_ids.size).astype(np.int64)
+    sizes = np.bincount(where, minlength=piece_ids.size)
+    limit = 1 if closed else 0
+    stuck = np.flatnonzero(contacts <= limit)
+    if stuck.size == 0:
+        return None
+    k = int(stuck[np.argmin(contacts[stuck])])
+    mine = np.flatnonzero((where == k) & contact)
+    return {"squares": int(sizes[k]), "contacts": int(contacts[k]),
+            "cell": int(cells[mine[0]]) if mine.size else -1}
