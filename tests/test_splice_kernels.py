@@ -104,7 +104,7 @@ def test_reroute_matches_the_reference(rows, cols, k, seed, budget, force):
             cycle = next(c for c in ref.components(mine, alive, rows, cols) if int(small[0]) in c)
             assert len(cycle) <= budget
             out = np.empty(budget, dtype=np.int64)
-            assert sorted(out[:K.cycle_cells(int(small[0]), mine, rows, cols, out)].tolist()) == sorted(cycle)
+            assert sorted(out[:M.cycle_cells(int(small[0]), mine, rows, cols, out)].tolist()) == sorted(cycle)
         seen.add(got)
     assert 1 in seen and (budget == 0 or (-1 if not force else 2) in seen)
 
@@ -242,6 +242,25 @@ def test_walk_links_lists_one_cycle():
     from ktsolve.tour import validate
 
     validate(board, out, closed=True)
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+def test_cycle_cells_and_cycle_positions_walk_each_cycle_in_one_order(rows, cols, k, seed):
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    out = np.empty(rows * cols, dtype=np.int64)
+    pos = np.full(rows * cols, -1, dtype=np.int32)
+    for cycle in ref.components(links, alive, rows, cols):
+        q = min(cycle)
+        got = out[:M.cycle_cells(q, links, rows, cols, out)]
+        assert sorted(got.tolist()) == sorted(cycle)
+        for a, b in zip(got.tolist(), got[1:].tolist() + got[:1].tolist()):  # consecutive squares are linked
+            assert b in [a + int(dr) * cols + int(dc) for dr, dc in zip(M._DR, M._DC)]
+        assert M.cycle_positions(links, rows, cols, q, pos, 5) == len(cycle)
+        assert pos[got].tolist() == list(range(5, 5 + len(cycle)))
+    short = np.empty(3, dtype=np.int64)
+    assert M.cycle_cells(min(cycle), links, rows, cols, short) == min(3, len(cycle))
 
 
 def test_ruin_box_cuts_every_link_touching_the_box():

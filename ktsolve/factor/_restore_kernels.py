@@ -64,7 +64,6 @@ __all__ = [
     "augment_toward",
     "augment_toward_many",
     "reroute",
-    "cycle_cells",
 ]
 
 #: A slot linking a square to the extra vertex of an open tour (the square ends the path).
@@ -320,29 +319,6 @@ def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, for
     _unflip_path(links, qv, qx, qp, head, g, cols)
     _link(links, f, j, g)
     return -1
-
-
-@nb.njit(cache=True)
-def cycle_cells(q, links, rows, cols, out):  # pragma: no cover
-    """The squares of the cycle through ``q`` in walking order, into ``out``; how many (at most ``out.size``;
-    a path's end stops the walk)."""
-    out[0] = q
-    k = 1
-    prev = q
-    j = links[q, 0]
-    while k < out.size and 0 <= j < 8:
-        g = _step(prev, j, rows, cols)
-        if g == q:
-            break
-        out[k] = g
-        k += 1
-        back = j ^ 4
-        m = links[g, 0]
-        if m == back:
-            m = links[g, 1]
-        prev = g
-        j = m
-    return k
 
 
 @nb.njit(cache=True)

@@ -231,7 +231,6 @@ def _warm_calls() -> None:
     k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)
     links[f, 0], links[f + cols + 2, 0] = 2, 6  # a link (move 2 and back) for splice's reroute to cut
     k.reroute(f, 0, links, alive, rows, cols, stamp, 3, q, q.copy(), q.copy(), 4, 0, q.copy())
-    k.cycle_cells(f, links, rows, cols, q.copy())
     cand, miss = k.short_cells(links, alive, cols)
     pk.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
     k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
@@ -244,7 +243,7 @@ def _warm_calls() -> None:
 
 #: The kernels :func:`restore_factor` and splice's reroute call from Python, and those that choose the pairs.
 KERNELS = ("walk_many", "augment_many", "augment_from", "short_cells", "augment_forest", "split_end",
-           "augment_toward_many", "reroute", "cycle_cells")
+           "augment_toward_many", "reroute")
 PAIR_KERNELS = ("short_among", "pair_along_curve")
 
 

@@ -17,6 +17,7 @@ function's own file.
 * :func:`walk_outside`: where a path that leaves a window comes back into
   it (the window's free re-solve needs the outside joins);
 * :func:`rank_cells` and :func:`walk_links`: the tour's square numbers in order;
+  :func:`cycle_positions` and :func:`cycle_cells`: one cycle's squares numbered, or listed, in order;
 * :func:`cells_outside`, :func:`cells_apart`, :func:`outside_among` and :func:`keep_outside`: the squares of the pieces
   not yet joined to the largest (the next pass looks at only those);
 * :func:`ruin_box`: every link near a piece left over cut, to be restored
@@ -40,6 +41,7 @@ __all__ = [
     "rank_cells",
     "walk_links",
     "cycle_positions",
+    "cycle_cells",
     "component_sizes",
     "triple_pass",
     "walk_outside",
@@ -135,15 +137,19 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
                 if labels[g] >= 0:
                     break
                 labels[g] = count
-                # the other link of g leads on
-                back = j ^ 4
-                k = links[g, 0]
-                if k == back:
-                    k = links[g, 1]
                 prev = g
-                j = k
+                j = _onward(links, g, j)
         count += 1
     return count
+
+
+@nb.njit(cache=True, inline="always")
+def _onward(links, g, j):  # pragma: no cover
+    """The slot value of ``g`` that leads on after arriving at ``g`` by move ``j`` (not the way back)."""
+    k = links[g, 0]
+    if k == (j ^ 4):
+        k = links[g, 1]
+    return k
 
 
 @nb.njit(cache=True, inline="always")
@@ -247,12 +253,26 @@ def cycle_positions(links, rows, cols, start, pos, base):  # pragma: no cover
         g = f + off[j]
         if g == start:
             return k
-        back = j ^ 4
-        nj = links[g, 0]
-        if nj == back:
-            nj = links[g, 1]
-        f = g
-        j = nj
+        f, j = g, _onward(links, g, j)
+
+
+@nb.njit(cache=True)
+def cycle_cells(q, links, rows, cols, out):  # pragma: no cover
+    """The squares of the cycle through ``q`` in walking order (from its first slot), into ``out``; how many
+    (at most ``out.size``; a path's end stops the walk)."""
+    off = _DR * cols + _DC
+    out[0] = q
+    k = 1
+    f = q
+    j = links[q, 0]
+    while k < out.size and 0 <= j < 8:
+        g = f + off[j]
+        if g == q:
+            break
+        out[k] = g
+        k += 1
+        f, j = g, _onward(links, g, j)
+    return k
 
 
 @nb.njit(cache=True)
@@ -277,12 +297,7 @@ def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
         g = f + off[j]
         if g == start:
             return k + 1
-        back = j ^ 4
-        nj = links[g, 0]
-        if nj == back:
-            nj = links[g, 1]
-        f = g
-        j = nj
+        f, j = g, _onward(links, g, j)
     return total
 
 

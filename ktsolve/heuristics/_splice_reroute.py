@@ -66,7 +66,8 @@ def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
     """Reroute one link of the piece whose squares are ``piece`` (round ``k``): up to ``tries`` links in turn
     until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced)``:
     the squares of a small cycle that kept flip left (to be chased in its turn), or None."""
-    from ..factor._restore_kernels import cycle_cells, reroute
+    from ..factor._restore_kernels import reroute
+    from ._splice_merge_kernels import cycle_cells
 
     size = piece.size
     budget = min(max(_SMALL_PER_SQUARE * size, _SMALL_MIN), _SMALL_MAX)

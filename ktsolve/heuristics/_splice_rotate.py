@@ -248,8 +248,7 @@ def repair_rotate(links, alive, rows: int, cols: int, state, *, deadline: Deadli
     labelling the board again; the state is labelled again once at the
     end when a piece was left.
     """
-    from ..factor._restore_kernels import cycle_cells
-    from ._splice_merge_kernels import cycle_positions
+    from ._splice_merge_kernels import cycle_cells, cycle_positions
     from .splice import merge_pieces, outside
 
     deadline = deadline or Deadline(None)

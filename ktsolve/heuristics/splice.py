@@ -601,6 +601,7 @@ def _warm_calls() -> None:
     mk.outside_among(some, labels, parent, 0)
     mk.cells_apart(labels, 0, int(((labels >= 0) & (labels != 0)).sum()))
     mk.cycle_positions(links, rows, cols, f, np.empty(cells, dtype=np.int32), 0)
+    mk.cycle_cells(f, links, rows, cols, np.empty(cells, dtype=np.int64))
     mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
 
