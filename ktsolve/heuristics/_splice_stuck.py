@@ -26,19 +26,9 @@ from ..graph import KNIGHT_MOVES
 
 __all__ = ["cut_off", "STUCK_CELLS_MAX"]
 
-#: The check runs when the pieces other than the largest hold at most this many squares (it costs
-#: about a microsecond a square; more pieces than that go to the repairs, which join most of them).
+#: The check runs when the pieces other than the largest hold at most this many squares (its numpy arrays
+#: grow with them; more pieces than that go to the repairs, which join most of them).
 STUCK_CELLS_MAX = 2_000_000
-
-
-def _roots(parent: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """The union-find roots of ``labels`` (the parents followed until they stop changing)."""
-    roots = parent[labels]
-    while True:
-        up = parent[roots]
-        if np.array_equal(up, roots):
-            return roots
-        roots = up
 
 
 def cut_off(state, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
@@ -47,11 +37,12 @@ def cut_off(state, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
     Returns ``{"squares": size, "contacts": k, "cell": c}``: the piece's size, its number of contacts
     (0, or 1 on a closed question) and the flat cell of its contact (-1 when none).
     """
-    from .splice import outside
+    from .splice import flat_roots, outside
 
     cells, roots = outside(state)
     if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
         return None
+    root_of = flat_roots(state.parent)
     r, c = cells // cols, cells % cols
     contact = np.zeros(cells.size, dtype=bool)
     for dr, dc in KNIGHT_MOVES:
@@ -60,7 +51,7 @@ def cut_off(state, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
         to = rr[on] * cols + cc[on]
         live = alive[to] != 0
         on, to = on[live], to[live]
-        contact[on] |= _roots(state.parent, state.labels[to]) != roots[on]
+        contact[on] |= root_of[state.labels[to]] != roots[on]
     piece_ids, where = np.unique(roots, return_inverse=True)
     contacts = np.bincount(where, weights=contact, minlength=piece_ids.size).astype(np.int64)
     sizes = np.bincount(where, minlength=piece_ids.size)

@@ -112,7 +112,7 @@ from ._splice_colony_window import check_window_method, warm_window
 from ..factor.restore import SEARCH_CAPS, restore_factor
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
-           "repair_leftovers", "repair_pieces", "Pieces", "outside", "SEARCH_CAPS"]
+           "repair_leftovers", "repair_pieces", "Pieces", "outside", "flat_roots", "SEARCH_CAPS"]
 
 #: Passes of four-square exchanges before the pieces left are given up.
 MERGE_PASSES = 16
@@ -247,12 +247,7 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
                 break
             pieces = left
     # the largest piece now: the root with the most squares
-    roots = parent.copy()
-    while True:
-        up = roots[roots]
-        if np.array_equal(up, roots):
-            break
-        roots = up
+    roots = flat_roots(parent)
     parent[:] = roots
     giant = int(np.argmax(np.bincount(roots, weights=sizes, minlength=parent.size))) if count else 0
     stats["pieces"] = pieces
@@ -260,6 +255,16 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline | Non
     # is still the largest, later steps look among them instead of scanning the board
     among = cells if count > 1 and giant == roots[skip] else (np.empty(0, dtype=np.int64) if count <= 1 else None)
     return Pieces(pieces, labels, parent, giant, stats, among)
+
+
+def flat_roots(parent: np.ndarray) -> np.ndarray:
+    """Every label's union-find root (a new array; ``parent`` itself is left as it is)."""
+    roots = parent.copy()
+    while True:
+        up = roots[roots]
+        if np.array_equal(up, roots):
+            return roots
+        roots = up
 
 
 def outside(state: Pieces):
