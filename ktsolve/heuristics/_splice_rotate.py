@@ -34,6 +34,8 @@ import numpy as np
 
 from ..driver import Deadline
 from ..graph import KNIGHT_MOVES
+from ._splice_reroute import REROUTE_QUEUE
+from ._splice_window import linked_squares, move_index
 
 __all__ = ["repair_rotate", "repair_kick", "ROTATE_MAX", "ROTATIONS", "OPENINGS", "KICKS"]
 
@@ -121,12 +123,10 @@ class _Path:
                 yield r2 * self.cols + c2
 
     def linked(self, f: int) -> list[int]:
-        r, c = divmod(f, self.cols)
-        return [(r + _MOVES[j][0]) * self.cols + c + _MOVES[j][1] for j in self.links[f].tolist() if 0 <= j < 8]
+        return [g for g in linked_squares(self.links, f, self.cols) if g >= 0]
 
     def _set(self, f: int, g: int, on: bool) -> None:
-        (r, c), (r2, c2) = divmod(f, self.cols), divmod(g, self.cols)
-        j = _MOVES.index((r2 - r, c2 - c))
+        j = move_index(f, g, self.cols)
         for a, k in ((f, j), (g, j ^ 4)):
             row = self.links[a]
             if on:
@@ -358,7 +358,7 @@ def repair_kick(links, alive, rows: int, cols: int, state, *, deadline: Deadline
         if saved is None:
             saved = links.copy()
             stamp = np.zeros(rows * cols, dtype=np.int32)
-            queues = [np.empty(min(1 << 20, rows * cols), dtype=np.int64) for _ in range(3)]
+            queues = [np.empty(min(REROUTE_QUEUE, rows * cols), dtype=np.int64) for _ in range(3)]
             small = np.empty(1, dtype=np.int64)
         else:
             saved[:] = links

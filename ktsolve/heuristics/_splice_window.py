@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ..graph import KNIGHT_MOVES
 
-__all__ = ["repair_window", "window_paths", "relink", "WINDOW_TIME"]
+__all__ = ["repair_window", "window_paths", "relink", "linked_squares", "move_index", "WINDOW_TIME"]
 
 #: Seconds CP-SAT may spend on one window.
 WINDOW_TIME = 2.0
@@ -38,7 +38,7 @@ _MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
 _END, _NONE = 8, -1
 
 
-def _linked(links, f: int, cols: int) -> list[int]:
+def linked_squares(links, f: int, cols: int) -> list[int]:
     """The squares linked to cell ``f`` (moves only), and -1 for an END link."""
     out = []
     r, c = divmod(f, cols)
@@ -50,7 +50,8 @@ def _linked(links, f: int, cols: int) -> list[int]:
     return out
 
 
-def _move(f: int, g: int, cols: int) -> int:
+def move_index(f: int, g: int, cols: int) -> int:
+    """The move (index into ``KNIGHT_MOVES``) from cell ``f`` to cell ``g``, a knight's move away."""
     (r, c), (r2, c2) = divmod(f, cols), divmod(g, cols)
     return _MOVES.index((r2 - r, c2 - c))
 
@@ -67,7 +68,7 @@ def window_paths(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, 
     r0, r1, c0, c1 = max(0, r0), min(rows, r1), max(0, c0), min(cols, c1)
     box = [r * cols + c for r in range(r0, r1) for c in range(c0, c1) if alive[r * cols + c]]
     inside = set(box)
-    nbrs = {f: _linked(links, f, cols) for f in box}
+    nbrs = {f: linked_squares(links, f, cols) for f in box}
     crossing = {f: sum(1 for g in nbrs[f] if g not in inside) for f in box}
     nodes = [f for f in box if crossing[f] < 2]  # both links crossing: the square stays as it is
     node_set = set(nodes)
@@ -97,11 +98,11 @@ def relink(links, nodes, node_set, nbrs, edges, cols: int) -> None:
     for f in nodes:
         for g in nbrs[f]:
             if g in node_set and f < g:
-                j = _move(f, g, cols)
+                j = move_index(f, g, cols)
                 links[f, 0 if links[f, 0] == j else 1] = _NONE
                 links[g, 0 if links[g, 0] == (j ^ 4) else 1] = _NONE
     for f, g in edges:
-        j = _move(f, g, cols)
+        j = move_index(f, g, cols)
         links[f, 0 if links[f, 0] == _NONE else 1] = j
         links[g, 0 if links[g, 0] == _NONE else 1] = j ^ 4
 
