@@ -26,7 +26,6 @@ Writes benchmarks/results/obstructed.md (NAME.md).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path

@@ -26,7 +26,6 @@ from .graph import KnightGraph
 from .jit import take_compile_seconds
 from .plans import PRESOLVE_MAX, PROOFS, Step, _proof_steps
 from .registry import MethodInfo, methods
-from .request import supports
 from .result import SolveResult, Status
 from .tour import Tour, TourSpec, validate
 
