@@ -20,6 +20,13 @@ def _holed(rows, cols, k, seed):
     return random_holed_board(rows, cols, k, closed=True, seed=seed)
 
 
+def _restored(board):
+    """``(links, alive)`` of ``board`` with its 2-factor restored (a closed question)."""
+    links, alive = build_links(board)
+    restore_factor(links, alive, board.rows, board.cols, free_ends=0)
+    return links, alive
+
+
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_build_links_is_divide_tour_minus_the_holes(rows, cols, k, seed):
     board = _holed(rows, cols, k, seed)
@@ -61,8 +68,7 @@ def test_augment_from_avoiding_a_move_matches_the_reference(rows, cols, k, seed)
     # a 2-factor with one link cut: the alternating path from one end back to the other never takes the
     # cut move itself, so the 2-factor comes back with that link gone (an alternating cycle through it)
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     stamp = np.zeros(rows * cols, dtype=np.int32)
     qv, qx, qp = (np.empty(rows * cols, dtype=np.int64) for _ in range(3))
     found = 0
@@ -87,8 +93,7 @@ def test_reroute_matches_the_reference(rows, cols, k, seed, budget, force):
     # kept, undone (the links as they were, slot order aside), kept though not clean, or no path, as the
     # reference decides; a square on a small cycle reported when not clean
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     stamp = np.zeros(rows * cols, dtype=np.int32)
     qv, qx, qp = (np.empty(rows * cols, dtype=np.int64) for _ in range(3))
     small = np.full(1, -1, dtype=np.int64)
@@ -163,8 +168,7 @@ def test_short_among_against_numpy():
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_label_components_against_the_reference(rows, cols, k, seed):
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     labels = np.empty(rows * cols, dtype=np.int32)
     count = M.label_components(links, alive, rows, cols, labels)
     parts = ref.components(links, alive, rows, cols)
@@ -177,8 +181,7 @@ def test_label_components_against_the_reference(rows, cols, k, seed):
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_merge_pass_matches_the_reference(rows, cols, k, seed):
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     labels = np.empty(rows * cols, dtype=np.int32)
     count = M.label_components(links, alive, rows, cols, labels)
     sizes = M.component_sizes(labels, count)
@@ -197,8 +200,7 @@ def test_merge_pass_matches_the_reference(rows, cols, k, seed):
 def test_every_exchange_keeps_a_two_factor_and_takes_one_piece(rows, cols, k, seed):
     # one exchange at a time: the pieces drop by one (four squares) or one or two (six squares)
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     labels = np.empty(rows * cols, dtype=np.int32)
     while True:
         count = M.label_components(links, alive, rows, cols, labels)
@@ -220,8 +222,7 @@ def test_every_exchange_keeps_a_two_factor_and_takes_one_piece(rows, cols, k, se
 
 def test_merge_pieces_reports_the_pieces_left():
     board = _holed(30, 30, 20, 7)
-    links, alive = build_links(board)
-    restore_factor(links, alive, 30, 30, free_ends=0)
+    links, alive = _restored(board)
     state = merge_pieces(links, alive, 30, 30)
     assert state.pieces == len(ref.components(links, alive, 30, 30))
     assert state.stats["cycles"] >= state.pieces
@@ -229,8 +230,7 @@ def test_merge_pieces_reports_the_pieces_left():
 
 def test_walk_links_lists_one_cycle():
     board = _holed(20, 20, 12, 3)
-    links, alive = build_links(board)
-    restore_factor(links, alive, 20, 20, free_ends=0)
+    links, alive = _restored(board)
     state = merge_pieces(links, alive, 20, 20)
     assert state.pieces == 1
     rank = np.empty(400, dtype=np.int32)
@@ -247,8 +247,7 @@ def test_walk_links_lists_one_cycle():
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_cycle_cells_and_cycle_positions_walk_each_cycle_in_one_order(rows, cols, k, seed):
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     out = np.empty(rows * cols, dtype=np.int64)
     pos = np.full(rows * cols, -1, dtype=np.int32)
     for cycle in ref.components(links, alive, rows, cols):
@@ -282,8 +281,7 @@ def test_window_absorbs_a_piece_no_exchange_joins():
 
     n = 150
     board = random_holed_board(n, n, 0.05, closed=True, seed=29)
-    links, alive = build_links(board)
-    restore_factor(links, alive, n, n, free_ends=0)
+    links, alive = _restored(board)
     state = merge_pieces(links, alive, n, n)
     assert state.pieces == 2
     before = ref.components(links, alive, n, n)
@@ -314,8 +312,7 @@ def test_window_keeps_the_pairs_of_the_paths_through_it():
     from ktsolve.heuristics._splice_window import repair_window
 
     board = _holed(20, 20, 12, 3)
-    links, alive = build_links(board)
-    restore_factor(links, alive, 20, 20, free_ends=0)
+    links, alive = _restored(board)
     assert merge_pieces(links, alive, 20, 20).pieces == 1
     if repair_window(links, alive, 20, 20, 6, 13, 6, 13):
         assert ref.check(links, alive, 20, 20, complete=True) is None
@@ -366,8 +363,7 @@ def _boxes_of(rows, cols):
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_walk_outside_matches_the_reference(rows, cols, k, seed):
     board = _holed(rows, cols, k, seed)
-    links, alive = build_links(board)
-    restore_factor(links, alive, rows, cols, free_ends=0)
+    links, alive = _restored(board)
     checked = 0
     for r0, r1, c0, c1 in _boxes_of(rows, cols):
         for q in range(rows * cols):
@@ -415,8 +411,7 @@ def test_walk_outside_goes_through_the_ends_of_an_open_path():
 def _pieces_board():
     """A 300 x 300 board with 5% holes whose exchanges leave two pieces (found by trying seeds)."""
     board = random_holed_board(300, 300, 0.05, closed=True, seed=2)
-    links, alive = build_links(board)
-    restore_factor(links, alive, 300, 300, free_ends=0)
+    links, alive = _restored(board)
     return board, links, alive, merge_pieces(links, alive, 300, 300)
 
 
