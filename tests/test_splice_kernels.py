@@ -179,6 +179,30 @@ def test_label_components_against_the_reference(rows, cols, k, seed):
 
 
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+def test_label_components_numbers_pieces_by_their_first_square_and_sees_paths(rows, cols, k, seed):
+    # every third link cut (both ends' slots, so the links stay consistent): paths and cycles mixed, and a
+    # few END slots, which end a path like an empty one
+    board = _holed(rows, cols, k, seed)
+    links, alive = _restored(board)
+    cut = 0
+    for f in range(0, rows * cols, 3):
+        if alive[f] and 0 <= links[f, 0] < 8:
+            K.unlink_slot(links, f, 0, rows, cols)
+            cut += 1
+    ends = np.flatnonzero((links == K.NONE).any(axis=1) & (alive == 1))[:4]
+    for f in ends:
+        links[f, 0 if links[f, 0] == K.NONE else 1] = K.END
+    labels = np.empty(rows * cols, dtype=np.int32)
+    count = M.label_components(links, alive, rows, cols, labels)
+    parts = ref.components(links, alive, rows, cols)
+    assert cut > 0 and count == len(parts) > 1
+    assert {frozenset(np.flatnonzero(labels == lab).tolist()) for lab in range(count)} == parts
+    firsts = [int(np.flatnonzero(labels == lab)[0]) for lab in range(count)]
+    assert firsts == sorted(firsts)  # piece 0 holds the first square, piece 1 the first square of the rest, ...
+    assert (labels[alive == 0] == -1).all()
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_merge_pass_matches_the_reference(rows, cols, k, seed):
     board = _holed(rows, cols, k, seed)
     links, alive = _restored(board)

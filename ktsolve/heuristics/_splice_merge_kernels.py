@@ -8,7 +8,7 @@ union-find).  The small helpers (a move's square, linking and unlinking)
 are repeated here, since numba's cache notices edits only in a jitted
 function's own file.
 
-* :func:`label_components`: the components of the links, by walking them;
+* :func:`label_components`: the components of the links, by two scans with union-find;
 * :func:`merge_pass`: the four-square exchanges that join components, with
   union-find over their labels;
 * :func:`triple_pass`: six-square exchanges for the pieces no four-square
@@ -114,33 +114,56 @@ def _linked(links, f, j):  # pragma: no cover
 
 @nb.njit(cache=True)
 def label_components(links, alive, rows, cols, labels):  # pragma: no cover
-    """Label the components of the links (paths and cycles) 0, 1, ...; returns their number.
+    """Label the components of the links (paths and cycles) 0, 1, ... in the order of their first square;
+    returns their number.
 
-    ``labels`` gets -1 on holes.  Each component is walked from one of its
-    squares in both directions, so the work is one visit per square.  A
-    link is always a move inside the board, so the walk steps by flat
-    offsets (``dr * cols + dc``) without bounds checks or divisions.
+    ``labels`` gets -1 on holes.  Two scans in memory order, as image
+    labelling does, since walking a cycle of a large board jumps between
+    rows at every step: the first joins every square to the squares its
+    links reach earlier in the scan (union-find in ``labels`` itself, each
+    square pointing to an earlier square of its component, so the first
+    square of a component is its root); the second gives each root the next
+    number and every other square the number of the square it points to,
+    which was numbered before it.  A link is always a move inside the
+    board, so the scans step by flat offsets without bounds checks.
     """
     n = rows * cols
     off = _DR * cols + _DC
-    labels[:] = -1
+    for f in range(n):
+        if not alive[f]:
+            labels[f] = -1
+            continue
+        labels[f] = f
+        for s in range(2):
+            j = links[f, s]
+            if j < 0 or j >= 8 or off[j] > 0:
+                continue
+            a = _root_halving(labels, f)
+            b = _root_halving(labels, f + off[j])
+            if a < b:
+                labels[b] = a
+            elif b < a:
+                labels[a] = b
     count = 0
     for f in range(n):
-        if not alive[f] or labels[f] >= 0:
+        p = labels[f]
+        if p < 0:
             continue
-        labels[f] = count
-        for s in range(2):
-            prev = f
-            j = links[f, s]
-            while 0 <= j < 8:
-                g = prev + off[j]
-                if labels[g] >= 0:
-                    break
-                labels[g] = count
-                prev = g
-                j = _onward(links, g, j)
-        count += 1
+        if p == f:
+            labels[f] = count
+            count += 1
+        else:
+            labels[f] = labels[p]
     return count
+
+
+@nb.njit(cache=True, inline="always")
+def _root_halving(up, a):  # pragma: no cover
+    """The root of ``a`` in the forest ``up`` (each entry an earlier square or itself), halving the path."""
+    while up[a] != a:
+        up[a] = up[up[a]]
+        a = up[a]
+    return a
 
 
 @nb.njit(cache=True, inline="always")
