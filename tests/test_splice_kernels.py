@@ -603,3 +603,40 @@ def test_kicks_keep_a_two_factor_and_never_raise_the_pieces():
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
     assert got.pieces == len(ref.components(links, alive, n, n)) <= before
     assert got.stats["kicks"] >= 1
+
+
+def _pair_nearest_reference(many, colour, side, cols):
+    """Mutually nearest pairs in rounds, by plain loops (ties to the first square in the given order)."""
+    a = [int(f) for f, c in zip(many, colour) if c == side]
+    b = [int(f) for f, c in zip(many, colour) if c != side]
+
+    def dist(f, g):
+        return abs(f // cols - g // cols) + abs(f % cols - g % cols)
+
+    pairs = []
+    while a and b:
+        near_b = [min(range(len(b)), key=lambda j: (dist(f, b[j]), j)) for f in a]
+        near_a = [min(range(len(a)), key=lambda i: (dist(a[i], g), i)) for g in b]
+        mutual = [i for i in range(len(a)) if near_a[near_b[i]] == i]
+        pairs += [(a[i], b[near_b[i]]) for i in mutual]
+        taken = {near_b[i] for i in mutual}
+        a = [f for i, f in enumerate(a) if i not in set(mutual)]
+        b = [g for j, g in enumerate(b) if j not in taken]
+    return pairs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pair_nearest_matches_the_reference(seed):
+    from ktsolve.factor.restore import _pair_nearest
+
+    rng = np.random.default_rng(seed)
+    cols = 50
+    many = rng.choice(40 * cols, size=int(rng.integers(2, 60)), replace=False).astype(np.int64)
+    colour = ((many // cols + many % cols) & 1).astype(np.int8)
+    side = seed % 2
+    us, vs = _pair_nearest(many, colour, side, cols)
+    want = _pair_nearest_reference(many.tolist(), colour.tolist(), side, cols)
+    assert list(zip(us.tolist(), vs.tolist())) == want
+    assert len(want) == min(int((colour == side).sum()), int((colour != side).sum()))
+    assert ((us // cols + us % cols) & 1 == side).all() and ((vs // cols + vs % cols) & 1 != side).all()
+    assert _pair_nearest(many, colour, side, cols, most=0) == (None, None)

@@ -29,6 +29,9 @@ WALK_ROUNDS = 12
 TOWARD_ROUNDS = 8
 #: A search towards a partner queues at most this many squares per square of distance (rows plus columns).
 TOWARD_SLACK = 256
+#: Squares short of a link (of either colour) up to which the searches towards a partner pair mutually
+#: nearest squares instead of neighbours along the Hilbert curve.
+NEAREST_MAX = 2048
 #: Most squares one search towards a partner may queue (its arrays: four int32 and one int64 each).
 TOWARD_QUEUE = 1 << 22
 
@@ -178,8 +181,13 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
 def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, mark: int, stats: dict,
                    deadline: Deadline) -> np.ndarray:
     """Rounds of :func:`augment_toward_many` from the squares of colour ``side`` still short among ``cand``,
-    each towards its partner along the Hilbert curve, until none is left or a round links none; returns the
-    squares still short."""
+    each towards its partner, until none is left or a round links none; returns the squares still short.
+
+    The partners are mutually nearest squares (:func:`_pair_nearest`) when at most :data:`NEAREST_MAX` are
+    short, else neighbours along the Hilbert curve: the squares left here are where the walks stalled,
+    and the curve pairs many of them across the board when a nearer partner is free (on 10000 x 10000
+    with 5 % holes the 2,392 searches took 20.8 s in one round against 35.1 s in two with the curve).
+    """
     from ._pair_kernels import pair_along_curve, short_among
     from ._restore_kernels import augment_toward_many
 
@@ -196,11 +204,14 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         if queues is None:
             queues = [np.empty(room, dtype=np.int32) for _ in range(3)]
             queues += [np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int32)]
-        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
-        partner = pair_along_curve(many, colour, order)
-        us, vs = many[colour == side], partner[colour == side]
-        keep = vs >= 0
-        us, vs = us[keep], vs[keep]
+        # few left: mutually nearest pairs, as the curve pairs squares far apart that have nearer partners
+        us, vs = _pair_nearest(many, colour, side, cols)
+        if us is None:
+            order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
+            partner = pair_along_curve(many, colour, order)
+            us, vs = many[colour == side], partner[colour == side]
+            keep = vs >= 0
+            us, vs = us[keep], vs[keep]
         got = int(augment_toward_many(us, vs, links, alive, rows, cols, stamp, mark, TOWARD_SLACK, *queues))
         mark += us.size + 1
         stats["toward"] += got
@@ -208,6 +219,26 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         if got == 0:
             break
     return cand
+
+
+def _pair_nearest(many, colour, side: int, cols: int, most: int = NEAREST_MAX):
+    """Pairs ``(us, vs)`` of squares of colour ``side`` and of the other colour, mutually nearest (in
+    moves' rows plus columns) in rounds, or ``(None, None)`` when either colour has more than ``most``."""
+    a, b = many[colour == side], many[colour != side]
+    if a.size == 0 or b.size == 0 or max(a.size, b.size) > most:
+        return None, None
+    us, vs = [], []
+    while a.size and b.size:
+        dist = np.abs(a[:, None] // cols - b[None, :] // cols) + np.abs(a[:, None] % cols - b[None, :] % cols)
+        near_b = dist.argmin(axis=1)
+        near_a = dist.argmin(axis=0)
+        mutual = near_a[near_b] == np.arange(a.size)
+        us.append(a[mutual])
+        vs.append(b[near_b[mutual]])
+        keep_b = np.ones(b.size, dtype=bool)
+        keep_b[near_b[mutual]] = False
+        a, b = a[~mutual], b[keep_b]
+    return np.concatenate(us), np.concatenate(vs)
 
 
 def _warm_calls() -> None:
