@@ -52,6 +52,10 @@ paths; a few local repairs turn the pieces back into one tour.
    joins.
 6. Walk the one cycle (or path) into the tour.
 
+When pieces are left after step 5, the steps run once more on the
+transposed board, and its tour is mapped back
+(:mod:`ktsolve.heuristics._splice_transpose`).
+
 Open tours and fixed ends use the extra vertex of :mod:`ktsolve.factor`: a
 fixed start or end gets an :data:`END` link (the path ends there), and an
 open tour whose colours differ by one gets two free ends, the two squares of
@@ -109,6 +113,7 @@ from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, list_cycle
 from ._splice_colony_window import check_window_method, warm_window
+from ._splice_transpose import second_attempt
 from ..factor.restore import SEARCH_CAPS, restore_factor
 
 __all__ = ["solve_splice", "warm", "build_links", "restore_factor", "merge_pieces", "repair_windows",
@@ -683,4 +688,7 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
             res = _solve(board, spec, deadline, progress, window_method, seed)
         except Stopped as stop:
             res = _unknown(stop.describe(), interrupted=stop.interrupted)
+        if res.status is Status.UNKNOWN and res.stats.get("pieces", 0) > 1 and "cut_off" not in res.stats:
+            res = second_attempt(board, spec, deadline, progress, window_method, seed, res)
     return res if window_method == "cpsat" else replace(res, seed=seed)
+
