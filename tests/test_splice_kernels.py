@@ -625,9 +625,14 @@ def _pair_nearest_reference(many, colour, side, cols):
     return pairs
 
 
+@pytest.mark.parametrize("block", [1 << 20, 7])
 @pytest.mark.parametrize("seed", range(6))
-def test_pair_nearest_matches_the_reference(seed):
+def test_pair_nearest_matches_the_reference(monkeypatch, seed, block):
+    # block 7: the distances taken a few rows at a time, ties still to the first square
+    from ktsolve.factor import restore
     from ktsolve.factor.restore import _pair_nearest
+
+    monkeypatch.setattr(restore, "NEAREST_BLOCK", block)
 
     rng = np.random.default_rng(seed)
     cols = 50

@@ -30,8 +30,11 @@ TOWARD_ROUNDS = 8
 #: A search towards a partner queues at most this many squares per square of distance (rows plus columns).
 TOWARD_SLACK = 256
 #: Squares short of a link (of either colour) up to which the searches towards a partner pair mutually
-#: nearest squares instead of neighbours along the Hilbert curve.
-NEAREST_MAX = 2048
+#: nearest squares instead of neighbours along the Hilbert curve (each round of that pairing costs the
+#: product of the two colours' counts).
+NEAREST_MAX = 4096
+#: Distances held at once by that pairing (int64 each).
+NEAREST_BLOCK = 1 << 20
 #: Most squares one search towards a partner may queue (its arrays: four int32 and one int64 each).
 TOWARD_QUEUE = 1 << 22
 
@@ -223,15 +226,28 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
 
 def _pair_nearest(many, colour, side: int, cols: int, most: int = NEAREST_MAX):
     """Pairs ``(us, vs)`` of squares of colour ``side`` and of the other colour, mutually nearest (in
-    moves' rows plus columns) in rounds, or ``(None, None)`` when either colour has more than ``most``."""
+    moves' rows plus columns) in rounds, or ``(None, None)`` when either colour has more than ``most``.
+
+    The distances are taken :data:`NEAREST_BLOCK` at a time, so the memory stays small whatever ``most``.
+    """
     a, b = many[colour == side], many[colour != side]
     if a.size == 0 or b.size == 0 or max(a.size, b.size) > most:
         return None, None
     us, vs = [], []
     while a.size and b.size:
-        dist = np.abs(a[:, None] // cols - b[None, :] // cols) + np.abs(a[:, None] % cols - b[None, :] % cols)
-        near_b = dist.argmin(axis=1)
-        near_a = dist.argmin(axis=0)
+        near_b = np.empty(a.size, dtype=np.int64)  # each square's nearest of the other colour, by rows
+        best_a = np.full(b.size, np.iinfo(np.int64).max)
+        near_a = np.zeros(b.size, dtype=np.int64)
+        ar, ac, br, bc = a // cols, a % cols, b // cols, b % cols
+        step = max(1, NEAREST_BLOCK // b.size)
+        for i in range(0, a.size, step):
+            dist = np.abs(ar[i:i + step, None] - br[None, :]) + np.abs(ac[i:i + step, None] - bc[None, :])
+            near_b[i:i + step] = dist.argmin(axis=1)
+            low = dist.argmin(axis=0)
+            got = dist[low, np.arange(b.size)]
+            better = got < best_a  # strictly: ties keep the first square, as one argmin over every row would
+            best_a[better] = got[better]
+            near_a[better] = low[better] + i
         mutual = near_a[near_b] == np.arange(a.size)
         us.append(a[mutual])
         vs.append(b[near_b[mutual]])
