@@ -29,7 +29,7 @@ WALK_ROUNDS = 12
 TOWARD_ROUNDS = 8
 #: A search towards a partner queues at most this many squares per square of distance (rows plus columns).
 TOWARD_SLACK = 256
-#: Squares short of a link (of either colour) up to which the searches towards a partner pair mutually
+#: Squares short of a link of each colour up to which the searches towards a partner pair mutually
 #: nearest squares instead of neighbours along the Hilbert curve (each round of that pairing costs the
 #: product of the two colours' counts).
 NEAREST_MAX = 4096
@@ -92,7 +92,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     The squares short of links are only ever fewer, or moved by a walk to
     where it stopped, so after the first scan only those are looked at.
     """
-    from ._pair_kernels import pair_along_curve, short_among
+    from ._pair_kernels import short_among
     from ._restore_kernels import END, augment_forest, augment_many, short_cells, split_end, walk_many
 
     deadline = deadline or Deadline(None)
@@ -128,11 +128,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
         colour = ((many // cols + many % cols) & 1).astype(np.int8)
         if not (colour == side).any():
             break
-        order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
-        partner = pair_along_curve(many, colour, order)
-        us, vs = many[colour == side], partner[colour == side]
-        keep = vs >= 0
-        us, vs = us[keep], vs[keep]
+        us, vs = _pair_on_curve(many, colour, side, rows, cols)
         ends = np.empty(us.size, dtype=np.int64)
         walked = int(walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends))
         mark += us.size + 1
@@ -186,12 +182,13 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
     """Rounds of :func:`augment_toward_many` from the squares of colour ``side`` still short among ``cand``,
     each towards its partner, until none is left or a round links none; returns the squares still short.
 
-    The partners are mutually nearest squares (:func:`_pair_nearest`) when at most :data:`NEAREST_MAX` are
-    short, else neighbours along the Hilbert curve: the squares left here are where the walks stalled,
-    and the curve pairs many of them across the board when a nearer partner is free (on 10000 x 10000
-    with 5 % holes the 2,392 searches took 20.8 s in one round against 35.1 s in two with the curve).
+    The partners are mutually nearest squares (:func:`_pair_nearest`) when at most :data:`NEAREST_MAX` of
+    each colour are short, else neighbours along the Hilbert curve: the squares left here are where the
+    walks stalled, and the curve pairs many of them across the board when a nearer partner is free (on
+    10000 x 10000 with 5 % holes, seed 1, the 2,392 searches took 17.4 s in one round against 30.9 s in
+    two with the curve).
     """
-    from ._pair_kernels import pair_along_curve, short_among
+    from ._pair_kernels import short_among
     from ._restore_kernels import augment_toward_many
 
     stats["toward"] = stats["toward_rounds"] = 0
@@ -210,11 +207,7 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         # few left: mutually nearest pairs, as the curve pairs squares far apart that have nearer partners
         us, vs = _pair_nearest(many, colour, side, cols)
         if us is None:
-            order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
-            partner = pair_along_curve(many, colour, order)
-            us, vs = many[colour == side], partner[colour == side]
-            keep = vs >= 0
-            us, vs = us[keep], vs[keep]
+            us, vs = _pair_on_curve(many, colour, side, rows, cols)
         got = int(augment_toward_many(us, vs, links, alive, rows, cols, stamp, mark, TOWARD_SLACK, *queues))
         mark += us.size + 1
         stats["toward"] += got
@@ -222,6 +215,19 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         if got == 0:
             break
     return cand
+
+
+def _pair_on_curve(many, colour, side: int, rows: int, cols: int):
+    """Pairs ``(us, vs)`` of squares of colour ``side`` and of the other colour, bracketed along the Hilbert
+    curve (:func:`~ktsolve.factor._pair_kernels.pair_along_curve`); squares left without a partner are
+    dropped."""
+    from ._pair_kernels import pair_along_curve
+
+    order = np.argsort(_hilbert(many // cols, many % cols, max(rows, cols)), kind="stable")
+    partner = pair_along_curve(many, colour, order)
+    us, vs = many[colour == side], partner[colour == side]
+    keep = vs >= 0
+    return us[keep], vs[keep]
 
 
 def _pair_nearest(many, colour, side: int, cols: int, most: int = NEAREST_MAX):
