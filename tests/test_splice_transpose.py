@@ -96,6 +96,21 @@ def test_no_time_left_keeps_the_first_answer(monkeypatch):
     assert res.stats["second_attempt"].startswith("the time limit ran out while transposing")
 
 
+def test_ctrl_c_in_the_second_attempt_is_an_honest_unknown(monkeypatch):
+    from ktsolve.driver import Stopped
+
+    def solve(board, *args):
+        if board.rows == 9:
+            raise Stopped("interrupted", "restoring two moves at every square")
+        return _left_pieces()
+
+    monkeypatch.setattr(splice, "_solve", solve)
+    res = splice.solve_splice(KnightGraph(Board(8, 9)), TourSpec(closed=True))
+    assert res.status is Status.UNKNOWN and res.tour is None
+    assert res.stats["interrupted"] is True and res.stats["first_attempt"]["pieces"] == 2
+    assert res.stats["reason"].startswith("interrupted (Ctrl-C)")
+
+
 @pytest.mark.parametrize("rows,cols,k,seed", [(5, 9, 6, 1), (12, 7, 10, 2), (20, 20, 30, 3)])
 def test_squares_back_maps_every_square_through_the_diagonal(rows, cols, k, seed):
     board = random_holed_board(rows, cols, k, closed=True, seed=seed)

@@ -16,20 +16,16 @@ and maps the tour back square by square.
 
 from __future__ import annotations
 
-import numpy as np
-
 from dataclasses import replace
+
+import numpy as np
 
 from ..board import Board
 from ..driver import Stopped
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
 
-__all__ = ["second_attempt", "transposed", "squares_back", "CHUNK"]
-
-#: Squares mapped back per step (the int64 temporaries of one step are a few arrays of this many).
-CHUNK = 1 << 22
-
+__all__ = ["second_attempt", "transposed", "squares_back"]
 
 def transposed(board: Board, spec: TourSpec) -> tuple[Board, TourSpec]:
     """The board mirrored in its main diagonal (square ``(r, c)`` becomes ``(c, r)``) and the question with it.
@@ -51,6 +47,10 @@ def transposed(board: Board, spec: TourSpec) -> tuple[Board, TourSpec]:
 def squares_back(board: Board, mirrored: Board, squares: np.ndarray) -> np.ndarray:
     """The square numbers on ``board`` (int32) of ``squares``, numbers on ``mirrored`` = ``transposed(board)``.
 
+    One table by two passes over the board, not a search per square: the
+    board's square numbers laid out on its cells, read in the mirrored
+    board's order (its squares are the board's cells column by column).
+
     Examples
     --------
     >>> board = Board(3, 4, holes=[(0, 0)])
@@ -58,12 +58,11 @@ def squares_back(board: Board, mirrored: Board, squares: np.ndarray) -> np.ndarr
     >>> squares_back(board, mirrored, np.array([mirrored.index(2, 1), mirrored.index(0, 1)])).tolist()
     [5, 3]
     """
-    out = np.empty(squares.size, dtype=np.int32)
-    for i in range(0, squares.size, CHUNK):
-        r, c = np.divmod(mirrored.flat_of(squares[i:i + CHUNK]), mirrored.cols)
-        flat = c * board.cols + r
-        out[i:i + CHUNK] = flat - np.searchsorted(board.hole_flat, flat)
-    return out
+    number = np.cumsum(board.mask.reshape(-1), dtype=np.int32).reshape(board.shape)
+    number -= 1
+    back = number.T[mirrored.mask]
+    del number
+    return back[squares]
 
 
 def second_attempt(board: Board, spec: TourSpec, deadline, progress, window_method: str, seed,

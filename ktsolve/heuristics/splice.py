@@ -691,4 +691,3 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
         if res.status is Status.UNKNOWN and res.stats.get("pieces", 0) > 1 and "cut_off" not in res.stats:
             res = second_attempt(board, spec, deadline, progress, window_method, seed, res)
     return res if window_method == "cpsat" else replace(res, seed=seed)
-
