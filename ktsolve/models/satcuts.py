@@ -147,6 +147,7 @@ class SatLoop:
         finally:
             if timer is not None:
                 timer.cancel()
+                timer.join()  # its thread is gone before the call returns, not a moment later
             self.solver.clear_interrupt()
         return answer, interrupted
 
