@@ -625,18 +625,27 @@ def _pair_nearest_reference(many, colour, side, cols):
     return pairs
 
 
-@pytest.mark.parametrize("block", [1 << 20, 7])
-@pytest.mark.parametrize("seed", range(6))
-def test_pair_nearest_matches_the_reference(monkeypatch, seed, block):
-    # block 7: the distances taken a few rows at a time, ties still to the first square
+@pytest.mark.parametrize("block, kept", [(1 << 20, 16), (7, 2)])
+@pytest.mark.parametrize("seed", range(9))
+def test_pair_nearest_matches_the_reference(monkeypatch, seed, block, kept):
+    # block 7: the distances taken a few rows at a time, ties still to the first square; kept 2: squares that
+    # lose their ranked nearest are ranked again often; seeds 6-8: squares in a few tight clusters, so that
+    # many rounds drop a square's nearest
     from ktsolve.factor import restore
     from ktsolve.factor.restore import _pair_nearest
 
     monkeypatch.setattr(restore, "NEAREST_BLOCK", block)
+    monkeypatch.setattr(restore, "NEAREST_KEPT", kept)
 
     rng = np.random.default_rng(seed)
     cols = 50
-    many = rng.choice(40 * cols, size=int(rng.integers(2, 60)), replace=False).astype(np.int64)
+    if seed < 6:
+        many = rng.choice(40 * cols, size=int(rng.integers(2, 60)), replace=False).astype(np.int64)
+    else:
+        centres = rng.integers(3, 37, size=(4, 2))
+        near = centres[rng.integers(0, 4, size=400)] + rng.integers(-3, 4, size=(400, 2))
+        many = np.unique(near[:, 0] * cols + near[:, 1]).astype(np.int64)
+        many = rng.permutation(many)[:120]
     colour = ((many // cols + many % cols) & 1).astype(np.int8)
     side = seed % 2
     us, vs = _pair_nearest(many, colour, side, cols)

@@ -33,6 +33,8 @@ TOWARD_SLACK = 256
 #: nearest squares instead of neighbours along the Hilbert curve (each round of that pairing costs the
 #: product of the two colours' counts).
 NEAREST_MAX = 4096
+#: Nearest squares of the other colour that pairing keeps ranked for each square.
+NEAREST_KEPT = 16
 #: Distances held at once by that pairing (int64 each).
 NEAREST_BLOCK = 1 << 20
 #: Most squares one search towards a partner may queue (its arrays: four int32 and one int64 each).
@@ -234,33 +236,75 @@ def _pair_nearest(many, colour, side: int, cols: int, most: int = NEAREST_MAX):
     """Pairs ``(us, vs)`` of squares of colour ``side`` and of the other colour, mutually nearest (in
     moves' rows plus columns) in rounds, or ``(None, None)`` when either colour has more than ``most``.
 
-    The distances are taken :data:`NEAREST_BLOCK` at a time, so the memory stays small whatever ``most``.
+    Each round pairs every two squares that are each other's nearest (ties
+    to the first square in the given order) and drops them.  Each square
+    keeps its :data:`NEAREST_KEPT` nearest of the other colour, ranked; its
+    nearest left is the first of them not dropped, and only a square that
+    has lost them all measures the distances again.  On the squares where
+    the walks stalled, which cluster, there are hundreds of rounds, and a
+    cluster far from the other colour loses its nearest at every round
+    (10000 x 10000 with 5 % holes, seed 1: 2,392 squares a colour, 895
+    rounds).  The distances are taken :data:`NEAREST_BLOCK` at a time, so
+    the memory stays small whatever ``most``.
     """
     a, b = many[colour == side], many[colour != side]
     if a.size == 0 or b.size == 0 or max(a.size, b.size) > most:
         return None, None
+    ar, ac, br, bc = a // cols, a % cols, b // cols, b % cols
+    left_a = np.ones(a.size, dtype=bool)
+    left_b = np.ones(b.size, dtype=bool)
+    ranked_a = np.empty((a.size, NEAREST_KEPT), dtype=np.int64)  # each square's nearest of the other colour
+    ranked_b = np.empty((b.size, NEAREST_KEPT), dtype=np.int64)
+    _rank(ar, ac, np.arange(a.size), br, bc, np.arange(b.size), ranked_a)
+    _rank(br, bc, np.arange(b.size), ar, ac, np.arange(a.size), ranked_b)
+    near_b, near_a = ranked_a[:, 0].copy(), ranked_b[:, 0].copy()
     us, vs = [], []
-    while a.size and b.size:
-        near_b = np.empty(a.size, dtype=np.int64)  # each square's nearest of the other colour, by rows
-        best_a = np.full(b.size, np.iinfo(np.int64).max)
-        near_a = np.zeros(b.size, dtype=np.int64)
-        ar, ac, br, bc = a // cols, a % cols, b // cols, b % cols
-        step = max(1, NEAREST_BLOCK // b.size)
-        for i in range(0, a.size, step):
-            dist = np.abs(ar[i:i + step, None] - br[None, :]) + np.abs(ac[i:i + step, None] - bc[None, :])
-            near_b[i:i + step] = dist.argmin(axis=1)
-            low = dist.argmin(axis=0)
-            got = dist[low, np.arange(b.size)]
-            better = got < best_a  # strictly: ties keep the first square, as one argmin over every row would
-            best_a[better] = got[better]
-            near_a[better] = low[better] + i
-        mutual = near_a[near_b] == np.arange(a.size)
+    while True:
+        live = np.flatnonzero(left_a)
+        mutual = live[near_a[near_b[live]] == live]
         us.append(a[mutual])
         vs.append(b[near_b[mutual]])
-        keep_b = np.ones(b.size, dtype=bool)
-        keep_b[near_b[mutual]] = False
-        a, b = a[~mutual], b[keep_b]
+        left_a[mutual] = False
+        left_b[near_b[mutual]] = False
+        rest_a, rest_b = np.flatnonzero(left_a), np.flatnonzero(left_b)
+        if rest_a.size == 0 or rest_b.size == 0:
+            break
+        _next_left(rest_a[~left_b[near_b[rest_a]]], ranked_a, near_b, left_b, rest_b, ar, ac, br, bc)
+        _next_left(rest_b[~left_a[near_a[rest_b]]], ranked_b, near_a, left_a, rest_a, br, bc, ar, ac)
     return np.concatenate(us), np.concatenate(vs)
+
+
+def _next_left(lost, ranked, near, left, rest, fr, fc, gr, gc) -> None:
+    """``near[i]`` = the nearest square left of the other colour for each square ``i`` of ``lost``: the first
+    of its ranked squares (``ranked[i]``) still ``left``, else ranked again among ``rest``."""
+    if lost.size == 0:
+        return
+    kept = ranked[lost]
+    ok = (kept >= 0) & left[np.maximum(kept, 0)]
+    has = ok.any(axis=1)
+    near[lost[has]] = kept[has, ok[has].argmax(axis=1)]
+    redo = lost[~has]
+    if redo.size:
+        _rank(fr, fc, redo, gr, gc, rest, ranked)
+        near[redo] = ranked[redo, 0]
+
+
+def _rank(fr, fc, which, gr, gc, among, out) -> None:
+    """``out[i]``: the squares of ``among`` (increasing) nearest to square ``i`` (rows ``fr``, columns ``fc``),
+    nearest first and ties in ``among``'s order, at most ``out.shape[1]`` and -1 after, for each ``i`` of
+    ``which``."""
+    kept = min(out.shape[1], among.size)
+    out[which] = -1
+    step = max(1, NEAREST_BLOCK // among.size)
+    sr, sc = gr[among], gc[among]
+    order = np.arange(among.size)
+    for i in range(0, which.size, step):
+        w = which[i:i + step]
+        key = (np.abs(fr[w, None] - sr[None, :]) + np.abs(fc[w, None] - sc[None, :])) * among.size + order
+        if kept < among.size:
+            key = np.partition(key, kept - 1, axis=1)[:, :kept]
+        key.sort(axis=1)
+        out[w, :kept] = among[key % among.size]
 
 
 def _warm_calls() -> None:
