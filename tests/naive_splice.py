@@ -144,9 +144,11 @@ def merge_pass(links, alive, rows, cols, skip_piece):
     return len(set(map(id, piece_of.values())))
 
 
-def augment_from(u, links, alive, rows, cols, avoid=-1):
+def augment_from(u, links, alive, rows, cols, avoid=-1, lo=0, hi=None):
     """Breadth-first alternating path from ``u`` to a square of the other colour with an empty slot,
-    applied; True when found (no queue limit).  The path never starts with the move ``u - avoid``."""
+    applied; True when found (no queue limit).  The path never starts with the move ``u - avoid``, and
+    goes through no cell outside ``lo <= f < hi``."""
+    hi = rows * cols if hi is None else hi
     from collections import deque
 
     parent = {u: None}  # square of u's colour -> (the square it came from, the other-colour square between)
@@ -156,7 +158,7 @@ def augment_from(u, links, alive, rows, cols, avoid=-1):
         y = queue.popleft()
         for j in range(8):
             x = step(y, j, rows, cols)
-            if x < 0 or not alive[x] or x in seen or j in [int(v) for v in links[y]]:
+            if not lo <= x < hi or not alive[x] or x in seen or j in [int(v) for v in links[y]]:
                 continue
             if y == u and x == avoid:
                 continue
@@ -173,7 +175,7 @@ def augment_from(u, links, alive, rows, cols, avoid=-1):
                     _link(links, p, q, cols)
                 return True
             for w in neighbours(links, x, rows, cols):
-                if w in seen:
+                if w in seen or not lo <= w < hi:
                     continue
                 seen.add(w)
                 parent[w] = (y, x)

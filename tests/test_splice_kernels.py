@@ -64,6 +64,76 @@ def test_augment_from_matches_the_reference(rows, cols, k, seed):
 
 
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+def test_augment_from_within_a_band_matches_the_reference_and_touches_nothing_outside(rows, cols, k, seed):
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    lo, hi = (rows // 4) * cols, (3 * rows // 4) * cols
+    mine, theirs = links.copy(), links.copy()
+    stamp = np.zeros(rows * cols, dtype=np.int32)
+    qv, qx, qp = (np.empty(rows * cols, dtype=np.int64) for _ in range(3))
+    cand, miss = K.short_cells(links, alive, cols)
+    inside = (cand >= lo) & (cand < hi) & ((cand // cols + cand % cols) & 1 == 0)
+    found = 0
+    for mark, u in enumerate(np.repeat(cand[inside], miss[inside]).tolist(), 1):
+        got = K.augment_from(u, mine, alive, rows, cols, stamp, mark, qv, qx, qp, -1, lo, hi)
+        want = ref.augment_from(u, theirs, alive, rows, cols, lo=lo, hi=hi)
+        assert bool(got) == want
+        assert np.array_equal(mine, theirs)
+        found += want
+    assert found > 0
+    assert np.array_equal(mine[:lo], links[:lo]) and np.array_equal(mine[hi:], links[hi:])
+    assert not stamp[:lo].any() and not stamp[hi:].any()
+    assert ref.check(mine, alive, rows, cols) is None
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
+def test_walks_within_a_band_touch_nothing_outside(rows, cols, k, seed):
+    board = _holed(rows, cols, k, seed)
+    links, alive = build_links(board)
+    lo, hi = (rows // 3) * cols, (2 * rows // 3 + 1) * cols
+    stamp = np.zeros(rows * cols, dtype=np.int32)
+    cand, miss = K.short_cells(links, alive, cols)
+    colour = (cand // cols + cand % cols) & 1
+    us = cand[(colour == 0) & (cand >= lo) & (cand < hi)]
+    vs = np.resize(cand[colour == 1], us.size)  # partners anywhere: the walks stop at the band's edge
+    mine = links.copy()
+    ends = np.empty(us.size, dtype=np.int64)
+    K.walk_many(us, vs, mine, alive, rows, cols, stamp, 0, ends, lo, hi)
+    assert np.array_equal(mine[:lo], links[:lo]) and np.array_equal(mine[hi:], links[hi:])
+    assert not stamp[:lo].any() and not stamp[hi:].any()
+    assert ((ends == -1) | ((ends >= lo) & (ends < hi))).all()
+    assert ref.check(mine, alive, rows, cols) is None
+    assert not np.array_equal(mine, links)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_restore_in_bands_is_the_same_on_one_thread_and_two(monkeypatch, seed):
+    # 8 bands of 18 rows reaching 9 beyond, run two at once or one at a time
+    from ktsolve.factor import restore
+
+    monkeypatch.setattr(restore, "BAND_MIN_ROWS", 16)
+    calls = []
+    real = K.augment_many
+
+    def spy(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp, lo, hi):
+        calls.append((lo, hi))
+        return real(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp, lo, hi)
+
+    monkeypatch.setattr(K, "augment_many", spy)
+    board = random_holed_board(140, 60, 0.05, closed=True, seed=seed)
+    got = {}
+    for threads in (1, 2):
+        monkeypatch.setattr(restore, "BAND_THREADS", threads)
+        links, alive = build_links(board)
+        short, stats = restore_factor(links, alive, 140, 60, free_ends=0)
+        assert short == 0
+        assert ref.check(links, alive, 140, 60, complete=True, ends=0) is None
+        got[threads] = (links, stats)
+    assert np.array_equal(got[1][0], got[2][0]) and got[1][1] == got[2][1]
+    assert (18 - 9) * 60 in [lo for lo, _ in calls]  # band 1 reaches 9 rows above it
+
+
+@pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
 def test_augment_from_avoiding_a_move_matches_the_reference(rows, cols, k, seed):
     # a 2-factor with one link cut: the alternating path from one end back to the other never takes the
     # cut move itself, so the 2-factor comes back with that link gone (an alternating cycle through it)

@@ -188,7 +188,7 @@ def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1):  # pragma: no cover
+def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1, lo=0, hi=1 << 62):  # pragma: no cover
     """One alternating-path search from square ``u`` (short of a link); 0 when none was found, else the path
     was applied and the answer is 1 + the queue position of its last square of ``u``'s colour.
 
@@ -205,7 +205,8 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1)
     with the move from ``u`` to ``avoid``: with the link ``u - avoid`` just
     cut from a 2-factor, the path found back to ``avoid`` closes an
     alternating cycle through that link, so the 2-factor comes back
-    without it (splice's reroute repair).
+    without it (splice's reroute repair).  It neither reads nor writes a
+    cell outside ``lo <= f < hi`` (the band of :func:`augment_many`).
     """
     cap = qv.size
     qv[0] = u
@@ -218,7 +219,9 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1)
         y = qv[head]
         for j in range(8):
             x = _step(y, j, rows, cols)
-            if x < 0 or not alive[x] or stamp[x] == mark or _linked(links, y, j) or (head == 0 and x == avoid):
+            if x < lo or x >= hi or not alive[x] or stamp[x] == mark or _linked(links, y, j):
+                continue
+            if head == 0 and x == avoid:
                 continue
             stamp[x] = mark
             if links[x, 0] == NONE or links[x, 1] == NONE:
@@ -231,7 +234,7 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1)
                 if k < 0 or k >= 8:
                     continue
                 w = _step(x, k, rows, cols)
-                if stamp[w] == mark:
+                if w < lo or w >= hi or stamp[w] == mark:
                     continue
                 stamp[w] = mark
                 qv[tail] = w
@@ -459,7 +462,7 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
 
 
 @nb.njit(cache=True)
-def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # pragma: no cover
+def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps, lo=0, hi=1 << 62):  # pragma: no cover
     """Carry the missing link of square ``u`` towards cell ``target``; returns the square it ended on, or
     -1 when it met a square of the other colour short of a link and the two were linked.
 
@@ -471,7 +474,8 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
     target is taken; a move to a square of the other colour that is short
     itself ends the walk.  Every step keeps the links a valid partial
     2-factor, so the walk may stop anywhere (``max_steps``, or nowhere left
-    to go) and leave ``u``'s successor short.
+    to go) and leave ``u``'s successor short.  It neither reads nor writes
+    a cell outside ``lo <= f < hi`` (the band of :func:`walk_many`).
     """
     tr = target // cols
     tc = target % cols
@@ -490,7 +494,7 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
             if xr < 0 or xr >= rows or xc < 0 or xc >= cols:
                 continue
             x = xr * cols + xc
-            if not alive[x] or _linked(links, u, j):
+            if x < lo or x >= hi or not alive[x] or _linked(links, u, j):
                 continue
             if links[x, 0] == NONE or links[x, 1] == NONE:
                 _link(links, u, j, x)
@@ -502,7 +506,7 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
                 wr = xr + _DR[k]  # a link is a move inside the board
                 wc = xc + _DC[k]
                 w = wr * cols + wc
-                if stamp[w] == mark:
+                if w < lo or w >= hi or stamp[w] == mark:
                     continue
                 d = (wr - tr) * (wr - tr) + (wc - tc) * (wc - tc)
                 if d < best_d:
@@ -522,24 +526,26 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps):  # 
     return u
 
 
-@nb.njit(cache=True)
-def augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp):  # pragma: no cover
-    """:func:`augment_from` from every square of ``todo`` in turn (marks ``mark + 1`` on); returns the
-    paths applied."""
+@nb.njit(cache=True, nogil=True)
+def augment_many(todo, links, alive, rows, cols, stamp, mark, qv, qx, qp, lo, hi):  # pragma: no cover
+    """:func:`augment_from` from every square of ``todo`` in turn (marks ``mark + 1`` on), within the cells
+    ``lo <= f < hi``; returns the paths applied.  Without the GIL: calls on bands that share no cell may run
+    at once (:func:`ktsolve.factor.restore._in_bands`)."""
     got = 0
     for i in range(todo.size):
         u = todo[i]
         if links[u, 0] != NONE and links[u, 1] != NONE:
             continue  # made whole meanwhile
-        if augment_from(u, links, alive, rows, cols, stamp, mark + 1 + i, qv, qx, qp):
+        if augment_from(u, links, alive, rows, cols, stamp, mark + 1 + i, qv, qx, qp, -1, lo, hi):
             got += 1
     return got
 
 
-@nb.njit(cache=True)
-def walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends):  # pragma: no cover
+@nb.njit(cache=True, nogil=True)
+def walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends, lo, hi):  # pragma: no cover
     """:func:`walk_short` from every ``us[i]`` towards ``vs[i]`` (at most twice their distance plus 64
-    steps); ``ends[i]`` gets where the missing link stopped (-1: linked).  Returns the walks that linked."""
+    steps), within the cells ``lo <= f < hi``; ``ends[i]`` gets where the missing link stopped (-1:
+    linked).  Returns the walks that linked.  Without the GIL, as :func:`augment_many`."""
     got = 0
     for i in range(us.size):
         u = us[i]
@@ -548,7 +554,7 @@ def walk_many(us, vs, links, alive, rows, cols, stamp, mark, ends):  # pragma: n
             ends[i] = -1  # made whole meanwhile by another walk
             continue
         dist = abs(u // cols - v // cols) + abs(u % cols - v % cols)
-        e = walk_short(u, v, links, alive, rows, cols, stamp, mark + 1 + i, 2 * dist + 64)
+        e = walk_short(u, v, links, alive, rows, cols, stamp, mark + 1 + i, 2 * dist + 64, lo, hi)
         ends[i] = e
         if e < 0:
             got += 1
