@@ -118,7 +118,7 @@ def worker(n: int, frac: float, seeds: int, runs: int, rotation_limit: float | N
                 valid_s.append(step.get("validation_s", 0.0))
                 found = int(res.stats.get("settled_by") == "splice")
                 phases = res.stats.get("seconds", {})
-                reason = "" if found else f"{step.get('status')}: {res.stats['steps']}"
+                reason = "" if found else f"seed {seed}, {step.get('status')}: {res.stats['steps']}"
                 del res
             case = {"seed": seed, "question": question, "solve": statistics.median(times),
                     "method": statistics.median(method_s), "validate": statistics.median(valid_s),
