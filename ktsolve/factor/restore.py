@@ -31,8 +31,8 @@ TOWARD_ROUNDS = 8
 #: A search towards a partner queues at most this many squares per square of distance (rows plus columns).
 TOWARD_SLACK = 256
 #: Squares short of a link of each colour up to which the searches towards a partner pair mutually
-#: nearest squares instead of neighbours along the Hilbert curve (each round of that pairing costs the
-#: product of the two colours' counts).
+#: nearest squares instead of neighbours along the Hilbert curve (ranking them first costs the product of
+#: the two colours' counts).
 NEAREST_MAX = 4096
 #: Nearest squares of the other colour that pairing keeps ranked for each square.
 NEAREST_KEPT = 16
@@ -197,7 +197,6 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     return short, stats
 
 
-
 def _in_bands(us, vs, rows: int, cols: int, call) -> int:
     """``call(sel, lo, hi, first)`` on the items ``sel`` (positions in ``us``, increasing) of each band, their
     work within the cells ``lo <= f < hi``; returns the sum of the answers.
@@ -219,7 +218,7 @@ def _in_bands(us, vs, rows: int, cols: int, call) -> int:
 
     cells = rows * cols
     high = -(-rows // BANDS)  # rows of a band
-    if high < BAND_MIN_ROWS or BANDS < 3:
+    if high < BAND_MIN_ROWS:
         return call(np.arange(us.size), 0, cells, 0)
     bands = -(-rows // high)
     reach = high // 2
@@ -241,14 +240,8 @@ def _in_bands(us, vs, rows: int, cols: int, call) -> int:
         return call(sel, lo, hi, int(starts[k]))
 
     threads = max(1, min(BAND_THREADS, os.cpu_count() or 1))
-    got = 0
-    for parity in (0, 1):
-        same = range(parity, bands, 2)
-        if threads == 1:
-            got += sum(run(k) for k in same)
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                got += sum(pool.map(run, same))
+    with ThreadPoolExecutor(max_workers=threads) as pool:  # every even band done before the odd ones start
+        got = sum(sum(pool.map(run, range(parity, bands, 2))) for parity in (0, 1))
     return got + run(bands)
 
 

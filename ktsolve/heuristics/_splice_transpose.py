@@ -27,6 +27,7 @@ from ..tour import Tour, TourSpec
 
 __all__ = ["second_attempt", "transposed", "squares_back"]
 
+
 def transposed(board: Board, spec: TourSpec) -> tuple[Board, TourSpec]:
     """The board mirrored in its main diagonal (square ``(r, c)`` becomes ``(c, r)``) and the question with it.
 
