@@ -161,7 +161,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     # then one search per square still short, best first towards its partner along the curve: its work is
     # a corridor to where a partner is, where a forest round would cover the whole board for a few paths
     cand = _search_toward(cand, links, alive, rows, cols, side, stamp, mark, stats, deadline)
-    del stamp
+    stamp = None  # 4 bytes a cell, freed before the forest's arrays (the band closures above still name it)
     cand, miss = short_among(cand, links, alive)
     failed = cand[((cand // cols + cand % cols) & 1) == side]
     # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
