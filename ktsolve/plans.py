@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
+from .proofs.registry import PROOFS
 from .registry import methods
 from .request import supports
 from .tour import TourSpec
@@ -40,7 +41,7 @@ __all__ = [
     "auto_plan",
     "prove_plan",
     "two_factor_step",
-    "PROOFS",
+    "proof_steps",
     "PRESOLVE_MAX",
     "PRESOLVE_MATCHING_MAX",
     "EXACT_MAX",
@@ -88,10 +89,6 @@ TWO_FACTOR_CAP_PER_SQUARE = 2e-6
 #: open from a fixed start the cut proofs spent their 5 s cap finding nothing before the 2-factor proof
 #: refuted it (benchmarks/results/race_max.md); up to 40 x 40 they take about 0.1 s.
 TWO_FACTOR_BEFORE_CUTS = 2_000
-
-#: The names of the proof steps (every other step is a method of the registry).
-PROOFS = ("quick proofs", "matching proof", "cut proofs", "2-factor proof", "local proofs", "local cuts")
-
 
 @dataclass(frozen=True)
 class Step:
@@ -152,7 +149,9 @@ def two_factor_step(n: int) -> Step:
     return Step("2-factor proof", TWO_FACTOR_SHARE, TWO_FACTOR_CAP_BASE + TWO_FACTOR_CAP_PER_SQUARE * n)
 
 
-def _proof_steps(board: Board, *, prove: bool) -> list[Step]:
+def proof_steps(board: Board, *, prove: bool) -> list[Step]:
+    """The proof steps of :func:`auto_plan` (``prove=False``) or of the racing plans (``prove=True``: the
+    longer caps of :func:`prove_plan`), in their order, for ``board``'s size."""
     n = board.n_squares
     if n > PRESOLVE_MAX:
         # no graph: the one-pass checks (size, ends, colours, degrees), then the depth-first search, then
@@ -205,7 +204,7 @@ def auto_plan(board: Board, spec: TourSpec) -> list[Step]:
     if board.n_squares > EXACT_MAX and board.is_full:
         plan.append(Step("divide"))
     plan += _local_first(board, _splice_first(board))
-    plan += _proof_steps(board, prove=False)
+    plan += proof_steps(board, prove=False)
     plan += _method_steps(board, spec)
     return _usable(plan, board, spec)
 
@@ -243,7 +242,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         if n <= PROVE_MATCHING_EARLY_MAX:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:
-        plan += _proof_steps(board, prove=True)
+        plan += proof_steps(board, prove=True)
     methods_after = _method_steps(board, spec)
     if n > TWO_FACTOR_BEFORE_CUTS and methods_after and methods_after[0].name == "splice":
         # the cut proofs spend their whole cap (5 s) where they find nothing, and a tour splice finds

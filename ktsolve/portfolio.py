@@ -14,46 +14,29 @@ kept in ``stats["steps"]``.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
 import numpy as np
 
 from .board import Board
-from .driver import Deadline, Stopped, interrupt_guard
+from .driver import Deadline, Stopped, interrupt_guard, interrupted
 from .errors import InvalidTourError
 from .graph import KnightGraph
 from .jit import take_compile_seconds
-from .plans import PRESOLVE_MAX, PROOFS, Step, _proof_steps
+from .plans import Step, proof_steps
+from .proofs.registry import PROOFS, proof_step
 from .registry import MethodInfo, methods
 from .result import SolveResult, Status
 from .tour import Tour, TourSpec, validate
 
 __all__ = ["run_method", "method_time_limit", "run_proof", "run_plan", "presolve", "wants_presolve"]
 
-#: Seconds per square the matching proof spends before it first looks at the clock (its
-#: network and first matching: about 3 us per square measured); a step with less time skips it.
-MATCHING_SETUP_S_PER_SQUARE = 4e-6
-#: Seconds a fresh process takes to load the matching proof's kernels from numba's cache (measured
-#: 0.2 to 0.7 s on a shared machine); a first matching proof with less time than this skips itself.
-MATCHING_LOAD_S = 0.5
-#: The kernels the matching proof loads on boards above ``proofs.PY_MAX`` squares.
-_MATCHING_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc")
 #: Seconds per square the one validator takes on a found tour (about 30 ns measured); a method
 #: step's budget leaves this much for it, so a tour found at the end of the budget is still in time.
 VALIDATE_S_PER_SQUARE = 5e-8
 #: The most of a method step's budget that is left for validation (a board of hundreds of
 #: millions of squares would otherwise leave the method no time at all).
 VALIDATE_SHARE_MAX = 0.2
-
-#: The proof steps of boards above PRESOLVE_MAX squares: on the cells, without the knight graph.
-_GRAPHLESS = ("local proofs", "local cuts")
-#: The proof steps that read only the board (the 2-factor proof works on the implicit grid too).
-_NO_GRAPH = (*_GRAPHLESS, "2-factor proof")
-#: The method name of an answer settled by each proof step.
-_PROOF_METHOD = {"quick proofs": "proofs", "matching proof": "matching", "cut proofs": "cuts",
-                 "2-factor proof": "2-factor", "local proofs": "proofs", "local cuts": "proofs"}
-
 
 # ---------------------------------------------------------------------- one method
 def _as_result(out, info: MethodInfo, graph: KnightGraph, spec: TourSpec) -> SolveResult:
@@ -205,85 +188,23 @@ def _proof_result(proof, method: str, graph: KnightGraph, spec: TourSpec, second
     return SolveResult(Status.INFEASIBLE, proof=proof, method=method, elapsed=seconds, board=graph.board, spec=spec)
 
 
-def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit: float | None,
-              deadline: Deadline | None = None) -> tuple[object, bool]:
-    """Run proof step ``name``; returns ``(proof or None, ran to the end)``.
+def run_proof(name: str, graph: KnightGraph, spec: TourSpec, *, time_limit) -> tuple[object, bool]:
+    """Run proof step ``name`` (:mod:`ktsolve.proofs.registry`); returns ``(proof or None, ran to the end)``.
 
-    ``deadline`` (the clock of the whole call) is checked before the step;
-    :class:`~ktsolve.driver.Stopped` is raised when it has expired or Ctrl-C
-    was pressed.
+    ``time_limit`` is the step's clock (a :class:`~ktsolve.driver.Deadline`,
+    or seconds).  A step that stops before its end (its time, a race's
+    cancel flag, Ctrl-C) proves nothing and did not run to the end; the
+    caller looks at its own clock to tell whether the plan goes on.
     """
-    from .proofs import cut_proofs, matching_proof, quick_proof
-    from .proofs.local import local_cut_proof, local_proof
-    from .proofs.local import warm as warm_local
-    from .proofs.two_factor import two_factor_proof
-    from .proofs import warm as warm_proofs
-    from .proofs._common import PY_MAX
-    from .proofs.cuts import FAST_MIN, LOAD_BUDGET
-
-    # where the proofs run numba kernels (cuts.py's _kernel says when), their first-run compile is not the
-    # call's work
-    compiled_cuts = name == "cut proofs" and graph.n >= FAST_MIN and (time_limit is None or time_limit >= LOAD_BUDGET)
-    if name in _GRAPHLESS:
-        compiled = warm_local()
-        if deadline is not None:
-            deadline.extend(compiled)
-    elif name == "2-factor proof" and graph.n > PRESOLVE_MAX:
-        # the factor's kernels and its restoration's only: the other proofs' kernels are not needed there
-        from .factor import warm as warm_factor
-        from .factor.restore import warm as warm_restore
-
-        compiled = warm_factor() + warm_restore()
-        if deadline is not None:
-            deadline.extend(compiled)
-    elif graph.n > PY_MAX or compiled_cuts:
-        compiled = warm_proofs()
-        if deadline is not None:
-            deadline.extend(compiled)
-    if deadline is not None:
-        deadline.check(f"running the {name}")
-    if name == "quick proofs":
-        return quick_proof(graph, spec, deadline=deadline), True
-    if name == "local proofs":
-        return local_proof(graph.board, spec, cuts=False, deadline=deadline), True
-    if name == "local cuts":
-        return local_cut_proof(graph.board, spec), True
-    # a race's cancel flag reaches the long proofs, which look at it between their parts
-    cancel = None if deadline is None else deadline.cancel
-    if name == "cut proofs":
-        t0 = time.perf_counter()
-        proof = cut_proofs(graph, spec, time_limit=time_limit, cancel=cancel)
-        return proof, proof is not None or (not _cancelled(cancel) and (
-            time_limit is None or time.perf_counter() - t0 < time_limit))
-    if name == "2-factor proof":
-        return two_factor_proof(graph, spec, time_limit=time_limit, deadline=deadline), True
-    if time_limit is not None and _matching_setup(graph.n) > time_limit:
-        return None, False  # it would not look at the clock before the time is up
-    t0 = time.perf_counter()
-    proof = matching_proof(graph, spec, time_limit=time_limit, cancel=cancel)
-    finished = proof is not None or (not _cancelled(cancel) and (
-        time_limit is None or time.perf_counter() - t0 < time_limit))
-    return proof, finished
+    step = proof_step(name)
+    try:
+        proof = step.run(graph if step.graph else graph.board, spec, time_limit)
+    except Stopped:
+        return None, False
+    return proof, True
 
 
-def _cancelled(cancel) -> bool:
-    """Whether a race's cancel flag is set (a proof it stopped did not run to the end)."""
-    return cancel is not None and cancel.is_set()
-
-
-def _matching_setup(n: int) -> float:
-    """Seconds the matching proof needs on ``n`` squares before it first looks at the clock."""
-    from .proofs._common import PY_MAX
-
-    seconds = n * MATCHING_SETUP_S_PER_SQUARE
-    if n > PY_MAX:
-        kernels = sys.modules.get("ktsolve.proofs._kernels")  # not imported: surely not loaded
-        if kernels is None or not all(getattr(kernels, k).signatures for k in _MATCHING_KERNELS):
-            seconds += MATCHING_LOAD_S  # not loaded in this process yet
-    return seconds
-
-
-def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = None) -> SolveResult | None:
+def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline) -> SolveResult | None:
     """The proofs every method gets before it runs; an ``infeasible`` result, or None.
 
     When ``deadline`` expires while the graph is built or before a proof,
@@ -295,18 +216,18 @@ def presolve(graph: KnightGraph, spec: TourSpec, *, deadline: Deadline | None = 
     :data:`PRESOLVE_MATCHING_TIME` seconds, so that no method burns its
     budget on a question with no answer (a closed tour of a 4 x n board).
     """
-    deadline = deadline or Deadline(None)
     t0 = time.perf_counter()
-    for step in _proof_steps(graph.board, prove=False):
+    for step in proof_steps(graph.board, prove=False):
         try:
             graph.build(deadline)
-            proof, _ = run_proof(step.name, graph, spec, time_limit=deadline.share(step.share, step.cap),
-                                 deadline=deadline)
         except Stopped:
             return None  # no proof in time: the method runs and answers for itself
+        proof, _ = run_proof(step.name, graph, spec, time_limit=deadline.part(step.share, step.cap))
+        deadline.extend(take_compile_seconds())  # the proofs' first-run compile is not the call's work
+        if deadline.expired() or interrupted():
+            return None
         if proof is not None:
-            method = _PROOF_METHOD[step.name]
-            return _proof_result(proof, method, graph, spec, time.perf_counter() - t0)
+            return _proof_result(proof, proof_step(step.name).method, graph, spec, time.perf_counter() - t0)
     return None
 
 
@@ -400,48 +321,48 @@ def run_plan(
                 continue
             if step.name in finished_proofs:
                 continue  # an earlier run of this proof went to the end and found nothing
-            proof_step = step.name in PROOFS
-            if not proof_step and proofs_behind is not None:
+            is_proof = step.name in PROOFS
+            if not is_proof and proofs_behind is not None:
                 proofs_behind.set()
             try:
-                needs = step.name not in _NO_GRAPH if proof_step else reg[step.name].needs_graph
-                built = _build_graph(graph, deadline, csr=proof_step) if needs else {}
-                # the step's share of the time left once its graph is built; a method leaves
-                # time for the validation of the tour it may find
-                budget = deadline.share(step.share, step.cap)
-                if budget is not None and not proof_step:
-                    budget -= min(board.n_squares * VALIDATE_S_PER_SQUARE, VALIDATE_SHARE_MAX * budget)
-                if budget is not None:
-                    budget = max(budget, 1e-9)
-                # a method step reads its own clock: the plan's, cut to the step's share
-                clock = Deadline(budget, cancel=deadline.cancel)  # a race's cancel reaches the step
-                if proof_step:
-                    take_compile_seconds()
-                    t0 = time.perf_counter()
-                    proof, finished = run_proof(step.name, graph, spec, time_limit=budget, deadline=deadline)
+                needs = proof_step(step.name).graph if is_proof else reg[step.name].needs_graph
+                built = _build_graph(graph, deadline, csr=is_proof) if needs else {}
             except Stopped as stop:
-                # the time ran out (or Ctrl-C) while the graph was built or a proof ran:
-                # no later step can do better
-                res = SolveResult(Status.UNKNOWN, method=label or step.name, stats=stop.stats())
-                compiled = take_compile_seconds() if proof_step else 0.0  # the proofs' warm-up before the stop
-                steps.append({"step": step.title, "status": "unknown", "seconds": 0.0, **stop.stats(),
-                              **({"compile_s": round(compiled, 3)} if compiled else {})})
-                return finish(res, "none")
-            if proof_step:
+                # the time ran out (or Ctrl-C) while the graph was built: no later step can do better
+                steps.append({"step": step.title, "status": "unknown", "seconds": 0.0, **stop.stats()})
+                return finish(SolveResult(Status.UNKNOWN, method=label or step.name, stats=stop.stats()), "none")
+            # the step's share of the time left once its graph is built; a method leaves
+            # time for the validation of the tour it may find
+            budget = deadline.share(step.share, step.cap)
+            if budget is not None and not is_proof:
+                budget -= min(board.n_squares * VALIDATE_S_PER_SQUARE, VALIDATE_SHARE_MAX * budget)
+            if budget is not None:
+                budget = max(budget, 1e-9)
+            # the step reads its own clock: the plan's, cut to the step's share (a race's cancel reaches it)
+            clock = Deadline(budget, cancel=deadline.cancel)
+            if is_proof:
+                take_compile_seconds()
+                t0 = time.perf_counter()
+                proof, finished = run_proof(step.name, graph, spec, time_limit=clock)
                 seconds = time.perf_counter() - t0
-                # the proofs' first-run compile (run_proof extended the clock by it) is not their work
+                # the proofs' first-run compile (their clock was extended by it) is not their work
                 compiled = take_compile_seconds()
+                deadline.extend(compiled)
                 seconds -= compiled
+                entry = {"step": step.name, "status": "infeasible" if proof else "no proof",
+                         "seconds": round(seconds, 6), **built, **({"compile_s": round(compiled, 3)} if compiled else {})}
+                if proof is None and (deadline.expired() or interrupted()):
+                    # the time ran out (or Ctrl-C) while the proof ran: no later step can do better
+                    stop = Stopped("interrupted" if interrupted() else "time limit", f"running the {step.name}")
+                    steps.append({**entry, "status": "unknown", **stop.stats()})
+                    return finish(SolveResult(Status.UNKNOWN, method=label or step.name, stats=stop.stats()), "none")
                 if finished:
                     finished_proofs.add(step.name)
-                steps.append({"step": step.name, "status": "infeasible" if proof else "no proof",
-                              "seconds": round(seconds, 6), **built,
-                              **({"compile_s": round(compiled, 3)} if compiled else {})})
+                steps.append(entry)
                 if proof is not None:
-                    necessary = step.name in ("quick proofs", *_GRAPHLESS)
-                    tried.append("a necessary condition fails" if necessary else step.name)
-                    method = _PROOF_METHOD[step.name]
-                    return finish(_proof_result(proof, method, graph, spec, seconds), step.name)
+                    found = proof_step(step.name)
+                    tried.append("a necessary condition fails" if found.necessary else step.name)
+                    return finish(_proof_result(proof, found.method, graph, spec, seconds), step.name)
                 continue
             info = reg[step.name]
             res = run_method(info, graph, spec, time_limit=clock, progress=progress,

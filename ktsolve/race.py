@@ -63,7 +63,7 @@ from .result import SolveResult, Status
 from .tour import TourSpec
 
 __all__ = ["RACE_MAX", "RACING_STEPS", "RACE_CAPPED", "RACE_STEP_SHARE", "HEAD_START", "split_lanes", "second_engine",
-           "run_race", "cores"]
+           "run_race", "available_cores"]
 
 #: Boards up to this many squares race CP-SAT against the other steps (dense 100 x 100 boards included).
 #: Above it a board goes first to splice (holed) or divide (full), which need no graph
@@ -87,7 +87,7 @@ HEAD_START = 0.25
 _POLL = 0.02
 
 
-def cores() -> int:
+def available_cores() -> int:
     """The cores this process may use (``os.sched_getaffinity`` where there is one)."""
     try:
         return len(os.sched_getaffinity(0))
@@ -123,15 +123,15 @@ def split_lanes(plan: list, board: Board, *, cores: int | None = None) -> tuple[
     for each step of :data:`RACE_CAPPED`, and ends with
     :func:`second_engine`, which gets the rest of the time.
     """
-    from .plans import Step, _proof_steps
+    from .plans import Step, proof_steps
 
-    n_cores = globals()["cores"]() if cores is None else cores
+    n_cores = available_cores() if cores is None else cores
     if n_cores < 2 or board.n_squares > RACE_MAX:
         return None
     b = [Step(s.name, 1.0, s.cap, s.always) for s in plan if s.name in RACING_STEPS]
     # lane A's proofs run beside CP-SAT, so they hold no construction back: every racing plan (auto's
     # too) gives them prove's time, and auto says "no" with the witness prove gives
-    proving = {s.name: s for s in _proof_steps(board, prove=True)}
+    proving = {s.name: s for s in proof_steps(board, prove=True)}
     a = [proving.get(s.name, s) for s in plan if s.name not in RACING_STEPS]
     if not a or not b:
         return None
@@ -161,7 +161,7 @@ def run_race(
     arrows, the lanes by ``" | "``).  Without a winner the answer is lane
     A's ``unknown`` (lane B's when lane A ran nothing).
     """
-    from .plans import PROOFS
+    from .proofs.registry import PROOFS
 
     cancel = threading.Event()
     clock = Deadline(deadline.time_limit, t0=deadline.t0, cancel=cancel)

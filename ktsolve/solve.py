@@ -16,7 +16,8 @@ from .checks import check_flag, check_seed
 from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
-from .plans import PRESOLVE_MAX, PROOFS, Step, auto_plan, prove_plan
+from .plans import PRESOLVE_MAX, Step, auto_plan, prove_plan
+from .proofs.registry import PROOFS
 from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
 from .registry import MethodInfo, enumerating_methods, method_info, methods
 from .request import as_board, check_params, check_supported, make_spec

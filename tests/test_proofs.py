@@ -330,10 +330,16 @@ def test_matching_proof_open_tours_and_fixed_ends():
     assert exhaustive_tour(g, spec()) is None
 
 
-def test_matching_proof_time_and_round_limits_give_none():
+def test_matching_proof_that_runs_out_of_time_raises_stopped_never_none():
+    from ktsolve.driver import Deadline, Stopped
+    from ktsolve.errors import InvalidParameterError
+
     g = KnightGraph(Board(4, 30))
-    assert matching_proof(g, spec(closed=True), max_rounds=0) is None
-    assert matching_proof(g, spec(closed=True), time_limit=-1) is None
+    with pytest.raises(Stopped):
+        matching_proof(g, spec(closed=True), time_limit=Deadline(1e-9, t0=0.0))
+    with pytest.raises(InvalidParameterError):
+        matching_proof(g, spec(closed=True), time_limit=-1)
+    assert matching_proof(g, spec(closed=True), time_limit=60) is not None
 
 
 def _random_question(rng, b):

@@ -13,7 +13,7 @@ import pytest
 
 from ktsolve import Board, KnightGraph, prove
 from ktsolve import jit, registry
-from ktsolve.driver import Deadline, drive
+from ktsolve.driver import Deadline, Stopped, drive
 from ktsolve.plans import prove_plan
 from ktsolve.proofs import cut_proofs, matching_proof
 from ktsolve.race import split_lanes
@@ -192,30 +192,33 @@ def test_the_long_proofs_give_up_once_the_race_is_cancelled(kind):
     graph, spec = _refuted_by(kind)
     prover = matching_proof if kind == "matching" else cut_proofs
     assert prover(graph, spec, time_limit=30) is not None
-    assert prover(graph, spec, time_limit=30, cancel=threading.Event()) is not None
+    assert prover(graph, spec, time_limit=Deadline(30, cancel=threading.Event())) is not None
     cancel = threading.Event()
     cancel.set()
-    assert prover(graph, spec, time_limit=30, cancel=cancel) is None
+    with pytest.raises(Stopped):  # stopped, never None ("no contradiction")
+        prover(graph, spec, time_limit=Deadline(30, cancel=cancel))
 
 
 @pytest.mark.parametrize("name, kind", [("matching proof", "matching"), ("cut proofs", "cuts")])
 def test_a_proof_step_stopped_by_the_race_is_not_taken_as_finished(monkeypatch, name, kind):
     """The step's clock passes its check; the flag is set as the proof starts: no proof, and not finished."""
-    import ktsolve.proofs as proofs
+    from importlib import import_module
+
     from ktsolve.portfolio import run_proof
+    from ktsolve.proofs.registry import proof_step
 
     graph, spec = _refuted_by(kind)
-    attr = "matching_proof" if kind == "matching" else "cut_proofs"
-    real = getattr(proofs, attr)
-    deadline = Deadline(None, cancel=threading.Event())
-    assert run_proof(name, graph, spec, time_limit=30, deadline=deadline)[0] is not None
+    module, _, attr = proof_step(name).find.partition(":")
+    real = getattr(import_module(module), attr)
+    clock = Deadline(30, cancel=threading.Event())
+    assert run_proof(name, graph, spec, time_limit=clock)[0] is not None
 
     def flag_then_prove(*a, **kw):
-        deadline.cancel.set()  # the other lane answers just as this proof starts
+        clock.cancel.set()  # the other lane answers just as this proof starts
         return real(*a, **kw)
 
-    monkeypatch.setattr(proofs, attr, flag_then_prove)
-    assert run_proof(name, graph, spec, time_limit=30, deadline=deadline) == (None, False)
+    monkeypatch.setattr(import_module(module), attr, flag_then_prove)
+    assert run_proof(name, graph, spec, time_limit=clock) == (None, False)
 
 
 @pytest.mark.parametrize("race", [False, True])

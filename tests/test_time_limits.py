@@ -16,8 +16,11 @@ from ktsolve.proofs import quick_proof
 from ktsolve.registry import register_method, reset_methods
 
 
-class NoTimeLeft:
+class NoTimeLeft(Deadline):
     """A deadline that has not expired but has nothing left to give."""
+
+    def __init__(self):
+        super().__init__(60)
 
     def check(self, phase=""):
         pass
@@ -29,7 +32,7 @@ class NoTimeLeft:
 def test_quick_proofs_stop_at_an_expired_deadline():
     graph = KnightGraph(Board(8, 8, holes=[(0, 1), (1, 0)]))
     with pytest.raises(Stopped, match="running the quick proofs"):
-        quick_proof(graph, TourSpec(), deadline=Deadline(1e-9, t0=0.0))
+        quick_proof(graph, TourSpec(), time_limit=Deadline(1e-9, t0=0.0))
 
 
 def test_quick_proofs_leave_out_searches_that_cannot_end_in_time():
@@ -37,8 +40,11 @@ def test_quick_proofs_leave_out_searches_that_cannot_end_in_time():
     board = Board(5, 12, holes=[(r, c) for r in range(5) for c in (5, 6)])
     graph = KnightGraph(board)
     assert quick_proof(graph, TourSpec()).argument == "connectivity"
-    assert quick_proof(graph, TourSpec(), deadline=Deadline(60)).argument == "connectivity"
-    assert quick_proof(graph, TourSpec(), deadline=NoTimeLeft()) is None
+    assert quick_proof(graph, TourSpec(), time_limit=Deadline(60)).argument == "connectivity"
+    assert quick_proof(graph, TourSpec(), time_limit=60).argument == "connectivity"
+    # not None ("every condition holds"): the searches did not run
+    with pytest.raises(Stopped, match="running the quick proofs"):
+        quick_proof(graph, TourSpec(), time_limit=NoTimeLeft())
 
 
 @pytest.fixture

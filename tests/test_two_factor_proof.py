@@ -107,9 +107,11 @@ def test_an_expired_deadline_stops_the_proof():
     from ktsolve.driver import Deadline, Stopped
 
     with pytest.raises(Stopped):
-        two_factor_proof(Board(8, 8), TourSpec(closed=True), deadline=Deadline(1e-9, t0=0.0))
-    # its own time limit ending is no proof, and does not stop the plan
-    assert two_factor_proof(Board(30, 30), TourSpec(closed=True), time_limit=1e-9) is None
+        two_factor_proof(Board(8, 8), TourSpec(closed=True), time_limit=Deadline(1e-9, t0=0.0))
+    # seconds that run out before the 2-factor is complete: stopped, never None ("a 2-factor exists")
+    with pytest.raises(Stopped):
+        two_factor_proof(Board(30, 30), TourSpec(closed=True), time_limit=1e-9)
+    assert two_factor_proof(Board(30, 30), TourSpec(closed=True), time_limit=60) is None
 
 
 def test_without_a_time_limit_the_proof_has_a_cap_that_grows_with_the_board():

@@ -105,7 +105,10 @@ def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, se
     from ..proofs import matching_proof
     from .cpsat_cuts import TwoFactorLoop
 
-    proof = matching_proof(graph, spec, time_limit=deadline.share(0.5), cancel=deadline.cancel)
+    try:
+        proof = matching_proof(graph, spec, time_limit=deadline.part(0.5))
+    except Stopped:
+        proof = None  # its half of the time ran out: the 2-factor and the cut loop go on
     if proof is not None:
         stats = {"status": "INFEASIBLE", "rounds": 0, "cuts": 0, "model": "sat", "refuted_by": "matching proof"}
         return SolveResult(Status.INFEASIBLE, proof=proof, seed=seed, stats=stats), None
@@ -160,7 +163,7 @@ def _factor_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, s
 
     board = graph.board
     tf = two_factor(board, closed=spec.closed, start=spec.start, end=spec.end,
-                    deadline=Deadline(deadline.share(FACTOR_SHARE), cancel=deadline.cancel))
+                    deadline=deadline.part(FACTOR_SHARE))
     if tf.status == "none":
         stats = {"status": "INFEASIBLE", "rounds": 0, "cuts": 0, "model": "sat", "refuted_by": "2-factor proof"}
         return SolveResult(Status.INFEASIBLE, proof=witness_proof(board, spec, tf.witness), seed=seed,

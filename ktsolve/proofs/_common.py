@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..driver import Deadline
 from ..graph import KnightGraph
 from ..tour import TourSpec
 
-__all__ = ["PY_MAX", "SHOW", "kernel", "square_name", "listing", "spec_nodes", "colour_names", "count"]
+__all__ = ["PY_MAX", "SHOW", "kernel", "start", "square_name", "listing", "spec_nodes", "colour_names", "count"]
 
 #: Graphs of at most this many nodes run the kernels as plain Python: no
 #: numba start-up (0.3 s or more in a fresh process) for small boards.
@@ -20,6 +21,18 @@ def kernel(name: str, n: int):
 
     func = getattr(_kernels, name)
     return func.py_func if n <= PY_MAX else func
+
+
+def start(n: int, time_limit, *, compiled: bool | None = None) -> Deadline:
+    """A graph finder's entry: its clock (:meth:`Deadline.of <ktsolve.driver.Deadline.of>`), and the proofs'
+    kernels compiled or loaded first where it will run them (``compiled``; by default on graphs of more than
+    :data:`PY_MAX` nodes), the clock extended by the compile (not the finder's work)."""
+    from . import warm
+
+    clock = Deadline.of(time_limit)
+    if n > PY_MAX if compiled is None else compiled:
+        clock.extend(warm())
+    return clock
 
 
 def square_name(graph: KnightGraph, i: int) -> str:

@@ -92,15 +92,13 @@ Examples
 
 from __future__ import annotations
 
-import threading
-import time
-
 import numpy as np
 
+from ..driver import Deadline, Stopped
 from ..graph import KnightGraph
 from ..result import Proof
 from ..tour import TourSpec
-from ._common import PY_MAX, SHOW, colour_names, listing, spec_nodes, square_name
+from ._common import PY_MAX, SHOW, colour_names, listing, spec_nodes, square_name, start
 
 __all__ = [
     "cut_proofs",
@@ -122,6 +120,8 @@ PIECE_SEARCH_MAX = 20
 PIECE_SEARCH_NODES = 200_000
 #: Seconds the cut proofs take without a time limit.
 DEFAULT_TIME = 2.0
+#: What a stopped cut proof was doing (the reason of an ``unknown``).
+_PHASE = "running the cut proofs"
 
 
 #: Boards from this many squares run the compiled kernels when the budget is at least
@@ -142,17 +142,10 @@ def _kernel(name: str, n: int, seconds: float | None):
     return func.py_func
 
 
-class _Clock:
-    """A budget in seconds; ``out()`` is True once it is spent, or once a race's ``cancel`` is set."""
-
-    def __init__(self, seconds: float | None, cancel: threading.Event | None = None):
-        self.end = None if seconds is None else time.perf_counter() + seconds
-        self.cancel = cancel
-
-    def out(self) -> bool:
-        if self.cancel is not None and self.cancel.is_set():
-            return True
-        return self.end is not None and time.perf_counter() > self.end
+def _clock(time_limit) -> Deadline:
+    """A cut finder's clock: ``time_limit`` (seconds or a Deadline), or :data:`DEFAULT_TIME` seconds without one."""
+    clock = Deadline.of(time_limit)
+    return clock if clock.time_limit is not None else Deadline(DEFAULT_TIME, cancel=clock.cancel)
 
 
 class _Net:
@@ -353,8 +346,7 @@ def count_words(k: int) -> str:
     return f"{k} square{'s' if k != 1 else ''}"
 
 
-def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
-                  cancel: threading.Event | None = None) -> Proof | None:
+def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """Toughness with two squares, and the two-square cut argument (module docstring).
 
     For each square ``u`` (fewest moves first) one depth-first search finds
@@ -366,20 +358,18 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
     n = graph.n
     if n < 5:
         return None
-    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit, cancel)
-    net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
+    clock = _clock(time_limit)
+    net = _Net(graph, clock.remaining())
     ends = _fixed(graph, spec)
     free = 0 if spec.closed else 2 - len(ends)
     indptr, indices = net.indptr, net.indices
     src = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
-    seconds = DEFAULT_TIME if time_limit is None else time_limit
-    dfs, blocks = _kernel("lowpoint_dfs", n, seconds), _kernel("blocks", n, seconds)
+    dfs, blocks = _kernel("lowpoint_dfs", n, net.seconds), _kernel("blocks", n, net.seconds)
     # pairs that are the two moves of a square with two moves: that square is a part of its
     # own whose path u, w, v always fits, so only the rest is worth a look (on small boards)
     seen: set[tuple[int, int]] = set()
     for u in np.argsort(net.degree, kind="stable").tolist():
-        if clock.out():
-            return None
+        clock.check(_PHASE)
         alive = ((src != u) & (indices != u)).astype(np.uint8)
         root = 0 if u != 0 else 1
         disc, low, parent, order, count = dfs(indptr, indices, alive, root)
@@ -410,14 +400,12 @@ def two_cut_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | Non
                     failing.append((piece, why))
             if len(failing) > free:
                 return _two_cut(graph, spec, u, v, failing[: free + 1], ends, free)
-            if clock.out():
-                return None
+            clock.check(_PHASE)
     return None
 
 
 # ---------------------------------------------------------------------- larger S, greedily
-def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
-                    cancel: threading.Event | None = None) -> Proof | None:
+def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """A set ``S`` whose removal leaves more parts than a tour allows (module docstring), or None.
 
     Seeds: the two neighbours of each square with two moves (at most
@@ -430,8 +418,8 @@ def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | N
     n = graph.n
     if n < 3:
         return None
-    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit, cancel)
-    net = _Net(graph, DEFAULT_TIME if time_limit is None else time_limit)
+    clock = _clock(time_limit)
+    net = _Net(graph, clock.remaining())
     ends = _fixed(graph, spec)
     deg = net.degree
     seeds = np.flatnonzero(deg == 2)[:SEEDS_MAX].tolist()
@@ -440,8 +428,7 @@ def toughness_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | N
         S = set(net.nb(w))
         for _ in range(GROW_STEPS + 1):
             key = frozenset(S)
-            if clock.out():
-                return None
+            clock.check(_PHASE)
             if key in tried:
                 break
             tried.add(key)
@@ -470,8 +457,7 @@ def _best_cut_square(net: _Net, S: set[int]) -> int | None:
 
 
 # ---------------------------------------------------------------------- regions
-def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
-                 cancel: threading.Event | None = None) -> Proof | None:
+def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """A region with more squares of one colour than its border can feed (module docstring), or None.
 
     Regions grow from each square with two moves (at most
@@ -483,14 +469,13 @@ def region_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None
     n = graph.n
     if n < 3:
         return None
-    clock = _Clock(DEFAULT_TIME if time_limit is None else time_limit, cancel)
+    clock = _clock(time_limit)
     net = _Net(graph)
     colour = net.colour
     fixed = _fixed(graph, spec)
     seeds = np.flatnonzero(net.degree == 2)[:SEEDS_MAX].tolist()
     for w in seeds:
-        if clock.out():
-            return None
+        clock.check(_PHASE)
         major = int(colour[w])
         free_ends = _free_ends(graph, spec, fixed, major)
         R: set[int] = set()
@@ -566,25 +551,32 @@ def _region(graph, spec, R, major, fixed, free_ends) -> Proof | None:
 
 
 # ---------------------------------------------------------------------- all of them
-def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
-               cancel: threading.Event | None = None) -> Proof | None:
+def cut_proofs(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """The first of :func:`region_proof`, :func:`toughness_proof`, :func:`two_cut_proof` that proves.
 
-    ``time_limit`` (default :data:`DEFAULT_TIME` seconds) is shared: the
-    regions and the greedy ``S`` get a quarter each, the two-square cuts
-    what is left.  Assumes the quick proofs found nothing (a connected board
-    with no cut square); full boards with both sides at least 5 are
-    2-connected and balanced, and are still searched (nothing is assumed).
-    ``cancel`` (a race's flag, :mod:`ktsolve.race`) is looked at wherever
-    the time is, and between the finders: once set, the answer is None.
+    ``time_limit`` (seconds or a :class:`~ktsolve.driver.Deadline`; default
+    :data:`DEFAULT_TIME` seconds) is shared: the regions and the greedy
+    ``S`` get a quarter each of the time left, the two-square cuts what is
+    left.  Assumes the quick proofs found nothing (a connected board with
+    no cut square); full boards with both sides at least 5 are 2-connected
+    and balanced, and are still searched (nothing is assumed).  Each finder
+    is a bounded search: when one runs out of its share before it has
+    tried every candidate, the next one still runs, and if none proves,
+    :class:`~ktsolve.driver.Stopped` is raised (the search did not finish).
     """
-    budget = DEFAULT_TIME if time_limit is None else max(0.0, float(time_limit))
-    t0 = time.perf_counter()
+    clock = _clock(time_limit)
+    n, left = graph.n, clock.remaining()
+    clock = start(n, clock, compiled=n > PY_MAX or (n >= FAST_MIN and left >= LOAD_BUDGET))
+    stopped = None
     for finder, share in ((region_proof, 0.25), (toughness_proof, 0.25), (two_cut_proof, 1.0)):
-        left = budget - (time.perf_counter() - t0)
-        if left <= 0 or (cancel is not None and cancel.is_set()):
-            return None
-        proof = finder(graph, spec, time_limit=left * share, cancel=cancel)
+        clock.check(_PHASE)
+        try:
+            proof = finder(graph, spec, time_limit=clock.part(share))
+        except Stopped as stop:
+            stopped = stop  # its share ran out: the next finder still gets its own
+            continue
         if proof is not None:
             return proof
+    if stopped is not None:
+        raise stopped
     return None

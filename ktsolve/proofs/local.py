@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..board import Board
+from ..driver import Deadline
 from ..result import Proof
 from ..tour import TourSpec
 from .parity import colour_proof, size_proof
@@ -70,15 +71,17 @@ def _alive(board: Board) -> np.ndarray:
     return alive
 
 
-def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, deadline=None) -> Proof | None:
+def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, time_limit=None) -> Proof | None:
     """The first local obstruction found, as a proof; None when there is none.
 
     Size, the closing move of fixed ends, colour parity, degree,
     connectivity and cut squares, in that order (that of
     :func:`~ktsolve.proofs.quick_proof`), in time and memory linear in the
-    cells: about 15 bytes a cell at the cut-square search.  With a
-    ``deadline`` (:class:`~ktsolve.driver.Deadline`), it is checked between
-    the checks (:class:`~ktsolve.driver.Stopped` when it expired).
+    cells: about 15 bytes a cell at the cut-square search.  ``board`` may
+    be a :class:`~ktsolve.graph.KnightGraph` (only its board is read).
+    ``time_limit`` (seconds, or a :class:`~ktsolve.driver.Deadline`) is
+    checked between the checks (:class:`~ktsolve.driver.Stopped` when it
+    expired, or Ctrl-C was pressed).
     ``cuts=False`` stops before the depth-first search of connectivity and
     cut squares (:func:`local_cut_proof`), the one check that is not a
     single pass over the cells (measured on 10^8 cells: 19 to 27 s against
@@ -86,9 +89,12 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, deadline=Non
     """
     from . import _local_kernels as K
 
+    board = getattr(board, "board", board)
+    clock = Deadline.of(time_limit)
+    clock.extend(warm())
+
     def check():
-        if deadline is not None:
-            deadline.check("running the local proofs")
+        clock.check("running the local proofs")
 
     if board.n_squares < 2:
         return size_proof(board, spec)
@@ -111,8 +117,16 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, deadline=Non
     return _cut_proof(board, spec, alive)
 
 
-def local_cut_proof(board: Board, spec: TourSpec) -> Proof | None:
-    """Connectivity and cut squares alone (the depth-first search of :func:`local_proof`)."""
+def local_cut_proof(board: Board, spec: TourSpec, *, time_limit=None) -> Proof | None:
+    """Connectivity and cut squares alone (the depth-first search of :func:`local_proof`).
+
+    ``board`` may be a :class:`~ktsolve.graph.KnightGraph` (only its board is read); ``time_limit``
+    (seconds, or a :class:`~ktsolve.driver.Deadline`) is checked before the search.
+    """
+    board = getattr(board, "board", board)
+    clock = Deadline.of(time_limit)
+    clock.extend(warm())
+    clock.check("running the local cut proofs")
     if board.n_squares < 2:
         return None
     return _cut_proof(board, spec, _alive(board))

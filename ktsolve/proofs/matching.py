@@ -7,16 +7,16 @@ See the package documentation of :mod:`ktsolve.proofs` for the argument;
 
 from __future__ import annotations
 
-import threading
-import time
+import sys
 from collections import deque
 
 import numpy as np
 
+from ..driver import Deadline, Stopped
 from ..graph import KnightGraph
 from ..result import Proof
 from ..tour import TourSpec
-from ._common import SHOW, colour_names, count, kernel, listing, spec_nodes
+from ._common import PY_MAX, SHOW, colour_names, count, kernel, listing, spec_nodes, start
 
 __all__ = ["matching_proof"]
 
@@ -428,22 +428,41 @@ class _MatchingProver:
         return deque(np.flatnonzero(want).tolist())
 
 
-def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | None = None,
-                   max_rounds: int | None = None, cancel: threading.Event | None = None) -> Proof | None:
+#: Seconds per square the matching proof spends before it first looks at the clock (its network and first
+#: matching: about 3 us per square measured); with less time it does not start.
+SETUP_S_PER_SQUARE = 4e-6
+#: Seconds a fresh process takes to load the matching proof's kernels from numba's cache (measured 0.2 to
+#: 0.7 s on a shared machine), added to the setup while they are not loaded.
+LOAD_S = 0.5
+#: The kernels the matching proof loads on boards above ``PY_MAX`` squares.
+_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc")
+
+
+def _setup_seconds(n: int) -> float:
+    """Seconds the matching proof needs on ``n`` squares before it first looks at the clock."""
+    seconds = n * SETUP_S_PER_SQUARE
+    if n > PY_MAX:
+        kernels = sys.modules.get("ktsolve.proofs._kernels")  # not imported: surely not loaded
+        if kernels is None or not all(getattr(kernels, k).signatures for k in _KERNELS):
+            seconds += LOAD_S
+    return seconds
+
+
+def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """The matching proof with degree-2 forcing; a :class:`Proof` or None.
 
     Parameters
     ----------
     graph : KnightGraph
     spec : TourSpec
-    time_limit : float, optional
-        Seconds; checked between rounds.  When it runs out the answer is
-        None (no proof), never a wrong one.
-    max_rounds : int, optional
-        Stop (with None) after this many rounds of matching and forcing.
-    cancel : threading.Event, optional
-        Looked at between rounds, like the time: once it is set the answer
-        is None (a race, :mod:`ktsolve.race`, was settled by another step).
+    time_limit : float or Deadline, optional
+        Seconds, or a caller's :class:`~ktsolve.driver.Deadline` (a race's
+        cancel flag included); looked at between rounds.  When it runs out,
+        or Ctrl-C is pressed, :class:`~ktsolve.driver.Stopped` is raised,
+        never a wrong answer; it is raised at once when the time left is
+        less than the network and the first matching need (about
+        :data:`SETUP_S_PER_SQUARE` a square, and :data:`LOAD_S` to load the
+        kernels in a fresh process), since no round would end in it.
 
     Returns
     -------
@@ -468,10 +487,14 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | No
     >>> proof.argument, proof.evidence["conclusion"]["reason"]
     ('matching', 'disconnected')
     """
+    phase = "running the matching proof"
+    left = Deadline.of(time_limit).remaining()
+    if left is not None and _setup_seconds(graph.n) > left:
+        raise Stopped("time limit", phase)  # it would not look at the clock before the time is up
+    clock = start(graph.n, time_limit)
     net = _closing_network(graph, spec)
     if net is None:
         return None
-    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     prover = _MatchingProver(net)
     rounds = 0
     try:
@@ -486,12 +509,7 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit: float | No
         # whose connectivity and cut squares quick_proof examines.
         prover.check_left(connectivity=bool(net.extra))
         while True:
-            if deadline is not None and time.perf_counter() > deadline:
-                return None
-            if cancel is not None and cancel.is_set():
-                return None
-            if max_rounds is not None and rounds >= max_rounds:
-                return None
+            clock.check(phase)
             rounds += 1
             deleted = prover.hall_step()
             if deleted:

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..driver import Stopped
 from ..graph import KnightGraph
 from ..result import Proof
 from ..tour import TourSpec
-from ._common import SHOW, kernel, listing, spec_nodes, square_name
+from ._common import SHOW, kernel, listing, spec_nodes, square_name, start
 from .parity import colour_proof, size_proof
 
 __all__ = [
@@ -289,19 +290,20 @@ def _split_proof(graph: KnightGraph, v: int, why: str) -> Proof:
     )
 
 
-def quick_proof(graph: KnightGraph, spec: TourSpec, *, deadline=None) -> Proof | None:
+def quick_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """The first necessary condition that fails, as a proof; None when all hold.
 
     Runs size, ends, colour parity, degree, connectivity and cut-square
     checks, in time linear in the size of the graph (cut squares only up to
     :data:`CUT_MAX` squares; full boards with both sides at least 5 skip
     the connectivity and cut-square checks, which cannot fail there).
-    With a ``deadline`` (:class:`~ktsolve.driver.Deadline`), it is checked
-    between the checks (:class:`~ktsolve.driver.Stopped` when it expired),
-    and the connectivity and cut-square searches are left out when they
-    would not end in the time left (about
+    ``time_limit`` (seconds, or a :class:`~ktsolve.driver.Deadline`) is
+    looked at between the checks; the connectivity and cut-square searches
+    do not start when they would not end in the time left (about
     :data:`CONNECTIVITY_SECONDS_PER_SQUARE` and
-    :data:`CUT_SECONDS_PER_SQUARE` per square).
+    :data:`CUT_SECONDS_PER_SQUARE` per square).  When the checks cannot all
+    run, :class:`~ktsolve.driver.Stopped` is raised (None would say that
+    every condition holds).
 
     Examples
     --------
@@ -311,19 +313,19 @@ def quick_proof(graph: KnightGraph, spec: TourSpec, *, deadline=None) -> Proof |
     >>> quick_proof(KnightGraph(Board(8, 8)), TourSpec(closed=True)) is None
     True
     """
+    clock = start(graph.n, time_limit)
+    phase = "running the quick proofs"
     for check in (size_proof, ends_proof, colour_proof, degree_proof, connectivity_proof):
-        if deadline is not None:
-            deadline.check("running the quick proofs")
-            left = deadline.remaining()
-            short = left is not None and left < graph.n * CONNECTIVITY_SECONDS_PER_SQUARE
-            if check is connectivity_proof and short:
-                return None  # no time for the connectivity search: no proof
+        clock.check(phase)
+        left = clock.remaining()
+        if check is connectivity_proof and left is not None and left < graph.n * CONNECTIVITY_SECONDS_PER_SQUARE:
+            raise Stopped("time limit", phase)  # no time for the connectivity search
         proof = check(graph, spec)
         if proof is not None:
             return proof
     if graph.n <= CUT_MAX:
-        left = None if deadline is None else deadline.remaining()
+        left = clock.remaining()
         if left is not None and left < graph.n * CUT_SECONDS_PER_SQUARE:
-            return None  # no time for the cut-square search: no proof
+            raise Stopped("time limit", phase)  # no time for the cut-square search
         return cut_proof(graph, spec)
     return None

@@ -18,15 +18,16 @@ any search.
 
 from __future__ import annotations
 
-from ..driver import Deadline
+from ..driver import Deadline, Stopped
 from ..result import Proof
 from ..tour import TourSpec
 
 __all__ = ["two_factor_proof"]
 
+_PHASE = "running the 2-factor proof"
 
-def two_factor_proof(graph, spec: TourSpec, *, time_limit: float | None = None,
-                     deadline: Deadline | None = None) -> Proof | None:
+
+def two_factor_proof(graph, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """A proof that no tour exists because the question's network has no 2-factor, or None.
 
     Parameters
@@ -34,11 +35,10 @@ def two_factor_proof(graph, spec: TourSpec, *, time_limit: float | None = None,
     graph : KnightGraph or Board
         Only the board is read (no graph arrays are built).
     spec : TourSpec
-    time_limit : float, optional
-        Seconds for this proof; when they run out the answer is None.
-    deadline : Deadline, optional
-        The clock of the whole call: :class:`~ktsolve.driver.Stopped` is
-        raised when it has expired (or Ctrl-C was pressed).
+    time_limit : float or Deadline, optional
+        Seconds, or a caller's :class:`~ktsolve.driver.Deadline`.  When it
+        runs out (or Ctrl-C is pressed) before the 2-factor is complete or
+        refuted, :class:`~ktsolve.driver.Stopped` is raised.
 
     Examples
     --------
@@ -53,12 +53,11 @@ def two_factor_proof(graph, spec: TourSpec, *, time_limit: float | None = None,
     from ..factor import two_factor, witness_proof
 
     board = getattr(graph, "board", graph)
-    if deadline is not None:
-        deadline.check("running the 2-factor proof")
-    own = Deadline(time_limit)
-    tf = two_factor(board, closed=spec.closed, start=spec.start, end=spec.end, deadline=own)
-    if tf.status == "unknown" and deadline is not None:
-        deadline.check("running the 2-factor proof")  # Ctrl-C or the call's own time: stop the plan
+    clock = Deadline.of(time_limit)
+    clock.check(_PHASE)
+    tf = two_factor(board, closed=spec.closed, start=spec.start, end=spec.end, deadline=clock)
+    if tf.status == "unknown":
+        raise Stopped("interrupted" if tf.stats.get("interrupted") else "time limit", _PHASE)
     if tf.status != "none":
         return None
     return witness_proof(board, spec, tf.witness)

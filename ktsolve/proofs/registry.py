@@ -1,0 +1,99 @@
+"""The proof steps: every proof a plan can run, what it needs, and how it is called.
+
+A *proof step* is a finder that a plan (:mod:`ktsolve.plans`) runs by
+name, between its method steps.  Every finder is called the same way,
+
+``find(graph, spec, *, time_limit=None, **params) -> Proof | None``
+
+where ``time_limit`` is a number of seconds or a caller's
+:class:`~ktsolve.driver.Deadline` (which carries a race's cancel flag), as
+for methods.  A finder returns a :class:`~ktsolve.result.Proof`, or None
+when its argument ran to the end and found no contradiction; when it stops
+before the end (its time, a race settled by another step, Ctrl-C, or too
+little time to start) it raises :class:`~ktsolve.driver.Stopped`, so that
+"found nothing" and "did not finish" never look the same.  A finder warms
+its own numba kernels at its entry and extends its clock by the compile
+time (:mod:`ktsolve.jit`), as a method does.
+
+Each :class:`ProofStep` names its finder by ``"module:function"`` path (so
+that listing the steps imports no finder, no numba and no graph code),
+whether it reads the knight graph's arrays (``graph``; the others read only
+``graph.board``, the cells), the method name its answers carry, whether
+its proofs are necessary conditions, and the ``arguments`` (the
+:attr:`Proof.argument` values) it may write; each argument has a checker
+(:func:`ktsolve.proofs.check_proof`).
+
+Adding a proof kind: its finder (with the signature above), its checker,
+and one :class:`ProofStep` line in :data:`PROOF_STEPS`; then the plans can
+name it.
+
+Examples
+--------
+>>> proof_step("matching proof").method, proof_step("local cuts").graph
+('matching', False)
+>>> "2-factor proof" in PROOFS, "splice" in PROOFS
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+
+__all__ = ["ProofStep", "PROOF_STEPS", "PROOFS", "proof_step"]
+
+
+@dataclass(frozen=True)
+class ProofStep:
+    """One proof a plan can run by name (see the module's docstring for the finder's signature)."""
+
+    #: The step's name in plans, ``stats["steps"]`` and ``stats["settled_by"]``.
+    name: str
+    #: ``"module:function"`` of the finder.
+    find: str
+    #: The method name of an answer this step settles (``SolveResult.method``).
+    method: str
+    #: Whether the finder reads the knight graph's arrays (False: the board's cells only, any size).
+    graph: bool
+    #: Whether its proofs are necessary conditions (size, colours, degrees, connectivity, cut squares).
+    necessary: bool
+    #: The ``Proof.argument`` values it may write.
+    arguments: tuple[str, ...]
+    #: Keyword arguments the finder gets (pairs, so the step stays hashable).
+    params: tuple = ()
+
+    def load(self):
+        """The finder function (imports its module)."""
+        module, _, name = self.find.partition(":")
+        return getattr(import_module(module), name)
+
+    def run(self, graph, spec, time_limit):
+        """Call the finder: a Proof, None (it ran to the end), or :class:`~ktsolve.driver.Stopped`."""
+        return self.load()(graph, spec, time_limit=time_limit, **dict(self.params))
+
+
+_NECESSARY = ("size", "closing move", "ends", "colour parity", "degree", "connectivity", "cut square")
+
+#: Every proof step, by name, in the order the plans usually run them.
+PROOF_STEPS: dict[str, ProofStep] = {s.name: s for s in (
+    ProofStep("quick proofs", "ktsolve.proofs.quick:quick_proof", "proofs", graph=True, necessary=True,
+              arguments=_NECESSARY),
+    ProofStep("local proofs", "ktsolve.proofs.local:local_proof", "proofs", graph=False, necessary=True,
+              arguments=("size", "closing move", "ends", "colour parity", "degree"), params=(("cuts", False),)),
+    ProofStep("local cuts", "ktsolve.proofs.local:local_cut_proof", "proofs", graph=False, necessary=True,
+              arguments=("connectivity", "cut square")),
+    ProofStep("matching proof", "ktsolve.proofs.matching:matching_proof", "matching", graph=True, necessary=False,
+              arguments=("matching",)),
+    ProofStep("2-factor proof", "ktsolve.proofs.two_factor:two_factor_proof", "2-factor", graph=False,
+              necessary=False, arguments=("2-factor",)),
+    ProofStep("cut proofs", "ktsolve.proofs.cuts:cut_proofs", "cuts", graph=True, necessary=False,
+              arguments=("toughness", "two-square cut", "region colours")),
+)}
+
+#: The names of the proof steps (every other step of a plan is a method of the registry).
+PROOFS = tuple(PROOF_STEPS)
+
+
+def proof_step(name: str) -> ProofStep:
+    """The proof step called ``name`` (KeyError when there is none)."""
+    return PROOF_STEPS[name]
