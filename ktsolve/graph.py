@@ -17,6 +17,7 @@ parameter: :func:`leaper_moves` builds the move set of an ``(a, b)``-leaper.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from functools import cached_property
 
@@ -60,6 +61,8 @@ MAX_GRAPH_SQUARES = 25_000_000
 BAND_SQUARES = 250_000
 
 _CACHE: "OrderedDict[tuple, KnightGraph]" = OrderedDict()
+#: Held while a graph's arrays are built (:meth:`KnightGraph.build`).
+_BUILD_LOCK = threading.RLock()
 _CACHE_SIZE = 8
 
 
@@ -265,6 +268,11 @@ class KnightGraph:
         import time
 
         t0 = time.perf_counter()
+        with _BUILD_LOCK:  # the two lanes of a race may ask for the same graph at once: it is built once
+            self._build_missing(deadline, csr, coords)
+        return time.perf_counter() - t0
+
+    def _build_missing(self, deadline, csr: bool, coords: bool) -> None:
         if "table" not in self.__dict__:
             self.__dict__["table"] = self._build_table(deadline)
         if "degree" not in self.__dict__:
@@ -277,7 +285,6 @@ class KnightGraph:
             if deadline is not None:
                 deadline.check("building the knight graph")
             self.__dict__["colour"] = self.colour
-        return time.perf_counter() - t0
 
     @cached_property
     def _csr(self) -> tuple[np.ndarray, np.ndarray]:

@@ -31,7 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
-from .proofs.registry import PROOFS
+from .proofs.quick import CUT_MAX
+from .proofs.registry import PROOFS, proof_step
 from .registry import methods
 from .request import supports
 from .tour import TourSpec
@@ -42,6 +43,7 @@ __all__ = [
     "prove_plan",
     "two_factor_step",
     "proof_steps",
+    "proof_lane",
     "PRESOLVE_MAX",
     "PRESOLVE_MATCHING_MAX",
     "EXACT_MAX",
@@ -54,8 +56,10 @@ PRESOLVE_MAX = 5_000_000
 PRESOLVE_MATCHING_MAX = 20_000
 #: Seconds the early matching proof may take before it gives up (no proof).
 PRESOLVE_MATCHING_TIME = 1.0
-#: Seconds the matching proof of :func:`prove_plan` may take without a time limit.
+#: Seconds the matching proof of :func:`prove_plan` may take without a time limit, and more a square
+#: (measured 2 to 9 us a square where it finds nothing on picture boards of 0.7 to 2.2 million squares).
 PROVE_MATCHING_TIME = 60.0
+PROVE_MATCHING_PER_SQUARE = 1e-5
 #: Seconds of the first, short matching proof :func:`prove_plan` runs on large boards.
 PROVE_MATCHING_EARLY = 0.25
 #: Largest board that gets the short matching proof before the constructions.
@@ -162,7 +166,9 @@ def proof_steps(board: Board, *, prove: bool) -> list[Step]:
         return [Step("local cuts"), two_factor_step(n)]
     steps = [Step("quick proofs")]
     if n <= PRESOLVE_MATCHING_MAX or prove:
-        steps.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME if prove else PRESOLVE_MATCHING_TIME))
+        steps.append(Step("matching proof", 1.0, _prove_matching_cap(n) if prove else PRESOLVE_MATCHING_TIME))
+    if n > CUT_MAX:
+        steps.append(Step("local cuts"))  # the quick proofs look for cut squares up to CUT_MAX squares only
     # the 2-factor proof is linear (about 1 s a million squares where a tour exists): every board,
     # before any search, with at most TWO_FACTOR_SHARE of a time limit so the constructions keep the
     # rest; after the matching proof where that one runs (its evidence names fewer squares, and it
@@ -177,6 +183,31 @@ def proof_steps(board: Board, *, prove: bool) -> list[Step]:
     if n <= TWO_FACTOR_BEFORE_CUTS:
         steps.append(two_factor)
     return steps
+
+
+def _prove_matching_cap(n: int) -> float:
+    """Seconds the full matching proof may take without a time limit on ``n`` squares."""
+    return PROVE_MATCHING_TIME + PROVE_MATCHING_PER_SQUARE * n
+
+
+def proof_lane(plan: list[Step], board: Board) -> list[Step]:
+    """The proof steps of ``plan`` as a lane of their own, beside the constructions: each once, with
+    :func:`prove_plan`'s caps and the whole time left otherwise, the cheapest first (their measured cost a
+    square, :attr:`ktsolve.proofs.registry.ProofStep.cost`).
+
+    Examples
+    --------
+    >>> from ktsolve.tour import TourSpec
+    >>> board = Board(300, 300, holes=[(0, 0), (0, 1)])
+    >>> [s.name for s in proof_lane(auto_plan(board, TourSpec(closed=True)), board)]
+    ['quick proofs', '2-factor proof', 'matching proof']
+    """
+    caps = {s.name: s.cap for s in proof_steps(board, prove=True)}
+    names = dict.fromkeys(s.name for s in plan if s.name in PROOFS)
+    if "quick proofs" in names and board.n_squares > PRESOLVE_MATCHING_MAX:
+        names["matching proof"] = None  # auto's plan leaves it out of large boards; beside them it costs nothing
+    steps = [Step(name, 1.0, caps.get(name)) for name in names]
+    return sorted(steps, key=lambda s: proof_step(s.name).cost)
 
 
 def _usable(plan: list[Step], board: Board, spec: TourSpec) -> list[Step]:
@@ -239,6 +270,8 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         # PROVE_MATCHING_EARLY_MAX squares, where one round of it is cheap, a
         # short try first catches the quick refutations.
         plan += [Step("quick proofs"), two_factor_step(n)]
+        if n > CUT_MAX:
+            plan.append(Step("local cuts"))
         if n <= PROVE_MATCHING_EARLY_MAX:
             plan.append(Step("matching proof", 1.0, PROVE_MATCHING_EARLY))
     else:
@@ -256,7 +289,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         # exact steps follow, so it gets half
         plan.append(step if step.share < 1.0 else Step(step.name, 0.5, step.cap))
     if large:
-        plan.append(Step("matching proof", 1.0, PROVE_MATCHING_TIME))
+        plan.append(Step("matching proof", 1.0, _prove_matching_cap(n)))
     plan.append(Step("backtrack", 0.2, 2.0))
     if board.is_full and not divide_first:
         plan.append(Step("divide"))

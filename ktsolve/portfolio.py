@@ -29,7 +29,7 @@ from .registry import MethodInfo, methods
 from .result import SolveResult, Status
 from .tour import Tour, TourSpec, validate
 
-__all__ = ["run_method", "method_time_limit", "run_proof", "run_plan", "presolve", "wants_presolve"]
+__all__ = ["run_method", "method_time_limit", "run_proof", "run_plan", "plan_reason", "presolve", "wants_presolve"]
 
 #: Seconds per square the one validator takes on a found tour (about 30 ns measured); a method
 #: step's budget leaves this much for it, so a tour found at the end of the budget is still in time.
@@ -265,18 +265,20 @@ def run_plan(
     label: str | None = "auto",
     params: dict | None = None,
     seed: int,
-    race: bool = False,
+    race: bool | str = False,
     proofs_behind=None,
 ) -> SolveResult:
     """Run ``plan`` until a step settles the question or the time runs out.
 
-    With ``race`` (``auto`` and ``prove``) a plan that
-    :func:`ktsolve.race.split_lanes` splits runs in two lanes at once,
-    CP-SAT from the start beside the other steps, and the first definite
-    answer wins (:func:`ktsolve.race.run_race`): each step still gets the
-    plan's seed and gives the answer it gives alone, but which step wins
-    may depend on timing.  Every step then has its ``lane`` in
-    ``stats["steps"]``.  ``proofs_behind`` (a race's
+    With ``race`` a plan that :func:`ktsolve.race.split_lanes` splits runs
+    in two lanes at once and the first definite answer wins
+    (:func:`ktsolve.race.run_race`): ``True`` races CP-SAT from the start
+    beside the other steps where it has a chance (``prove``), and else the
+    proofs beside the constructions; ``"proofs"`` only the latter (a race
+    whose answer does not depend on timing, since a proof and a tour never
+    both exist).  Each step still gets the plan's seed and gives the answer
+    it gives alone, but which step wins may depend on timing.  Every step
+    then has its ``lane`` in ``stats["steps"]``.  ``proofs_behind`` (a race's
     :class:`threading.Event`) is set once the plan's first method step
     starts: the proofs with a witness are behind it.
 
@@ -291,7 +293,7 @@ def run_plan(
     if race:
         from .race import run_race, split_lanes
 
-        lanes = split_lanes(plan, board)
+        lanes = split_lanes(plan, board, search=race != "proofs")
         if lanes is not None:
             return run_race(lanes, board, spec, deadline=deadline, run_lane=run_plan, label=label,
                             progress=progress, params=params, seed=seed)
@@ -351,6 +353,8 @@ def run_plan(
                 seconds -= compiled
                 entry = {"step": step.name, "status": "infeasible" if proof else "no proof",
                          "seconds": round(seconds, 6), **built, **({"compile_s": round(compiled, 3)} if compiled else {})}
+                if proof is None:
+                    entry["left"] = "no contradiction" if finished else "stopped before its end"
                 if proof is None and (deadline.expired() or interrupted()):
                     # the time ran out (or Ctrl-C) while the proof ran: no later step can do better
                     stop = Stopped("interrupted" if interrupted() else "time limit", f"running the {step.name}")
@@ -370,6 +374,8 @@ def run_plan(
             # the first-run compile of a method's kernels is not the call's work
             deadline.extend(res.stats.get("compile_s", 0.0))
             for k, entry in enumerate(res.stats.get("steps", ())):
+                if k == 0 and res.status is Status.UNKNOWN:
+                    entry = {**entry, "left": _left(res.stats)}
                 steps.append({**entry, **built, "step": step.title} if k == 0 else entry)
             tried.append(step.title)
             last = res
@@ -377,12 +383,46 @@ def run_plan(
                 return finish(res, step.title)
             if res.stats.get("interrupted"):
                 return finish(res, "none")
-    if last is None:
+    if last is None and not steps:
         reason = ("the time limit ran out before any step settled the question" if deadline.expired()
                   else "no method can answer this question on this board")
         last = SolveResult(Status.UNKNOWN, method=label or "", stats={"reason": reason})
-    elif deadline.expired():
+    else:
+        last = SolveResult(Status.UNKNOWN, method=label or "") if last is None else last
         stats = dict(last.stats)
-        stats.setdefault("reason", "the time limit ran out before any step settled the question")
+        if stats.get("reason") and "last_reason" not in stats:
+            stats["last_reason"] = stats["reason"]
+        stats["reason"] = plan_reason(steps, deadline.expired())
         last = last.replace(stats=stats)
     return finish(last, "none")
+
+
+#: Longest account of one step in a plan's reason (a method's own reason is cut there).
+LEFT_CHARS = 240
+
+
+def _left(stats: dict) -> str:
+    """What an ``unknown`` method step left, in words: its reason, and the pieces or squares it left short."""
+    said = str(stats.get("reason") or "no tour found")
+    if len(said) > LEFT_CHARS:
+        said = said[: LEFT_CHARS - 3] + "..."
+    counts = [f"{stats[key]:,} {word}" for key, word in (("pieces", "pieces left"), ("short", "moves short"))
+              if isinstance(stats.get(key), int) and not isinstance(stats.get(key), bool) and stats[key] > 0
+              and f"{stats[key]} " not in said]
+    return "; ".join([said, *counts])
+
+
+def plan_reason(steps: list[dict], expired: bool) -> str:
+    """The reason of a plan's ``unknown``: every step tried, its seconds and what it left.
+
+    Examples
+    --------
+    >>> plan_reason([{"step": "matching proof", "status": "no proof", "seconds": 2.1, "left": "no contradiction"},
+    ...              {"step": "splice", "status": "unknown", "seconds": 58.2, "left": "3 pieces left"}], True)
+    'the time limit ran out before any step settled the question: matching proof (2.1 s): no contradiction; splice (58.2 s): 3 pieces left'
+    """
+    head = ("the time limit ran out before any step settled the question" if expired
+            else "no step settled the question")
+    parts = [f"{e['step']} ({e.get('seconds', 0.0):.3g} s): {e.get('left') or e.get('status', '')}"
+             for e in steps if e.get("status") != "cancelled"]
+    return f"{head}: {'; '.join(parts)}" if parts else head

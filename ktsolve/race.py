@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from collections.abc import Callable
 
 from .board import Board
@@ -62,8 +63,8 @@ from .graph import KnightGraph
 from .result import SolveResult, Status
 from .tour import TourSpec
 
-__all__ = ["RACE_MAX", "RACING_STEPS", "RACE_CAPPED", "RACE_STEP_SHARE", "HEAD_START", "split_lanes", "second_engine",
-           "run_race", "available_cores"]
+__all__ = ["RACE_MAX", "RACING_STEPS", "RACE_CAPPED", "RACE_STEP_SHARE", "HEAD_START", "split_lanes", "proof_lanes",
+           "Lanes", "second_engine", "run_race", "available_cores"]
 
 #: Boards up to this many squares race CP-SAT against the other steps (dense 100 x 100 boards included).
 #: Above it a board goes first to splice (holed) or divide (full), which need no graph
@@ -112,36 +113,115 @@ def second_engine():
     return Step("cpsat", 1.0, None, params=(("model", "sat" if have_pysat() else "cuts"),))
 
 
-def split_lanes(plan: list, board: Board, *, cores: int | None = None) -> tuple[list, list] | None:
+def split_lanes(plan: list, board: Board, *, cores: int | None = None, search: bool = True):
     """The plan's two lanes ``(A, B)``, or None when the plan runs in turn.
 
-    None on one core, above :data:`RACE_MAX` squares, or when the plan has
-    no step of :data:`RACING_STEPS` or nothing else.  Lane B's steps get
-    the whole time (share 1, no cap); lane A keeps the plan's order and
-    shares (its proofs get the caps of :func:`~ktsolve.plans.prove_plan`,
-    in ``auto`` too), with at most :data:`RACE_STEP_SHARE` of the time left
-    for each step of :data:`RACE_CAPPED`, and ends with
-    :func:`second_engine`, which gets the rest of the time.
+    None on one core.  With ``search`` (``prove``, and ``solve(race=True)``),
+    on boards of at most :data:`RACE_MAX` squares whose plan has a step of
+    :data:`RACING_STEPS`, lane B is that search with the whole time (share
+    1, no cap); lane A keeps the plan's order and shares (its proofs get the
+    caps of :func:`~ktsolve.plans.prove_plan`, in ``auto`` too), with at
+    most :data:`RACE_STEP_SHARE` of the time left for each step of
+    :data:`RACE_CAPPED`, and ends with :func:`second_engine`, which gets the
+    rest of the time.
+
+    Otherwise the proofs race the constructions (:func:`proof_lanes`): a
+    reproducible race, since a proof and a tour never both exist.
     """
     from .plans import Step, proof_steps
 
     n_cores = available_cores() if cores is None else cores
-    if n_cores < 2 or board.n_squares > RACE_MAX:
+    if n_cores < 2:
         return None
+    if not search or board.n_squares > RACE_MAX or not any(s.name in RACING_STEPS for s in plan):
+        return proof_lanes(plan, board)
     b = [Step(s.name, 1.0, s.cap, s.always) for s in plan if s.name in RACING_STEPS]
     # lane A's proofs run beside CP-SAT, so they hold no construction back: every racing plan (auto's
     # too) gives them prove's time, and auto says "no" with the witness prove gives
     proving = {s.name: s for s in proof_steps(board, prove=True)}
     a = [proving.get(s.name, s) for s in plan if s.name not in RACING_STEPS]
-    if not a or not b:
+    if not a:
         return None
     a = [Step(s.name, min(s.share, RACE_STEP_SHARE), s.cap, s.always, s.params) if s.name in RACE_CAPPED else s
          for s in a]
-    return a + [second_engine()], b
+    return Lanes(a + [second_engine()], b, b_waits=True)
+
+
+def proof_lanes(plan: list, board: Board):
+    """Lane A the plan's proofs (:func:`~ktsolve.plans.proof_lane`: each once, cheapest first, with
+    ``prove``'s caps), lane B its other steps in order, then what is left of lane A's: the lane that runs
+    out of steps first takes the next proof of the other (one queue), so both cores work to the end.
+    None when the plan has no proof or no other step, or starts with a method that proves.
+
+    Examples
+    --------
+    >>> from ktsolve.plans import auto_plan
+    >>> from ktsolve.tour import TourSpec
+    >>> board = Board(300, 300, holes=[(0, 0), (0, 1)])
+    >>> lanes = proof_lanes(auto_plan(board, TourSpec(closed=True)), board)
+    >>> lanes.titles()
+    {'A': ['quick proofs', '2-factor proof', 'matching proof'], 'B': ['splice', 'rotation', 'warnsdorff']}
+    """
+    from .plans import proof_lane
+    from .proofs.registry import PROOFS
+    from .registry import methods
+
+    proofs = proof_lane(plan, board)
+    others = [s for s in plan if s.name not in PROOFS]
+    if not proofs or not others or (plan[0].name not in PROOFS and methods()[plan[0].name].proves):
+        # a plan that starts with a step that proves without the graph (divide on a full board, by the
+        # existence theorems) runs in turn: the proofs would build the graph for nothing
+        return None
+    queue = _Queue(proofs)
+    return Lanes(queue, _Then(others, queue), b_waits=False, listed=(proofs, others))
+
+
+class _Queue:
+    """Steps that two lanes take one at a time, each the next one left (``deque.popleft`` is atomic)."""
+
+    def __init__(self, steps):
+        self._steps = deque(steps)
+
+    def __iter__(self):
+        while True:
+            try:
+                yield self._steps.popleft()
+            except IndexError:
+                return
+
+
+class _Then:
+    """A lane's own steps, then the steps left in another lane's queue."""
+
+    def __init__(self, steps, queue: _Queue):
+        self._steps, self._queue = list(steps), queue
+
+    def __iter__(self):
+        yield from self._steps
+        yield from self._queue
+
+
+class Lanes:
+    """The two lanes of a race: lane A's steps, lane B's, and whether lane B waits for lane A's proofs
+    (:data:`HEAD_START`: a CP-SAT model built in Python beside them slows them down)."""
+
+    def __init__(self, a, b, *, b_waits: bool, listed=None):
+        self.a, self.b, self.b_waits = a, b, b_waits
+        self._listed = listed if listed is not None else (list(a), list(b))
+
+    def __iter__(self):  # (A, B), as the lanes were a pair
+        return iter((self.a, self.b))
+
+    def __getitem__(self, k: int):
+        return (self.a, self.b)[k]
+
+    def titles(self) -> dict:
+        """Each lane's own steps by title (a shared queue's steps under the lane that owns them)."""
+        return {name: [s.title for s in steps] for name, steps in zip("AB", self._listed)}
 
 
 def run_race(
-    lanes: tuple[list, list],
+    lanes: Lanes,
     board: Board,
     spec: TourSpec,
     *,
@@ -158,20 +238,25 @@ def run_race(
     its ``lane``, ``"A"`` or ``"B"``; a step stopped by the other lane's
     answer has the status ``cancelled``), ``stats["settled_by"]`` and, when
     ``label`` is given, ``stats[label]`` (each lane's steps joined by
-    arrows, the lanes by ``" | "``).  Without a winner the answer is lane
-    A's ``unknown`` (lane B's when lane A ran nothing).
+    arrows, the lanes by ``" | "``; in a proof race the winner's alone).
+    Without a winner the answer is the ``unknown`` of the lane that ran the
+    constructions (lane A in a search race, lane B in a proof race), with
+    ``stats["reason"]`` saying what every step of both lanes left.
     """
     from .proofs.registry import PROOFS
 
     cancel = threading.Event()
     clock = Deadline(deadline.time_limit, t0=deadline.t0, cancel=cancel)
     clock.extra = deadline.extra
-    try:
-        # the graph, built once before the lanes start, so that they only read it
-        graph_s = KnightGraph.of(board).build(clock)
-    except Stopped as stop:
-        return SolveResult(Status.UNKNOWN, method=label or "", board=board, spec=spec, elapsed=deadline.elapsed(),
-                           stats={**stop.stats(), "steps": [], "settled_by": "none"})
+    graph_s = None
+    if lanes.b_waits:
+        try:
+            # a search race's graph, built once before the lanes start, so that they only read it (a proof
+            # race's lanes build it when a step needs it: the constructions of large boards need none)
+            graph_s = KnightGraph.of(board).build(clock)
+        except Stopped as stop:
+            return SolveResult(Status.UNKNOWN, method=label or "", board=board, spec=spec,
+                               elapsed=deadline.elapsed(), stats={**stop.stats(), "steps": [], "settled_by": "none"})
     results: dict[str, SolveResult] = {}
     order: list[str] = []  # the lanes in the order they ended
     errors: dict[str, BaseException] = {}
@@ -180,18 +265,24 @@ def run_race(
     searched = threading.Event()  # lane B proved "no tour" by search: lane A's proofs may still give a witness
     searched_at: list[float] = []
 
-    def lane(name: str, steps: list) -> None:
+    # one progress bar, drawn by one lane: the constructions' in a proof race, lane A's in a search race
+    drawing = "A" if lanes.b_waits else "B"
+
+    def lane(name: str, steps) -> None:
         try:
-            if name == "B":
+            if name == "B" and lanes.b_waits:
                 # lane B builds its model in Python, which holds the interpreter lane A's proofs need: it starts
                 # once they are behind, or after a head start that the promise's slack covers
                 proofs_behind.wait(HEAD_START)
-            # lane A reports progress and says when its proofs are behind; one bar, drawn by one lane
-            extra = {"proofs_behind": proofs_behind} if name == "A" else {"progress": None}
+            # lane A says when its proofs are behind
+            extra = {"proofs_behind": proofs_behind} if name == "A" else {}
+            if name != drawing:
+                extra["progress"] = None
             res = run_lane(steps, board, spec, deadline=clock, label=label, **{**kwargs, **extra})
             results[name] = res
             order.append(name)
-            if res.status is Status.INFEASIBLE and name == "B" and not proofs_behind.is_set():
+            searched_no = res.status is Status.INFEASIBLE and res.stats.get("settled_by") not in PROOFS
+            if searched_no and name == "B" and not proofs_behind.is_set():
                 searched_at.append(clock.elapsed())
                 searched.set()  # the main thread gives lane A's proofs a grace before it stops them
             elif res.status is not Status.UNKNOWN or res.stats.get("interrupted"):
@@ -237,12 +328,16 @@ def run_race(
                     and order.index(name) > order.index(winner) and entry.get("status") in ("unknown", "no proof")):
                 entry["status"] = "cancelled"
             steps.append(entry)
-    out = results[first] if first is not None else (results.get("A") or results["B"])
+    # without a winner, the answer of the lane that ran the constructions carries their stats (lane B's in
+    # a proof race, lane A's in a search race)
+    prefer = "AB" if lanes.b_waits else "BA"
+    out = results[first] if first is not None else (results.get(prefer[0]) or results[prefer[1]])
     stats = dict(out.stats)
     stats["steps"] = steps
     stats["settled_by"] = out.stats.get("settled_by", "none") if winner is not None else "none"
-    stats["graph_s"] = round(graph_s, 6)
-    stats["lanes"] = {name: [s.title for s in lane_steps] for name, lane_steps in zip("AB", lanes)}
+    if graph_s is not None:
+        stats["graph_s"] = round(graph_s, 6)
+    stats["lanes"] = lanes.titles()
     # both lanes' first-run compiles (proofs included), which the clock did not count
     compiled = sum(entry.get("compile_s", 0.0) for entry in steps)
     stats.pop("compile_s", None)
@@ -250,11 +345,17 @@ def run_race(
         stats["compile_s"] = round(compiled, 3)
     if winner is not None:
         stats["lane"] = winner
-    if label is not None:
+    if label is not None and winner is not None and not lanes.b_waits:
+        stats[label] = results[winner].stats.get(label, "none")  # a proof race: the steps that led to the answer
+    elif label is not None:
         stats[label] = " | ".join(results[k].stats.get(label, "none") for k in "AB" if k in results)
     if stopped and winner is None:
         stats.update(interrupted=True, settled_by="none")
         stats.setdefault("reason", "interrupted (Ctrl-C)")
+    elif winner is None:
+        from .portfolio import plan_reason
+
+        stats["reason"] = plan_reason(steps, clock.expired())  # what both lanes tried
     return out.replace(stats=stats, elapsed=deadline.elapsed())
 
 

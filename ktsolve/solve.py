@@ -16,7 +16,7 @@ from .checks import check_flag, check_seed
 from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
-from .plans import PRESOLVE_MAX, Step, auto_plan, prove_plan
+from .plans import EXACT_MAX, PRESOLVE_MAX, Step, auto_plan, prove_plan
 from .proofs.registry import PROOFS
 from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
 from .registry import MethodInfo, enumerating_methods, method_info, methods
@@ -44,7 +44,7 @@ def solve(
     time_limit: float | None = None,
     progress: Callable | None = None,
     presolve_proofs: bool = True,
-    race: bool = False,
+    race: bool | None = None,
     seed: int | None = None,
     **params,
 ) -> SolveResult:
@@ -77,11 +77,15 @@ def solve(
     presolve_proofs : bool
         Run the linear-time necessary conditions (and the matching proof on
         boards up to 20,000 squares) before the method (default).
-    race : bool
-        With ``method="auto"``: race CP-SAT beside the other steps on two
-        cores, as :func:`prove` does (see there); the first definite answer
-        wins, so the answer may depend on timing.  False (the default) runs
-        the plan in turn, so that a seed repeats the run exactly.
+    race : bool, optional
+        None (the default): on two cores and boards above
+        :data:`~ktsolve.plans.EXACT_MAX` squares, the proofs run beside the
+        constructions (``auto``'s, or a method named that cannot prove), and
+        the first definite answer stops the other lane; a proof and a tour
+        never both exist, so the answer does not depend on timing and a seed
+        repeats it.  True (``auto`` only): race CP-SAT beside the other
+        steps as :func:`prove` does (see there), where the tour may depend
+        on timing.  False: every step in turn.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
         draws a fresh seed; the seed used is recorded in ``result.seed``, and
@@ -119,7 +123,8 @@ def solve(
     spec = make_spec(board, closed=closed, start=start, end=end)
     check_seed(seed)
     presolve_proofs = check_flag("presolve_proofs", presolve_proofs)
-    race = check_flag("race", race)
+    race = None if race is None else check_flag("race", race)
+    beside = board.n_squares > EXACT_MAX  # where the proofs run beside the constructions by default
     if isinstance(method, str) and method == "auto":
         if params:
             raise UnsupportedError(
@@ -131,7 +136,8 @@ def solve(
         if not plan:
             raise UnsupportedError(f"no registered method can answer a {spec.describe(board)} on this board")
         deadline, seed = begin(deadline, seed)  # the plan's seed, which every step gets
-        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed, race=race)
+        mode = race if race is not None else ("proofs" if beside else False)
+        res = run_plan(plan, board, spec, deadline=deadline, progress=progress, seed=seed, race=mode)
         return _presolved(res, None)
     if race:
         raise UnsupportedError("race=True races the steps of method 'auto'; a single method has none")
@@ -139,18 +145,20 @@ def solve(
     check_supported(info, board, spec)
     check_params(info, params)
     deadline, seed = begin(deadline, seed, seeded=info.seeded)
+    # beside a method that cannot prove, the proofs race it: their "no" and its tour never both exist
+    mode = "proofs" if race is None and beside and not info.proves and not callable(method) else False
     plan = []
-    if presolve_proofs and board.n_squares <= PRESOLVE_MAX and wants_presolve(info):
+    if presolve_proofs and wants_presolve(info):
         plan = [Step(s.name, s.share, s.cap) for s in auto_plan(board, spec) if s.name in PROOFS]
-        if not plan:  # a board without a usable auto plan still gets the quick proofs
+        if board.n_squares > PRESOLVE_MAX and (not plan or not mode):
+            plan = [Step("local proofs")]  # in turn, the one-pass checks on the cells only (no graph, no search)
+        elif not plan:  # a board without a usable auto plan still gets the quick proofs
             plan = [Step("quick proofs")]
-    elif presolve_proofs and wants_presolve(info):
-        plan = [Step("local proofs")]  # beyond, the one-pass checks on the cells (no graph, no search)
     if callable(method):
         res = _run_single(info, board, spec, plan, deadline=deadline, progress=progress, params=params, seed=seed)
     else:
         res = run_plan([*plan, Step(info.name, always=True)], board, spec, deadline=deadline, progress=progress,
-                       label=None, params={info.name: params}, seed=seed)
+                       label=None, params={info.name: params}, seed=seed, race=mode)
     return _presolved(res, info.name)
 
 

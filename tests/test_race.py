@@ -16,6 +16,7 @@ from ktsolve import Board, UnsupportedError, prove, solve
 from ktsolve import registry
 from ktsolve.driver import Deadline, drive
 from ktsolve.plans import prove_plan
+from ktsolve.proofs.registry import PROOFS
 from ktsolve.portfolio import run_plan
 from ktsolve.race import RACE_CAPPED, RACE_MAX, RACE_STEP_SHARE, split_lanes
 from ktsolve.registry import MethodInfo, register_method, reset_methods
@@ -79,7 +80,10 @@ def test_split_lanes_races_cpsat_beside_the_rest_where_it_can_win(monkeypatch):
     assert big.n_squares > RACE_MAX and split_lanes(prove_plan(big, TourSpec()), big, cores=2) is None
     dense = Board(100, 100, dense_holes(100, 0.2, 0))  # the frontier's largest dense boards race
     assert dense.n_squares <= RACE_MAX and split_lanes(prove_plan(dense, TourSpec()), dense, cores=2) is not None
-    assert split_lanes([s for s in plan if s.name != "cpsat"], board, cores=2) is None
+    # without CP-SAT in the plan, the proofs race the constructions (lane B does not wait for them)
+    lanes = split_lanes([s for s in plan if s.name != "cpsat"], board, cores=2)
+    assert not lanes.b_waits and lanes.titles()["A"] and set(lanes.titles()["A"]) <= set(PROOFS)
+    assert "cpsat" not in lanes.titles()["B"]
 
 
 @needs_two_cores

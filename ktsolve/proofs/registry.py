@@ -59,6 +59,9 @@ class ProofStep:
     necessary: bool
     #: The ``Proof.argument`` values it may write.
     arguments: tuple[str, ...]
+    #: Seconds a square it takes where it finds nothing (measured; see :data:`PROOF_STEPS`): a racing plan
+    #: runs the cheaper steps first (:func:`ktsolve.plans.proof_lane`).
+    cost: float = 0.0
     #: Keyword arguments the finder gets (pairs, so the step stays hashable).
     params: tuple = ()
 
@@ -74,20 +77,23 @@ class ProofStep:
 
 _NECESSARY = ("size", "closing move", "ends", "colour parity", "degree", "connectivity", "cut square")
 
-#: Every proof step, by name, in the order the plans usually run them.
+#: Every proof step, by name.  The costs are seconds a square where the step finds nothing, measured on
+#: holed boards of 10^6 to 10^8 squares (``benchmarks/results/huge_10k.md``, ``two_factor_huge_restored.md``,
+#: ``proof_costs.md``); the cut proofs are bounded searches that spend their whole cap.
 PROOF_STEPS: dict[str, ProofStep] = {s.name: s for s in (
-    ProofStep("quick proofs", "ktsolve.proofs.quick:quick_proof", "proofs", graph=True, necessary=True,
-              arguments=_NECESSARY),
     ProofStep("local proofs", "ktsolve.proofs.local:local_proof", "proofs", graph=False, necessary=True,
-              arguments=("size", "closing move", "ends", "colour parity", "degree"), params=(("cuts", False),)),
-    ProofStep("local cuts", "ktsolve.proofs.local:local_cut_proof", "proofs", graph=False, necessary=True,
-              arguments=("connectivity", "cut square")),
-    ProofStep("matching proof", "ktsolve.proofs.matching:matching_proof", "matching", graph=True, necessary=False,
-              arguments=("matching",)),
+              arguments=("size", "closing move", "ends", "colour parity", "degree"), cost=6e-9,
+              params=(("cuts", False),)),
+    ProofStep("quick proofs", "ktsolve.proofs.quick:quick_proof", "proofs", graph=True, necessary=True,
+              arguments=_NECESSARY, cost=2e-7),
     ProofStep("2-factor proof", "ktsolve.proofs.two_factor:two_factor_proof", "2-factor", graph=False,
-              necessary=False, arguments=("2-factor",)),
+              necessary=False, arguments=("2-factor",), cost=2.5e-7),
+    ProofStep("local cuts", "ktsolve.proofs.local:local_cut_proof", "proofs", graph=False, necessary=True,
+              arguments=("connectivity", "cut square"), cost=2.6e-7),
+    ProofStep("matching proof", "ktsolve.proofs.matching:matching_proof", "matching", graph=True, necessary=False,
+              arguments=("matching",), cost=5e-6),
     ProofStep("cut proofs", "ktsolve.proofs.cuts:cut_proofs", "cuts", graph=True, necessary=False,
-              arguments=("toughness", "two-square cut", "region colours")),
+              arguments=("toughness", "two-square cut", "region colours"), cost=1e-4),
 )}
 
 #: The names of the proof steps (every other step of a plan is a method of the registry).
