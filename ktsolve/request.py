@@ -24,6 +24,7 @@ from collections.abc import Callable
 from .board import Board
 from .checks import check_flag
 from .errors import InvalidBoardError, InvalidParameterError, UnsupportedError
+from .graph import MAX_GRAPH_SQUARES
 from .registry import MethodInfo
 from .tour import TourSpec
 
@@ -64,6 +65,11 @@ def _refusal(info: MethodInfo, board: Board, spec: TourSpec) -> str | None:
         return f"method {name!r} cannot fix the end square"
     if not board.is_full and not info.holes:
         return f"method {name!r} works on boards without holes only"
+    if info.needs_graph and board.n_squares > MAX_GRAPH_SQUARES:
+        return (
+            f"method {name!r} needs the knight graph, which is built for boards of at most "
+            f"{MAX_GRAPH_SQUARES:,} squares; this one has {board.n_squares:,}"
+        )
     if info.max_squares is not None and board.n_squares > info.max_squares:
         return (
             f"method {name!r} handles boards of at most {info.max_squares:,} squares; "

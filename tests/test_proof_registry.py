@@ -70,3 +70,18 @@ def test_the_step_names_are_the_registry_keys():
     assert all(proof_step(name).name == name for name in PROOFS)
     with pytest.raises(KeyError):
         proof_step("splice")
+
+
+def test_methods_that_need_the_graph_are_left_out_of_plans_beyond_its_size():
+    from ktsolve.errors import UnsupportedError
+    from ktsolve.graph import MAX_GRAPH_SQUARES
+
+    big = Board(5001, 5001, [(0, 0)])  # 25,010,000 squares: splice and the cell proofs only
+    assert big.n_squares > MAX_GRAPH_SQUARES
+    for plan in (auto_plan(big, TourSpec(closed=True)), prove_plan(big, TourSpec(closed=True))):
+        names = [s.name for s in plan]
+        assert "splice" in names and not {"rotation", "warnsdorff", "quick proofs", "matching proof"} & set(names)
+    with pytest.raises(UnsupportedError, match="needs the knight graph"):
+        from ktsolve import solve
+
+        solve(big, "rotation", closed=True, time_limit=1)
