@@ -26,7 +26,8 @@ REPEAT = 2
 ILLEGAL = 3
 
 
-@nb.njit(cache=True)
+# nogil=True: a racing lane validates its tour while the other lane may still be at work (ktsolve.race).
+@nb.njit(cache=True, nogil=True)
 def square_flats(hole_flat, size):  # pragma: no cover
     """int32 flat position of every square (not hole) of a rectangle of ``size`` cells, in square order.
 
@@ -44,7 +45,7 @@ def square_flats(hole_flat, size):  # pragma: no cover
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_tour(squares, flats, n_squares, cols, seen):  # pragma: no cover
     """First fault walking ``squares``: ``(code, step)``, 0-based step; ``(OK, n)`` when there is none.
 

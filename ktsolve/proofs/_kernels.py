@@ -26,8 +26,10 @@ from numba import njit
 
 __all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels"]
 
+# nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
+# (ktsolve.race), and a kernel that holds the interpreter would stop the other lane for its whole call.
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lowpoint_dfs(indptr, indices, alive, root):
     """Depth-first search from ``root`` over alive edges, without recursion.
 
@@ -80,7 +82,7 @@ def lowpoint_dfs(indptr, indices, alive, root):
     return disc, low, parent, order, count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def blocks(disc, low, parent, order, count):
     """Cut squares and blocks from a :func:`lowpoint_dfs` of one component.
 
@@ -128,7 +130,7 @@ def blocks(disc, low, parent, order, count):
     return parts, block, ncut
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def component_labels(indptr, indices, alive):
     """Component label of every square over alive edges (0, 1, ... in order of first square)."""
     n = indptr.size - 1
@@ -157,7 +159,7 @@ def component_labels(indptr, indices, alive):
     return label
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hopcroft_karp(indptr, indices, alive, side, match):
     """Maximum matching between ``side == 0`` and ``side == 1`` squares, in place.
 
@@ -264,7 +266,7 @@ def hopcroft_karp(indptr, indices, alive, side, match):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def alternating_scc(indptr, indices, alive, side, match):
     """Strongly connected components and levels of the alternating graph of a perfect matching.
 
