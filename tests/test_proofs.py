@@ -129,6 +129,29 @@ def test_matching_and_alternating_components_match_references(compiled):
     assert checked >= 10
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_network_csr_matches_sorting_every_directed_move(compiled):
+    """The matching proof's network: the same arrays as a lexicographic sort and a search for each twin."""
+    rng = np.random.default_rng(11)
+    build = K.network_csr if compiled else K.network_csr.py_func
+    for trial in range(40):
+        n = int(rng.integers(2, 60))
+        pairs = {tuple(sorted(rng.choice(n, size=2, replace=False).tolist())) for _ in range(int(rng.integers(1, 4 * n)))}
+        if trial % 4 == 0:  # a node joined to many (an open tour's extra square): a long row
+            pairs |= {(int(v), n - 1) for v in rng.choice(n - 1, size=min(n - 1, 40), replace=False)}
+        edges = np.array(sorted(pairs), dtype=np.int64)
+        edges = edges[rng.permutation(len(edges))]
+        indptr, indices, rows, twin = build(edges[:, 0].copy(), edges[:, 1].copy(), n)
+        src = np.concatenate([edges[:, 0], edges[:, 1]])
+        dst = np.concatenate([edges[:, 1], edges[:, 0]])
+        order = np.lexsort((dst, src))
+        src, dst = src[order], dst[order]
+        assert np.array_equal(rows, src) and np.array_equal(indices, dst)
+        assert np.array_equal(indptr[1:], np.cumsum(np.bincount(src, minlength=n)))
+        key = src * n + dst
+        assert np.array_equal(twin, np.searchsorted(key, dst * n + src))
+
+
 def test_kernels_warm_start_keeps_a_valid_matching():
     g = KnightGraph(Board(6, 6))
     alive = np.ones(g.indices.size, dtype=np.uint8)

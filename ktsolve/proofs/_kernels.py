@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels"]
+__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels", "network_csr"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
 # (ktsolve.race), and a kernel that holds the interpreter would stop the other lane for its whole call.
@@ -372,3 +372,57 @@ def alternating_scc(indptr, indices, alive, side, match):
         if comp[v] >= 0:
             level[v] = level_of[comp[v]]
     return comp, level
+
+
+@njit(cache=True, nogil=True)
+def network_csr(src, dst, n):
+    """The CSR arrays of the undirected edges ``(src[i], dst[i])`` on ``n`` nodes, both directions.
+
+    Returns ``(indptr, indices, rows, twin)``: each node's row lists its neighbours in increasing order,
+    ``rows[p]`` is the node of entry ``p`` and ``twin[p]`` the entry of the reverse move (found by binary
+    search in the other end's sorted row).  The same arrays as sorting every directed edge by
+    ``(source, target)``, in linear time: a counting sort by source, then each row sorted on its own (rows
+    are short, but for the extra squares of an open tour).
+    """
+    m = src.size
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    for i in range(m):
+        indptr[src[i] + 1] += 1
+        indptr[dst[i] + 1] += 1
+    for v in range(n):
+        indptr[v + 1] += indptr[v]
+    fill = indptr[:n].copy()
+    indices = np.empty(2 * m, dtype=np.int32)
+    for i in range(m):
+        u, v = src[i], dst[i]
+        indices[fill[u]] = v
+        fill[u] += 1
+        indices[fill[v]] = u
+        fill[v] += 1
+    rows = np.empty(2 * m, dtype=np.int32)
+    for v in range(n):
+        lo, hi = indptr[v], indptr[v + 1]
+        if hi - lo > 32:
+            indices[lo:hi] = np.sort(indices[lo:hi])
+        else:
+            for a in range(lo + 1, hi):  # insertion sort: rows of at most eight knight's moves
+                x = indices[a]
+                b = a - 1
+                while b >= lo and indices[b] > x:
+                    indices[b + 1] = indices[b]
+                    b -= 1
+                indices[b + 1] = x
+        for p in range(lo, hi):
+            rows[p] = v
+    twin = np.empty(2 * m, dtype=np.int64)
+    for p in range(2 * m):
+        u, v = rows[p], indices[p]
+        lo, hi = indptr[v], indptr[v + 1]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if indices[mid] < u:
+                lo = mid + 1
+            else:
+                hi = mid
+        twin[p] = lo
+    return indptr, indices, rows, twin

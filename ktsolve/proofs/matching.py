@@ -47,20 +47,14 @@ class _Network:
         if len(extra) == 2:
             parts.append(np.array([[graph.n, graph.n + 1]], dtype=np.int64))
         edges = np.concatenate(parts)
-        src = np.concatenate([edges[:, 0], edges[:, 1]])
-        dst = np.concatenate([edges[:, 1], edges[:, 0]])
-        order = np.lexsort((dst, src))
-        src, dst = src[order], dst[order]
-        self.src = src.astype(np.int32)
-        self.indices = dst.astype(np.int32)
-        self.indptr = np.zeros(self.n + 1, dtype=np.int32)
-        np.cumsum(np.bincount(src, minlength=self.n), out=self.indptr[1:])
+        # every directed move sorted by (source, target), and each move's reverse (kernel on large networks)
+        csr = kernel("network_csr", self.n)(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
+                                           self.n)
+        self.indptr, self.indices, self.src, self.twin = csr
         # read-only like the knight graph's own arrays, so the kernels they go to (shared with the quick
         # proofs) compile once: numba compiles a writable and a read-only array as two signatures
         self.indptr.flags.writeable = False
         self.indices.flags.writeable = False
-        key = src * self.n + dst
-        self.twin = np.searchsorted(key, dst * self.n + src)
         self.side = side
         self.forced0 = forced
 
@@ -68,20 +62,21 @@ class _Network:
         return self.names([v])[0]
 
     def names(self, ids) -> list[str]:
-        """Names of many nodes at once (square names, or the extra squares' names)."""
+        """Names of many nodes at once (square names, or the extra squares' names), joined in C loops."""
         ids = np.asarray(ids, dtype=np.int64).reshape(-1)
         if not hasattr(self, "_files"):
             from ..board import file_letters
 
-            self._files = [file_letters(c) for c in range(self.graph.board.cols)]
-        rows = self.graph.board.rows
-        files = self._files
-        sq = ids[ids < self.n_squares]
-        rc = self.graph.coords[sq].tolist()
-        names = iter([f"{files[c]}{rows - r}" for r, c in rc])
-        extra = [x["name"] for x in self.extra]
-        n = self.n_squares
-        return [next(names) if v < n else extra[v - n] for v in ids.tolist()]
+            board = self.graph.board
+            self._files = np.array([file_letters(c) for c in range(board.cols)], dtype=object)
+            self._ranks = np.array([str(board.rows - r) for r in range(board.rows)], dtype=object)
+            self._extra = np.array([x["name"] for x in self.extra] or [""], dtype=object)
+        out = np.empty(ids.size, dtype=object)
+        square = ids < self.n_squares
+        rc = self.graph.coords[ids[square]]
+        out[square] = self._files[rc[:, 1]] + self._ranks[rc[:, 0]]
+        out[~square] = self._extra[ids[~square] - self.n_squares]
+        return out.tolist()
 
     def entry(self, u: int, v: int) -> int:
         """CSR entry of the move ``u -> v`` (-1 when there is none)."""
