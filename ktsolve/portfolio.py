@@ -387,7 +387,8 @@ def run_plan(
         reason = ("the time limit ran out before any step settled the question" if deadline.expired()
                   else "no method can answer this question on this board")
         last = SolveResult(Status.UNKNOWN, method=label or "", stats={"reason": reason})
-    else:
+    elif last is None or len(steps) > 1:
+        # more than one step tried: the reason says what each left (the last one's own is kept apart)
         last = SolveResult(Status.UNKNOWN, method=label or "") if last is None else last
         stats = dict(last.stats)
         if stats.get("reason") and "last_reason" not in stats:
