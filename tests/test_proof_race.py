@@ -137,3 +137,36 @@ def test_a_method_that_proves_runs_after_the_proofs_in_turn():
 def test_race_false_runs_in_turn():
     res = solve(planted(), closed=True, race=False, seed=1, time_limit=60)
     assert "lanes" not in res.stats and all("lane" not in s for s in res.stats["steps"])
+
+
+# ---------------------------------------------------------------------- solve settles the "no"s that prove's proofs settle
+def _cut_pocket(n: int) -> Board:
+    """A corner pocket of five squares joined to the rest through one square (bench_obstructed's CUT_CORNER),
+    colours equal: no closed tour, by the cut square."""
+    holes = [(0, 0), (0, 5), (1, 4), (2, 0), (2, 3), (2, 5), (3, 1), (3, 2), (3, 3), (3, 4), (4, 0), (4, 2)]
+    return Board(n, n, holes=holes)
+
+
+@needs_two_cores
+@pytest.mark.parametrize("board", [planted(40), planted(200), _cut_pocket(30), Board(4, 120, [(0, 0), (3, 119)])],
+                         ids=["planted40", "planted200", "pocket30", "4x120"])
+def test_solve_settles_the_no_that_prove_settles_with_a_proof(board):
+    from ktsolve import prove
+
+    proved = prove(board, closed=True, seed=1, time_limit=120, race=False)
+    assert proved.status is Status.INFEASIBLE and proved.stats["settled_by"] in PROOFS
+    solved = solve(board, closed=True, seed=1, time_limit=120)
+    assert solved.status is Status.INFEASIBLE and solved.stats["settled_by"] in PROOFS
+
+
+@needs_two_cores
+def test_only_the_proof_lane_gives_solve_the_matching_proof_above_auto_s_limit():
+    """Above PRESOLVE_MATCHING_MAX squares auto's plan in turn has no matching proof; beside splice it runs."""
+    from ktsolve.plans import PRESOLVE_MATCHING_MAX
+
+    board = planted(200)
+    assert board.n_squares > PRESOLVE_MATCHING_MAX
+    in_turn = solve(board, closed=True, seed=1, time_limit=8, race=False)
+    assert in_turn.status is Status.UNKNOWN and "matching proof" not in {s["step"] for s in in_turn.stats["steps"]}
+    raced = solve(board, closed=True, seed=1, time_limit=120)
+    assert raced.status is Status.INFEASIBLE and raced.stats["settled_by"] == "matching proof"
