@@ -44,6 +44,8 @@ __all__ = [
     "two_factor_step",
     "proof_steps",
     "proof_lane",
+    "plan_reason",
+    "left_of",
     "PRESOLVE_MAX",
     "PRESOLVE_MATCHING_MAX",
     "EXACT_MAX",
@@ -295,3 +297,34 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
         plan.append(Step("divide"))
     plan.append(Step("cpsat", 1.0))
     return _usable(plan, board, spec)
+
+
+#: Longest account of one step in a plan's reason (a method's own reason is cut there).
+LEFT_CHARS = 240
+
+
+def left_of(stats: dict) -> str:
+    """What an ``unknown`` method step left, in words: its reason, and the pieces or squares it left short."""
+    said = str(stats.get("reason") or "no tour found")
+    if len(said) > LEFT_CHARS:
+        said = said[: LEFT_CHARS - 3] + "..."
+    counts = [f"{stats[key]:,} {word}" for key, word in (("pieces", "pieces left"), ("short", "moves short"))
+              if isinstance(stats.get(key), int) and not isinstance(stats.get(key), bool) and stats[key] > 0
+              and f"{stats[key]} " not in said]
+    return "; ".join([said, *counts])
+
+
+def plan_reason(steps: list[dict], expired: bool) -> str:
+    """The reason of a plan's ``unknown``: every step tried, its seconds and what it left.
+
+    Examples
+    --------
+    >>> plan_reason([{"step": "matching proof", "status": "no proof", "seconds": 2.1, "left": "no contradiction"},
+    ...              {"step": "splice", "status": "unknown", "seconds": 58.2, "left": "3 pieces left"}], True)
+    'the time limit ran out before any step settled the question: matching proof (2.1 s): no contradiction; splice (58.2 s): 3 pieces left'
+    """
+    head = ("the time limit ran out before any step settled the question" if expired
+            else "no step settled the question")
+    parts = [f"{e['step']} ({e.get('seconds', 0.0):.3g} s): {e.get('left') or e.get('status', '')}"
+             for e in steps if e.get("status") != "cancelled"]
+    return f"{head}: {'; '.join(parts)}" if parts else head

@@ -23,13 +23,13 @@ from .driver import Deadline, Stopped, interrupt_guard, interrupted
 from .errors import InvalidTourError
 from .graph import KnightGraph
 from .jit import take_compile_seconds
-from .plans import Step, proof_steps
+from .plans import Step, left_of, plan_reason, proof_steps
 from .proofs.registry import PROOFS, proof_step
 from .registry import MethodInfo, methods
 from .result import SolveResult, Status
 from .tour import Tour, TourSpec, validate
 
-__all__ = ["run_method", "method_time_limit", "run_proof", "run_plan", "plan_reason", "presolve", "wants_presolve"]
+__all__ = ["run_method", "method_time_limit", "run_proof", "run_plan", "presolve", "wants_presolve"]
 
 #: Seconds per square the one validator takes on a found tour (about 30 ns measured); a method
 #: step's budget leaves this much for it, so a tour found at the end of the budget is still in time.
@@ -375,7 +375,7 @@ def run_plan(
             deadline.extend(res.stats.get("compile_s", 0.0))
             for k, entry in enumerate(res.stats.get("steps", ())):
                 if k == 0 and res.status is Status.UNKNOWN:
-                    entry = {**entry, "left": _left(res.stats)}
+                    entry = {**entry, "left": left_of(res.stats)}
                 steps.append({**entry, **built, "step": step.title} if k == 0 else entry)
             tried.append(step.title)
             last = res
@@ -396,34 +396,3 @@ def run_plan(
         stats["reason"] = plan_reason(steps, deadline.expired())
         last = last.replace(stats=stats)
     return finish(last, "none")
-
-
-#: Longest account of one step in a plan's reason (a method's own reason is cut there).
-LEFT_CHARS = 240
-
-
-def _left(stats: dict) -> str:
-    """What an ``unknown`` method step left, in words: its reason, and the pieces or squares it left short."""
-    said = str(stats.get("reason") or "no tour found")
-    if len(said) > LEFT_CHARS:
-        said = said[: LEFT_CHARS - 3] + "..."
-    counts = [f"{stats[key]:,} {word}" for key, word in (("pieces", "pieces left"), ("short", "moves short"))
-              if isinstance(stats.get(key), int) and not isinstance(stats.get(key), bool) and stats[key] > 0
-              and f"{stats[key]} " not in said]
-    return "; ".join([said, *counts])
-
-
-def plan_reason(steps: list[dict], expired: bool) -> str:
-    """The reason of a plan's ``unknown``: every step tried, its seconds and what it left.
-
-    Examples
-    --------
-    >>> plan_reason([{"step": "matching proof", "status": "no proof", "seconds": 2.1, "left": "no contradiction"},
-    ...              {"step": "splice", "status": "unknown", "seconds": 58.2, "left": "3 pieces left"}], True)
-    'the time limit ran out before any step settled the question: matching proof (2.1 s): no contradiction; splice (58.2 s): 3 pieces left'
-    """
-    head = ("the time limit ran out before any step settled the question" if expired
-            else "no step settled the question")
-    parts = [f"{e['step']} ({e.get('seconds', 0.0):.3g} s): {e.get('left') or e.get('status', '')}"
-             for e in steps if e.get("status") != "cancelled"]
-    return f"{head}: {'; '.join(parts)}" if parts else head

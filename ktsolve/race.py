@@ -353,7 +353,7 @@ def run_race(
         stats.update(interrupted=True, settled_by="none")
         stats.setdefault("reason", "interrupted (Ctrl-C)")
     elif winner is None:
-        from .portfolio import plan_reason
+        from .plans import plan_reason
 
         stats["reason"] = plan_reason(steps, clock.expired())  # what both lanes tried
     return out.replace(stats=stats, elapsed=deadline.elapsed())
