@@ -12,7 +12,7 @@ from ktsolve.errors import InvalidParameterError, InvalidTourError, UnsupportedE
 from ktsolve.heuristics import _colony
 from ktsolve.heuristics.aco import TAU_MIN, enumerate_aco, solve_aco
 from ktsolve.heuristics._colony_kernels import ACO_REALS, aco_cycles as _aco_cycles, bundle, walk as _walk
-from ktsolve.heuristics._colony import seed_state, walk_arrays
+from ktsolve.heuristics._walks import seed_state, walk_arrays
 
 BOARDS = [Board(5, 5), Board(6, 6, holes=[(0, 0), (5, 5)]), Board(3, 4), Board(5, 6, holes=[(2, 2)])]
 

@@ -11,7 +11,7 @@ import naive_colonies as naive
 from conftest import load_oracle
 from ktsolve import Board, KnightGraph, Status, TourSpec, solve, validate
 from ktsolve.errors import InvalidParameterError, UnsupportedError
-from ktsolve.heuristics._colony import seed_state, walk_arrays
+from ktsolve.heuristics._walks import seed_state, walk_arrays
 from ktsolve.heuristics.iaco import PARAMS, READINGS, enumerate_iaco, f_mean, solve_iaco
 from ktsolve.heuristics import _colony_kernels as K
 from ktsolve.heuristics._colony_kernels import share as _share

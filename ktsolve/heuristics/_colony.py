@@ -31,15 +31,13 @@ from ..result import Enumeration, SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 from . import _posa_kernels as P
+from ._walks import seed_state, spec_squares, walk_arrays
 
 __all__ = [
     "Colony",
     "posa_repair",
     "LOCAL_SEARCHES",
-    "spec_squares",
     "seed_moves",
-    "seed_state",
-    "walk_arrays",
     "seed_with_check",
     "DistinctTours",
     "bias_stats",
@@ -55,14 +53,6 @@ __all__ = [
 #: 50 ms each, and never above this), which also bounds the tour buffer of an
 #: enumeration.
 STEPS_PER_CHUNK = 2_000_000
-
-
-def spec_squares(graph: KnightGraph, spec: TourSpec) -> tuple[int, int]:
-    """Square numbers of the fixed start and end (-1 where none is fixed)."""
-    b = graph.board
-    s = -1 if spec.start is None else b.index(*spec.start)
-    e = -1 if spec.end is None else b.index(*spec.end)
-    return s, e
 
 
 def _seed_items(seed_tour):
@@ -137,34 +127,6 @@ def seed_moves(graph: KnightGraph, seed_tour, method: str) -> tuple[np.ndarray, 
     if not src_all:
         return np.zeros(0, np.int32), np.zeros(0, np.int32)
     return np.concatenate(src_all), np.concatenate(mv_all)
-
-
-def walk_arrays(graph: KnightGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(tpad, full, rev)`` for the walk kernels.
-
-    ``tpad`` (``n x 8`` int32) is ``graph.table`` with ``n`` for "no move"
-    (and extra columns of ``n`` for leapers with fewer than 8 moves), ``full``
-    (``n + 1`` uint8) the bit set of the moves of each square (0 for the
-    sentinel), ``rev[j]`` the move that undoes move ``j``.
-    """
-    table = np.ascontiguousarray(graph.table, dtype=np.int32)
-    n, k = table.shape
-    if k > 8:
-        raise ValueError(f"the walk kernel handles at most 8 moves per square, not {k}")
-    tpad = np.full((n, 8), n, dtype=np.int32)
-    tpad[:, :k] = np.where(table < 0, n, table)
-    bits = (tpad < n).astype(np.uint8) << np.arange(8, dtype=np.uint8)
-    full = np.zeros(n + 1, dtype=np.uint8)
-    full[:n] = bits.sum(axis=1, dtype=np.uint8)
-    mv = graph.moves.tolist()
-    rev = np.zeros(8, dtype=np.int32)
-    rev[:k] = [mv.index([-a, -b]) for a, b in mv]
-    return tpad, full, rev
-
-
-def seed_state(seed: int) -> np.ndarray:
-    """The generator state (one uint64) for a seed: the seed itself, as SplitMix64 mixes it."""
-    return np.array([seed], dtype=np.uint64)
 
 
 class DistinctTours:

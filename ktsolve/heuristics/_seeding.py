@@ -46,7 +46,7 @@ from ..graph import KnightGraph
 from ..result import Status
 from ..tour import TourSpec, validate
 from . import _colony_kernels as K
-from ._colony import seed_state, spec_squares, walk_arrays
+from ._walks import seed_state, spec_squares, walk_arrays
 
 __all__ = ["SOURCES", "WARNSDORFF_WALKS", "seed_paths", "answers"]
 

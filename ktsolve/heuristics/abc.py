@@ -313,7 +313,8 @@ class _Colony:
 
     def repair_best(self) -> None:
         """Extend the run's best path by Posa rotations; a longer path replaces the run's weakest source."""
-        from ._colony import REPAIR_ROTATIONS_PER_SQUARE, posa_repair, seed_state, walk_arrays
+        from ._colony import REPAIR_ROTATIONS_PER_SQUARE, posa_repair
+        from ._walks import seed_state, walk_arrays
 
         graph = self.graph
         i = int(np.argmax(self.fit))

@@ -50,7 +50,7 @@ from ..result import SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 from . import _ga_kernels as K
-from ._colony import seed_state, spec_squares, walk_arrays
+from ._walks import seed_state, spec_squares, walk_arrays
 from ._params import Param, Params, call_doc, real, whole
 
 __all__ = ["solve_ga", "warm", "ga_rate", "PARAMS", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
