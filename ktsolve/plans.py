@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import Board
+from .graph import MAX_GRAPH_SQUARES
 from .proofs.quick import CUT_MAX
 from .proofs.registry import PROOFS, proof_step
 from .registry import methods
@@ -204,10 +205,16 @@ def proof_lane(plan: list[Step], board: Board) -> list[Step]:
     >>> [s.name for s in proof_lane(auto_plan(board, TourSpec(closed=True)), board)]
     ['quick proofs', '2-factor proof', 'matching proof']
     """
+    n = board.n_squares
     caps = {s.name: s.cap for s in proof_steps(board, prove=True)}
     names = dict.fromkeys(s.name for s in plan if s.name in PROOFS)
-    if "quick proofs" in names and board.n_squares > PRESOLVE_MATCHING_MAX:
-        names["matching proof"] = None  # auto's plan leaves it out of large boards; beside them it costs nothing
+    # auto's plan leaves the matching proof out of large boards, and every plan leaves the graph proofs out
+    # above PRESOLVE_MAX squares (in turn they would hold the construction back); beside it they cost it
+    # nothing, up to the size where the knight graph is built
+    graph_ok = "quick proofs" in names or (names and not board.is_full and n <= MAX_GRAPH_SQUARES)
+    if graph_ok and n > PRESOLVE_MATCHING_MAX:
+        names["matching proof"] = None
+        caps.setdefault("matching proof", _prove_matching_cap(n))
     steps = [Step(name, 1.0, caps.get(name)) for name in names]
     return sorted(steps, key=lambda s: proof_step(s.name).cost)
 

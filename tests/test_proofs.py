@@ -424,3 +424,27 @@ def test_proofs_never_fire_on_boards_with_a_known_tour():
         assert quick_proof(g, question) is None
         assert matching_proof(g, question) is None
     assert tours >= 10
+
+
+def test_matching_proof_starts_no_round_it_cannot_end_in_the_time_left(monkeypatch):
+    """A round as long as the last one would end past the clock: Stopped before it, not an overrun."""
+    import time
+
+    from ktsolve.driver import Deadline, Stopped
+    from ktsolve.generate import random_holed_board
+    from ktsolve.proofs import matching as M
+
+    board = random_holed_board(10, 10, 0.2, seed=199)  # two rounds, and no contradiction
+    assert matching_proof(KnightGraph(board), spec(closed=True)) is None
+    real = M._MatchingProver.hall_step
+
+    def slow_first(self):
+        if not getattr(self, "_slowed", False):
+            self._slowed = True
+            time.sleep(0.4)
+        return real(self)
+
+    monkeypatch.setattr(M._MatchingProver, "hall_step", slow_first)
+    with pytest.raises(Stopped):
+        matching_proof(KnightGraph(board), spec(closed=True), time_limit=Deadline(0.6))
+    assert matching_proof(KnightGraph(board), spec(closed=True), time_limit=Deadline(5)) is None

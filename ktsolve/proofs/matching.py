@@ -8,6 +8,7 @@ See the package documentation of :mod:`ktsolve.proofs` for the argument;
 from __future__ import annotations
 
 import sys
+import time
 from collections import deque
 
 import numpy as np
@@ -457,7 +458,8 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
         never a wrong answer; it is raised at once when the time left is
         less than the network and the first matching need (about
         :data:`SETUP_S_PER_SQUARE` a square, and :data:`LOAD_S` to load the
-        kernels in a fresh process), since no round would end in it.
+        kernels in a fresh process), and before a round when the time left
+        is less than the last round took, since it would not end in it.
 
     Returns
     -------
@@ -503,8 +505,13 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
         # Before any deletion a closed question's network is the board itself,
         # whose connectivity and cut squares quick_proof examines.
         prover.check_left(connectivity=bool(net.extra))
+        took = 0.0  # seconds of the last round: a round that cannot end in the time left does not start
         while True:
             clock.check(phase)
+            left = clock.remaining()
+            if left is not None and took > left:
+                raise Stopped("time limit", phase)
+            t0 = time.perf_counter()
             rounds += 1
             deleted = prover.hall_step()
             if deleted:
@@ -514,6 +521,7 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
                 prover.check_left()
             if not deleted and not changed:
                 return None
+            took = time.perf_counter() - t0
     except _Stop as stop:
         conclusion = stop.conclusion
     if conclusion["reason"] == "forced tour":
