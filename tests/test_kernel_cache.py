@@ -12,12 +12,15 @@ inside one file, where an edit invalidates the cache of all of them.
 The check reads the global names each function's bytecode loads (nested
 code objects included) and resolves them in the function's globals:
 
-* a numba dispatcher must be defined in the same source file, or be one of
-  the shared generator's (``ktsolve._splitmix``), whose source is pinned
-  below so that an edit to it fails here instead of leaving stale caches;
+* a numba dispatcher must be defined in the same source file, or in one of
+  the pinned shared files (the generator ``ktsolve._splitmix`` and the grid
+  helpers ``ktsolve._grid_kernels``), whose sources are pinned below so
+  that an edit to them fails here instead of leaving stale caches;
 * a module may be a library (numpy, math), but not a ktsolve module (a
   ``K.walk`` call through a module alias is a call into another file);
-* any other value must be assigned at the top level of the same file.
+* any other value must be assigned at the top level of the same file, or be
+  a value of a pinned shared file (the grid helpers' move table and slot
+  values).
 """
 
 from __future__ import annotations
@@ -34,17 +37,23 @@ import pytest
 from numba.core.dispatcher import Dispatcher
 
 import ktsolve
-from ktsolve import _splitmix
-
-#: The one kernel module other kernel files may call.
-SHARED = inspect.getsourcefile(_splitmix)
+from ktsolve import _grid_kernels, _splitmix
 
 #: sha256 of ``ktsolve/_splitmix.py``.  Every kernel that calls it has the
 #: generator compiled in, and numba's cache of those kernels does not notice
 #: an edit to this file.  Changing the generator changes every seeded answer:
 #: when that is meant, update the known answers in ``tests/naive_splitmix.py``,
 #: this hash, and delete the ``__pycache__`` folders (or touch every kernel file).
-SHARED_SHA256 = "fd381f98c2d17b5f82f76c1d22338fffb88b78b9507801efdff43bc0fc907d30"
+SPLITMIX_SHA256 = "fd381f98c2d17b5f82f76c1d22338fffb88b78b9507801efdff43bc0fc907d30"
+#: sha256 of ``ktsolve/_grid_kernels.py``, the knight's moves and the link helpers of every grid kernel
+#: (the restoration, the 2-factor search, splice's exchanges, the local proofs): inlined into their
+#: callers, its tables compiled in.  When an edit is meant, run those kernels' tests against their
+#: naive references, update this hash, and delete the ``__pycache__`` folders (or touch every kernel file).
+GRID_SHA256 = "b6b38b70a13f36ac6475a5341b858d503998ce9107f62f90f7d7bae44324ef52"
+
+#: The kernel modules other kernel files may call, each with its pinned source hash.
+PINNED = {_splitmix: SPLITMIX_SHA256, _grid_kernels: GRID_SHA256}
+SHARED = {inspect.getsourcefile(mod): mod for mod in PINNED}
 
 
 def _modules():
@@ -108,25 +117,40 @@ def foreign_references(func) -> list[str]:
             continue  # an attribute name, or a builtin
         obj = py.__globals__[name]
         if isinstance(obj, Dispatcher):
-            if inspect.getsourcefile(obj.py_func) not in (own, SHARED):
+            if inspect.getsourcefile(obj.py_func) not in (own, *SHARED):
                 bad.append(f"calls {name} of {inspect.getsourcefile(obj.py_func)}")
         elif isinstance(obj, types.ModuleType):
             if obj.__name__.split(".")[0] == "ktsolve" and getattr(obj, "__file__", None) != own:
                 bad.append(f"uses module {obj.__name__}")
         elif callable(obj) and getattr(obj, "__module__", "") and not obj.__module__.startswith("ktsolve"):
             continue  # a library function numba compiles (np.empty, math.log, ...)
-        elif name not in _top_level_names(own):
+        elif name not in _top_level_names(own) and not _pinned_value(name, obj):
             bad.append(f"reads {name}, which is not defined in its own file")
     return bad
 
 
-def test_the_shared_generator_is_unchanged():
-    with open(SHARED, "rb") as fh:
+def _pinned_value(name: str, obj) -> bool:
+    """Whether ``obj`` is the value a pinned shared file binds to ``name`` at its top level."""
+    return any(name in _top_level_names(path) and getattr(mod, name, None) is obj for path, mod in SHARED.items())
+
+
+@pytest.mark.parametrize("module", list(PINNED), ids=lambda mod: mod.__name__)
+def test_the_pinned_shared_files_are_unchanged(module):
+    with open(inspect.getsourcefile(module), "rb") as fh:
         digest = hashlib.sha256(fh.read()).hexdigest()
-    assert digest == SHARED_SHA256, (
-        "ktsolve/_splitmix.py changed: kernels that call it keep stale numba caches; "
-        "see SHARED_SHA256 in this file"
+    assert digest == PINNED[module], (
+        f"{module.__name__} changed: kernels that call it keep stale numba caches; "
+        "see PINNED in this file"
     )
+
+
+def test_the_grid_move_table_is_the_graphs():
+    from ktsolve.graph import KNIGHT_MOVES
+
+    assert [tuple(m) for m in KNIGHT_MOVES.tolist()] == list(_grid_kernels.MOVES)
+    assert _grid_kernels.DR.tolist() == KNIGHT_MOVES[:, 0].tolist()
+    assert _grid_kernels.DC.tolist() == KNIGHT_MOVES[:, 1].tolist()
+    assert all(_grid_kernels.MOVES[j ^ 4] == (-dr, -dc) for j, (dr, dc) in enumerate(_grid_kernels.MOVES))
 
 
 def test_there_are_kernels_to_check():

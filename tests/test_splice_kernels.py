@@ -7,6 +7,7 @@ import pytest
 
 import naive_splice as ref
 from ktsolve import Board
+from ktsolve import _grid_kernels as G
 from ktsolve.generate import random_holed_board
 from ktsolve.factor import _pair_kernels as PK
 from ktsolve.factor import _restore_kernels as K
@@ -228,11 +229,10 @@ def test_short_among_against_numpy():
     alive = (rng.random(60) < 0.8).astype(np.uint8)
     cells = rng.permutation(60)[:40].astype(np.int64)
     out, miss = PK.short_among(cells, links, alive)
-    empty = (links[cells] == PK.NONE).sum(axis=1)
+    empty = (links[cells] == G.NONE).sum(axis=1)
     keep = (alive[cells] == 1) & (empty > 0)
     assert out.tolist() == cells[keep].tolist()  # in the given order
     assert miss.tolist() == empty[keep].tolist()
-    assert PK.NONE == K.NONE
 
 
 @pytest.mark.parametrize("rows,cols,k,seed", BOARDS)
@@ -259,9 +259,9 @@ def test_label_components_numbers_pieces_by_their_first_square_and_sees_paths(ro
         if alive[f] and 0 <= links[f, 0] < 8:
             K.unlink_slot(links, f, 0, rows, cols)
             cut += 1
-    ends = np.flatnonzero((links == K.NONE).any(axis=1) & (alive == 1))[:4]
+    ends = np.flatnonzero((links == G.NONE).any(axis=1) & (alive == 1))[:4]
     for f in ends:
-        links[f, 0 if links[f, 0] == K.NONE else 1] = K.END
+        links[f, 0 if links[f, 0] == G.NONE else 1] = G.END
     labels = np.empty(rows * cols, dtype=np.int32)
     count = M.label_components(links, alive, rows, cols, labels)
     parts = ref.components(links, alive, rows, cols)
@@ -349,7 +349,7 @@ def test_cycle_cells_and_cycle_positions_walk_each_cycle_in_one_order(rows, cols
         got = out[:M.cycle_cells(q, links, rows, cols, out)]
         assert sorted(got.tolist()) == sorted(cycle)
         for a, b in zip(got.tolist(), got[1:].tolist() + got[:1].tolist()):  # consecutive squares are linked
-            assert b in [a + int(dr) * cols + int(dc) for dr, dc in zip(M._DR, M._DC)]
+            assert b in [a + int(dr) * cols + int(dc) for dr, dc in zip(G.DR, G.DC)]
         assert M.cycle_positions(links, rows, cols, q, pos, 5) == len(cycle)
         assert pos[got].tolist() == list(range(5, 5 + len(cycle)))
     short = np.empty(3, dtype=np.int64)

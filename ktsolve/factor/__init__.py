@@ -161,9 +161,7 @@ L. R. Ford and D. R. Fulkerson, "Maximal flow through a network", Canadian
 Journal of Mathematics 8:399-404, 1956.
 """
 
-END = 8
-NONE = -1
-
+from .._grid_kernels import END, NONE  # noqa: E402  (the one definition of the slots' values)
 from .check import check_links, check_two_factor_evidence, check_two_factor_witness, witness_proof  # noqa: E402
 from .core import TwoFactor, Witness, two_factor, warm  # noqa: E402
 from .links import cycle_count, cycles, links_from_tour  # noqa: E402

@@ -40,40 +40,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._grid_kernels import step, step_rc
+
 # The one-line helpers are inlined by numba (``inline="always"``): called across functions they are
 # not inlined by LLVM here, and a call each costs more than the helper (measured: 5x on ``tile``).
 
 __all__ = ["sanitize", "tile", "greedy", "deficient", "buckets", "augment", "label_cycles", "DEAD"]
 
-#: Row and column change of the knight's move codes 0..7 (``ktsolve.graph.KNIGHT_MOVES``).
-_DR = (-2, -1, 1, 2, 2, 1, -1, -2)
-_DC = (1, 2, 2, 1, -1, -2, -2, -1)
 #: A 2-factor of the full 4 x 4 board (four 4-cycles): the two move codes of cell ``(r, c)`` at
 #: ``8 r + 2 c``; tiled over the board, it is the cold start (each hole then leaves two squares
 #: short of a move, close to squares short of the other colour).  ``tests/test_factor.py`` checks it.
 _TILE = (2, 3, 2, 4, 5, 3, 4, 5, 3, 1, 1, 4, 6, 3, 6, 4, 2, 0, 7, 2, 5, 0, 5, 7, 1, 0, 7, 1, 0, 6, 7, 6)
 #: The stamp of a vertex that a failed search reached: on no augmenting path, ever.
 DEAD = -1
-
-
-@njit(cache=True, inline="always")
-def _nb(f, j, rows, cols):
-    """The cell move ``j`` reaches from cell ``f``, or -1 off the rectangle."""
-    r = f // cols + _DR[j]
-    c = f % cols + _DC[j]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return -1
-    return r * cols + c
-
-
-@njit(cache=True, inline="always")
-def _nbrc(r, c, j, rows, cols):
-    """The cell move ``j`` reaches from the cell at row ``r``, column ``c``, or -1 (no division)."""
-    r2 = r + _DR[j]
-    c2 = c + _DC[j]
-    if r2 < 0 or r2 >= rows or c2 < 0 or c2 >= cols:
-        return -1
-    return r2 * cols + c2
 
 
 @njit(cache=True, inline="always")
@@ -213,7 +192,7 @@ def sanitize(mask, links, rows, cols, net, epart):
             if ok and s == 1 and links[2 * f] == code:
                 ok = False  # the same link twice
             if ok and code < 8:
-                g = _nb(f, code, rows, cols)
+                g = step(f, code, rows, cols)
                 ok = g >= 0 and mask[g] != 0 and _has(links, g, code ^ 4) and not _banned(f, g, net)
             elif ok:
                 c = 1 - _colour(f, cols)
@@ -227,7 +206,7 @@ def sanitize(mask, links, rows, cols, net, epart):
         if mask[f] != 0 and _deg(links, f) > _cap(f, net):
             code = links[2 * f + 1]
             if code < 8:
-                _take(links, _nb(f, code, rows, cols), code ^ 4)
+                _take(links, step(f, code, rows, cols), code ^ 4)
                 dropped += 1
             else:
                 _etake(epart, 1 - _colour(f, cols), f)
@@ -254,7 +233,7 @@ def tile(mask, links, rows, cols, net):
             base = 8 * (r % 4) + 2 * (c % 4)
             for s in range(2):
                 code = _TILE[base + s]
-                g = _nbrc(r, c, code, rows, cols)  # inside the block: the table never leaves it
+                g = step_rc(r, c, code, rows, cols)  # inside the block: the table never leaves it
                 if g < 0 or mask[g] == 0 or _cap(g, net) < 2 or _banned(f, g, net):
                     continue
                 _put(links, f, code)
@@ -279,7 +258,7 @@ def greedy(mask, links, rows, cols, net, epart):
             continue
         r, c = f // cols, f % cols
         for j in range(8):
-            g = _nbrc(r, c, j, rows, cols)
+            g = step_rc(r, c, j, rows, cols)
             if g < 0 or mask[g] == 0 or _has(links, f, j) or _banned(f, g, net):
                 continue
             if _deg(links, g) >= _cap(g, net):
@@ -425,7 +404,7 @@ def _expand_sink(v, n, rows, cols, links, epart, stamp, estamp, parent, eparent,
             if code < 0:
                 continue
             if code < 8:
-                w = _nbrc(vr, vc, code, rows, cols)
+                w = step_rc(vr, vc, code, rows, cols)
                 back = code ^ 4
             else:
                 w = n + src
@@ -446,7 +425,7 @@ def _up(v, n, cols, rows, parent, eparent):
     code = parent[v]
     if code == 8:
         return n + 1 - _colour(v, cols), 8
-    return _nb(v, code, rows, cols), code
+    return step(v, code, rows, cols), code
 
 
 @njit(cache=True)
@@ -537,7 +516,7 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
             continue
         ur, uc = u // cols, u % cols
         for j in range(8):
-            v = _nbrc(ur, uc, j, rows, cols)
+            v = step_rc(ur, uc, j, rows, cols)
             if v < 0 or mask[v] == 0 or _has(links, u, j) or _banned(u, v, net):
                 continue
             if _seen(v, n, stamp, estamp, cur):
@@ -658,7 +637,7 @@ def label_cycles(links, rows, cols):
             real = 0
             for s in range(2):
                 code = links[2 * f + s]
-                if 0 <= code < 8 and _nb(f, code, rows, cols) >= 0:
+                if 0 <= code < 8 and step(f, code, rows, cols) >= 0:
                     real += 1
             if phase == 0 and real == 2:
                 continue  # inside a path or on a cycle: reached from an end, or in phase 1
@@ -672,7 +651,7 @@ def label_cycles(links, rows, cols):
                 for s in range(2):
                     code = links[2 * x + s]
                     if 0 <= code < 8:
-                        y = _nb(x, code, rows, cols)
+                        y = step(x, code, rows, cols)
                         if y >= 0 and y != prev and labels[y] < 0:
                             nxt = y
                             break

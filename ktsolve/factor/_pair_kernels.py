@@ -2,7 +2,7 @@
 links, and a pairing of the two colours along a space-filling curve.
 
 They read the ``links`` and ``alive`` arrays of :mod:`ktsolve.factor._restore_kernels` (``NONE``, -1:
-an empty slot) and change nothing; the searches that act on the pairs are there.  Their tests
+an empty slot, from the shared :mod:`ktsolve._grid_kernels`) and change nothing; the searches that act on the pairs are there.  Their tests
 (``tests/test_splice_kernels.py``) check them against numpy and by hand.
 """
 
@@ -11,10 +11,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["NONE", "short_among", "pair_along_curve"]
+from .._grid_kernels import NONE
 
-#: An empty slot of ``links`` (the value :mod:`ktsolve.factor._restore_kernels` uses).
-NONE = -1
+__all__ = ["short_among", "pair_along_curve"]
 
 
 @nb.njit(cache=True)

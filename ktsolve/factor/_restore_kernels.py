@@ -8,10 +8,11 @@ so no graph is built.  The arrays:
 * ``links`` (int8, shape ``(cells, 2)``; the ``(rows, cols, 2)`` array of
   :mod:`ktsolve.factor` seen flat): two slots per cell, each ``0 .. 7`` the
   move (index into :data:`ktsolve.graph.KNIGHT_MOVES`) to a linked square,
-  :data:`END` (8) a link to the extra vertex that closes an open tour (the
-  square is an end of the path), :data:`NONE` (-1) empty.  Links are mutual:
+  ``END`` (8) a link to the extra vertex that closes an open tour (the
+  square is an end of the path), ``NONE`` (-1) empty.  Links are mutual:
   move ``j`` from ``f`` is answered by move ``j ^ 4`` from the square it
-  reaches.
+  reaches.  The moves, the slots' values and the helpers that link and
+  unlink are those of the pinned shared file :mod:`ktsolve._grid_kernels`.
 * ``labels`` (int32, one per cell): the component of every linked cell.
 
 Kernels, one idea each:
@@ -48,9 +49,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .._grid_kernels import DC, DR, NONE, cut_links, link, linked, move, step, unlink
+
 __all__ = [
-    "END",
-    "NONE",
     "links_from_successors",
     "delete_holes",
     "augment_from",
@@ -66,70 +67,6 @@ __all__ = [
     "reroute",
 ]
 
-#: A slot linking a square to the extra vertex of an open tour (the square ends the path).
-END = 8
-#: An empty slot.
-NONE = -1
-
-#: The knight's moves in the order of ``graph.KNIGHT_MOVES``; move ``j ^ 4`` undoes move ``j``.
-_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
-_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
-
-
-@nb.njit(cache=True, inline="always")
-def _step(f, j, rows, cols):  # pragma: no cover
-    """The cell move ``j`` reaches from cell ``f``, or -1 off the rectangle."""
-    r = f // cols + _DR[j]
-    c = f % cols + _DC[j]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return -1
-    return r * cols + c
-
-
-@nb.njit(cache=True, inline="always")
-def _move(f, g, cols):  # pragma: no cover
-    """The move from cell ``f`` to cell ``g``, or -1 when they are not a knight's move apart."""
-    dr = g // cols - f // cols
-    dc = g % cols - f % cols
-    for j in range(8):
-        if _DR[j] == dr and _DC[j] == dc:
-            return j
-    return -1
-
-
-@nb.njit(cache=True, inline="always")
-def _unlink(links, f, j, g):  # pragma: no cover
-    """Remove the link ``f -(j)- g`` from both ends."""
-    if links[f, 0] == j:
-        links[f, 0] = NONE
-    else:
-        links[f, 1] = NONE
-    k = j ^ 4
-    if links[g, 0] == k:
-        links[g, 0] = NONE
-    else:
-        links[g, 1] = NONE
-
-
-@nb.njit(cache=True, inline="always")
-def _link(links, f, j, g):  # pragma: no cover
-    """Add the link ``f -(j)- g`` in an empty slot of each end."""
-    if links[f, 0] == NONE:
-        links[f, 0] = j
-    else:
-        links[f, 1] = j
-    k = j ^ 4
-    if links[g, 0] == NONE:
-        links[g, 0] = k
-    else:
-        links[g, 1] = k
-
-
-@nb.njit(cache=True, inline="always")
-def _linked(links, f, j):  # pragma: no cover
-    return links[f, 0] == j or links[f, 1] == j
-
-
 @nb.njit(cache=True)
 def links_from_successors(nxt, rows, cols, links):  # pragma: no cover
     """Fill ``links`` (all :data:`NONE` on entry) from a successor array (-1 after an open path's end).
@@ -142,10 +79,10 @@ def links_from_successors(nxt, rows, cols, links):  # pragma: no cover
         g = nxt[f]
         if g < 0:
             continue
-        j = _move(f, g, cols)
+        j = move(f, g, cols)
         if j < 0:
             return -1
-        _link(links, f, j, g)
+        link(links, f, j, g)
         made += 1
     return made
 
@@ -158,13 +95,9 @@ def delete_holes(links, alive, rows, cols):  # pragma: no cover
     for f in range(n):
         if alive[f]:
             continue
-        for s in range(2):
-            j = links[f, s]
-            if 0 <= j < 8:
-                g = _step(f, j, rows, cols)
-                _unlink(links, f, j, g)
-                cut += 1
-            links[f, s] = NONE
+        cut += cut_links(links, f, rows, cols)
+        links[f, 0] = NONE
+        links[f, 1] = NONE
     return cut
 
 
@@ -176,14 +109,14 @@ def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
     while qp[p] >= 0:
         xi = qx[p]
         yi = qv[p]
-        _unlink(links, xi, _move(xi, yi, cols), yi)
+        unlink(links, xi, move(xi, yi, cols), yi)
         p = qp[p]
-    _link(links, y, j, x)
+    link(links, y, j, x)
     p = head
     while qp[p] >= 0:
         xi = qx[p]
         yp = qv[qp[p]]
-        _link(links, yp, _move(yp, xi, cols), xi)
+        link(links, yp, move(yp, xi, cols), xi)
         p = qp[p]
 
 
@@ -218,8 +151,8 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1,
     while head < tail:
         y = qv[head]
         for j in range(8):
-            x = _step(y, j, rows, cols)
-            if x < lo or x >= hi or not alive[x] or stamp[x] == mark or _linked(links, y, j):
+            x = step(y, j, rows, cols)
+            if x < lo or x >= hi or not alive[x] or stamp[x] == mark or linked(links, y, j):
                 continue
             if head == 0 and x == avoid:
                 continue
@@ -233,7 +166,7 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1,
                 k = links[x, s]
                 if k < 0 or k >= 8:
                     continue
-                w = _step(x, k, rows, cols)
+                w = step(x, k, rows, cols)
                 if w < lo or w >= hi or stamp[w] == mark:
                     continue
                 stamp[w] = mark
@@ -249,18 +182,18 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1,
 def _unflip_path(links, qv, qx, qp, head, x, cols):  # pragma: no cover
     """Undo :func:`_flip_path` of the path found from ``qv[head]`` to ``x``: its new links cut, its old ones back."""
     y = qv[head]
-    _unlink(links, y, _move(y, x, cols), x)
+    unlink(links, y, move(y, x, cols), x)
     p = head
     while qp[p] >= 0:
         xi = qx[p]
         yp = qv[qp[p]]
-        _unlink(links, yp, _move(yp, xi, cols), xi)
+        unlink(links, yp, move(yp, xi, cols), xi)
         p = qp[p]
     p = head
     while qp[p] >= 0:
         xi = qx[p]
         yi = qv[p]
-        _link(links, xi, _move(xi, yi, cols), yi)
+        link(links, xi, move(xi, yi, cols), yi)
         p = qp[p]
 
 
@@ -272,7 +205,7 @@ def _on_short_cycle(q, links, rows, cols, budget):  # pragma: no cover
     for _ in range(budget):
         if j < 0 or j >= 8:
             return False  # a path's end: not a cycle
-        g = _step(prev, j, rows, cols)
+        g = step(prev, j, rows, cols)
         if g == q:
             return True
         back = j ^ 4
@@ -299,11 +232,11 @@ def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, for
     were).
     """
     j = links[f, s]
-    g = _step(f, j, rows, cols)
-    _unlink(links, f, j, g)
+    g = step(f, j, rows, cols)
+    unlink(links, f, j, g)
     h = augment_from(f, links, alive, rows, cols, stamp, mark, qv, qx, qp, g)
     if h == 0:
-        _link(links, f, j, g)
+        link(links, f, j, g)
         return 0
     head = h - 1
     found = g if _on_short_cycle(g, links, rows, cols, budget) else -1
@@ -320,7 +253,7 @@ def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, for
     if force:
         return 2
     _unflip_path(links, qv, qx, qp, head, g, cols)
-    _link(links, f, j, g)
+    link(links, f, j, g)
     return -1
 
 
@@ -328,8 +261,8 @@ def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, for
 def unlink_slot(links, f, s, rows, cols):  # pragma: no cover
     """Cut the link in slot ``s`` of cell ``f`` (a move) at both ends; returns the cell it led to."""
     j = links[f, s]
-    g = _step(f, j, rows, cols)
-    _unlink(links, f, j, g)
+    g = step(f, j, rows, cols)
+    unlink(links, f, j, g)
     return g
 
 
@@ -360,16 +293,16 @@ def split_end(u, links, alive, rows, cols):  # pragma: no cover
     each: the two free ends of an open tour, where ``u`` alone could not be.
     """
     for m in range(8):
-        x = _step(u, m, rows, cols)
+        x = step(u, m, rows, cols)
         if x < 0 or not alive[x]:
             continue
         for s in range(2):
             k = links[x, s]
             if k < 0 or k >= 8:
                 continue
-            y = _step(x, k, rows, cols)
-            _unlink(links, x, k, y)
-            _link(links, u, m, x)
+            y = step(x, k, rows, cols)
+            unlink(links, x, k, y)
+            link(links, u, m, x)
             return True
     return False
 
@@ -412,8 +345,8 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
         if t < 0 or done[t]:
             continue
         for j in range(8):
-            x = _step(y, j, rows, cols)
-            if x < 0 or not alive[x] or _linked(links, y, j):
+            x = step(y, j, rows, cols)
+            if x < 0 or not alive[x] or linked(links, y, j):
                 continue
             o = tree[x]
             if o == -2 or (o >= 0 and not done[o]):
@@ -425,15 +358,15 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
                 v = y
                 while parent[v] >= 0:
                     xi = parent[v]
-                    _unlink(links, xi, _move(xi, v, cols), v)
+                    unlink(links, xi, move(xi, v, cols), v)
                     v = parent[xi]
-                _link(links, y, j, x)
+                link(links, y, j, x)
                 tree[x] = -2
                 v = y
                 while parent[v] >= 0:
                     xi = parent[v]
                     yp = parent[xi]
-                    _link(links, yp, _move(yp, xi, cols), xi)
+                    link(links, yp, move(yp, xi, cols), xi)
                     tree[v] = -2
                     tree[xi] = -2
                     v = yp
@@ -445,7 +378,7 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
                 k = links[x, s]
                 if k < 0 or k >= 8:
                     continue
-                w = _step(x, k, rows, cols)
+                w = step(x, k, rows, cols)
                 o = tree[w]
                 if o == -2 or (o >= 0 and not done[o]):
                     continue
@@ -489,22 +422,22 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps, lo=0
         best_k = 0
         best_d = 1 << 62
         for j in range(8):
-            xr = ur + _DR[j]
-            xc = uc + _DC[j]
+            xr = ur + DR[j]
+            xc = uc + DC[j]
             if xr < 0 or xr >= rows or xc < 0 or xc >= cols:
                 continue
             x = xr * cols + xc
-            if x < lo or x >= hi or not alive[x] or _linked(links, u, j):
+            if x < lo or x >= hi or not alive[x] or linked(links, u, j):
                 continue
             if links[x, 0] == NONE or links[x, 1] == NONE:
-                _link(links, u, j, x)
+                link(links, u, j, x)
                 return -1
             for s in range(2):
                 k = links[x, s]
                 if k < 0 or k >= 8:
                     continue
-                wr = xr + _DR[k]  # a link is a move inside the board
-                wc = xc + _DC[k]
+                wr = xr + DR[k]  # a link is a move inside the board
+                wc = xc + DC[k]
                 w = wr * cols + wc
                 if w < lo or w >= hi or stamp[w] == mark:
                     continue
@@ -517,8 +450,8 @@ def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps, lo=0
                     best_k = k
         if best_w < 0:
             return u
-        _unlink(links, best_x, best_k, best_w)
-        _link(links, u, best_j, best_x)
+        unlink(links, best_x, best_k, best_w)
+        link(links, u, best_j, best_x)
         u = best_w
         ur = u // cols
         uc = u % cols
@@ -630,8 +563,8 @@ def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx
         size -= 1
         y = qv[head]
         for j in range(8):
-            x = _step(y, j, rows, cols)
-            if x < 0 or not alive[x] or stamp[x] == mark or _linked(links, y, j):
+            x = step(y, j, rows, cols)
+            if x < 0 or not alive[x] or stamp[x] == mark or linked(links, y, j):
                 continue
             stamp[x] = mark
             if links[x, 0] == NONE or links[x, 1] == NONE:
@@ -643,7 +576,7 @@ def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx
                 k = links[x, s]
                 if k < 0 or k >= 8:
                     continue
-                w = _step(x, k, rows, cols)
+                w = step(x, k, rows, cols)
                 if stamp[w] == mark:
                     continue
                 stamp[w] = mark

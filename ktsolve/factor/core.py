@@ -6,7 +6,6 @@ See :mod:`ktsolve.factor` for the network, the witness and the link format.
 from __future__ import annotations
 
 import time
-import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,21 +102,14 @@ def pure_kernels() -> dict:
     """The kernels of :mod:`._kernels` as plain Python, calling each other as plain Python.
 
     ``kernel.py_func`` alone would still call the jitted helpers (and load
-    or compile them); here every function of the module is rebuilt over one
-    namespace in which each numba dispatcher is replaced by its plain
-    function, so a small board pays no numba start-up at all.
+    or compile them); each kernel here is its :func:`ktsolve.jit.python_twin`,
+    whose helpers (its own file's and the shared grid helpers) are plain
+    Python too, so a small board pays no numba start-up at all.
     """
     if not _PURE:
-        from numba.core.dispatcher import Dispatcher
-
         from . import _kernels as K
 
-        space = dict(vars(K))
-        for name, value in vars(K).items():
-            if isinstance(value, Dispatcher):
-                f = value.py_func
-                space[name] = types.FunctionType(f.__code__, space, name, f.__defaults__, f.__closure__)
-        _PURE.update(space)
+        _PURE.update({name: jit.python_twin(getattr(K, name)) for name in K.__all__ if name != "DEAD"})
     return _PURE
 
 

@@ -104,7 +104,8 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     where it stopped, so after the first scan only those are looked at.
     """
     from ._pair_kernels import short_among
-    from ._restore_kernels import END, augment_forest, augment_many, short_cells, split_end, walk_many
+    from .._grid_kernels import END
+    from ._restore_kernels import augment_forest, augment_many, short_cells, split_end, walk_many
 
     deadline = deadline or Deadline(None)
     cells = rows * cols

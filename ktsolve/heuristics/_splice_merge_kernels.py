@@ -1,12 +1,11 @@
 """Numba kernels of the splice method, steps 4 and 5: pieces merged by exchanges, the tour walked.
 
-The arrays are those of :mod:`ktsolve.factor._restore_kernels` (flat
-cells ``row * cols + col``; ``links`` int8 ``(cells, 2)`` with moves 0..7,
+The arrays are those of :mod:`ktsolve._grid_kernels` (flat cells
+``row * cols + col``; ``links`` int8 ``(cells, 2)`` with moves 0..7,
 ``END`` (8) and ``NONE`` (-1); ``alive`` uint8), plus ``labels`` (int32
 per cell, the piece of every square) and ``parent`` (int32 per piece,
 union-find).  The small helpers (a move's square, linking and unlinking)
-are repeated here, since numba's cache notices edits only in a jitted
-function's own file.
+are the pinned shared ones of :mod:`ktsolve._grid_kernels`.
 
 * :func:`label_components`: the components of the links, by two scans with union-find;
 * :func:`merge_pass`: the four-square exchanges that join components, with
@@ -31,6 +30,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .._grid_kernels import DC, DR, END, cut_links, link, linked, move, step, unlink
+
 __all__ = [
     "cells_outside",
     "keep_outside",
@@ -48,70 +49,6 @@ __all__ = [
     "ruin_box",
 ]
 
-#: A slot linking a square to the extra vertex of an open tour (as in :mod:`ktsolve.factor._restore_kernels`).
-END = 8
-#: An empty slot.
-NONE = -1
-
-#: The knight's moves in the order of ``graph.KNIGHT_MOVES``; move ``j ^ 4`` undoes move ``j``.
-_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
-_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
-
-
-@nb.njit(cache=True, inline="always")
-def _step(f, j, rows, cols):  # pragma: no cover
-    """The cell move ``j`` reaches from cell ``f``, or -1 off the rectangle."""
-    r = f // cols + _DR[j]
-    c = f % cols + _DC[j]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return -1
-    return r * cols + c
-
-
-@nb.njit(cache=True, inline="always")
-def _move(f, g, cols):  # pragma: no cover
-    """The move from cell ``f`` to cell ``g``, or -1 when they are not a knight's move apart."""
-    dr = g // cols - f // cols
-    dc = g % cols - f % cols
-    for j in range(8):
-        if _DR[j] == dr and _DC[j] == dc:
-            return j
-    return -1
-
-
-@nb.njit(cache=True, inline="always")
-def _unlink(links, f, j, g):  # pragma: no cover
-    """Remove the link ``f -(j)- g`` from both ends."""
-    if links[f, 0] == j:
-        links[f, 0] = NONE
-    else:
-        links[f, 1] = NONE
-    k = j ^ 4
-    if links[g, 0] == k:
-        links[g, 0] = NONE
-    else:
-        links[g, 1] = NONE
-
-
-@nb.njit(cache=True, inline="always")
-def _link(links, f, j, g):  # pragma: no cover
-    """Add the link ``f -(j)- g`` in an empty slot of each end."""
-    if links[f, 0] == NONE:
-        links[f, 0] = j
-    else:
-        links[f, 1] = j
-    k = j ^ 4
-    if links[g, 0] == NONE:
-        links[g, 0] = k
-    else:
-        links[g, 1] = k
-
-
-@nb.njit(cache=True, inline="always")
-def _linked(links, f, j):  # pragma: no cover
-    return links[f, 0] == j or links[f, 1] == j
-
-
 @nb.njit(cache=True)
 def label_components(links, alive, rows, cols, labels):  # pragma: no cover
     """Label the components of the links (paths and cycles) 0, 1, ... in the order of their first square;
@@ -128,7 +65,7 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
     board, so the scans step by flat offsets without bounds checks.
     """
     n = rows * cols
-    off = _DR * cols + _DC
+    off = DR * cols + DC
     for f in range(n):
         if not alive[f]:
             labels[f] = -1
@@ -216,9 +153,9 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
             j = links[a, s]
             if j < 0 or j >= 8:
                 continue
-            b = _step(a, j, rows, cols)
+            b = step(a, j, rows, cols)
             for m in range(8):
-                c = _step(a, m, rows, cols)
+                c = step(a, m, rows, cols)
                 if c < 0 or c == b or not alive[c]:
                     continue
                 rc = _find(parent, labels[c])
@@ -228,14 +165,14 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
                     k = links[c, t]
                     if k < 0 or k >= 8:
                         continue
-                    d = _step(c, k, rows, cols)
-                    jb = _move(b, d, cols)
+                    d = step(c, k, rows, cols)
+                    jb = move(b, d, cols)
                     if jb < 0 or d == a:
                         continue
-                    _unlink(links, a, j, b)
-                    _unlink(links, c, k, d)
-                    _link(links, a, m, c)
-                    _link(links, b, jb, d)
+                    unlink(links, a, j, b)
+                    unlink(links, c, k, d)
+                    link(links, a, m, c)
+                    link(links, b, jb, d)
                     parent[rc] = ra
                     pieces -= 1
                     done = True
@@ -264,7 +201,7 @@ def rank_cells(alive, rank):  # pragma: no cover
 def cycle_positions(links, rows, cols, start, pos, base):  # pragma: no cover
     """``pos[f] = base + k`` for the ``k``-th cell met walking the links from ``start`` through its first
     slot; returns how many cells (the walk stops back at ``start`` or at an end)."""
-    off = _DR * cols + _DC
+    off = DR * cols + DC
     f = start
     j = links[f, 0]
     k = 0
@@ -283,7 +220,7 @@ def cycle_positions(links, rows, cols, start, pos, base):  # pragma: no cover
 def cycle_cells(q, links, rows, cols, out):  # pragma: no cover
     """The squares of the cycle through ``q`` in walking order (from its first slot), into ``out``; how many
     (at most ``out.size``; a path's end stops the walk)."""
-    off = _DR * cols + _DC
+    off = DR * cols + DC
     out[0] = q
     k = 1
     f = q
@@ -307,7 +244,7 @@ def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
     ``out.size`` squares, at an end, or back at ``start``.  Links are moves
     inside the board, so it steps by flat offsets.
     """
-    off = _DR * cols + _DC
+    off = DR * cols + DC
     f = start
     j = links[f, 0]
     if j < 0 or j >= 8:
@@ -349,7 +286,7 @@ def _first_met(start, avoid, e, f, rows, cols, links, steps):  # pragma: no cove
         for s in range(2):
             k = links[cur, s]
             if 0 <= k < 8:
-                g = _step(cur, k, rows, cols)
+                g = step(cur, k, rows, cols)
                 if g != prev:
                     nxt = g
                     break
@@ -387,9 +324,9 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
             j = links[a, s]
             if j < 0 or j >= 8:
                 continue
-            b = _step(a, j, rows, cols)
+            b = step(a, j, rows, cols)
             for m in range(8):
-                d = _step(a, m, rows, cols)
+                d = step(a, m, rows, cols)
                 if d < 0 or not alive[d]:
                     continue
                 rd = _find(parent, labels[d])
@@ -399,10 +336,10 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
                     kc = links[d, t]
                     if kc < 0 or kc >= 8:
                         continue
-                    c = _step(d, kc, rows, cols)
+                    c = step(d, kc, rows, cols)
                     for m2 in range(8):
-                        e = _step(c, m2, rows, cols)
-                        if e < 0 or e == d or not alive[e] or _linked(links, c, m2):
+                        e = step(c, m2, rows, cols)
+                        if e < 0 or e == d or not alive[e] or linked(links, c, m2):
                             continue
                         re = _find(parent, labels[e])
                         if re == ra:
@@ -411,10 +348,10 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
                             kf = links[e, t2]
                             if kf < 0 or kf >= 8:
                                 continue
-                            f = _step(e, kf, rows, cols)
+                            f = step(e, kf, rows, cols)
                             if f == c or f == d:
                                 continue
-                            jb = _move(b, f, cols)
+                            jb = move(b, f, cols)
                             if jb < 0:
                                 continue
                             if re == rd:
@@ -425,12 +362,12 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
                                         continue
                                 if side != 1:
                                     continue
-                            _unlink(links, a, j, b)
-                            _unlink(links, d, kc, c)
-                            _unlink(links, e, kf, f)
-                            _link(links, a, m, d)
-                            _link(links, c, m2, e)
-                            _link(links, b, jb, f)
+                            unlink(links, a, j, b)
+                            unlink(links, d, kc, c)
+                            unlink(links, e, kf, f)
+                            link(links, a, m, d)
+                            link(links, c, m2, e)
+                            link(links, b, jb, f)
                             parent[rd] = ra
                             pieces -= 1
                             if re != rd:
@@ -536,7 +473,7 @@ def _crossing_links(f, links, rows, cols, r0, r1, c0, c1):  # pragma: no cover
         if j == END:
             out += 1
         elif 0 <= j < 8:
-            g = _step(f, j, rows, cols)
+            g = step(f, j, rows, cols)
             r = g // cols
             c = g % cols
             if r < r0 or r >= r1 or c < c0 or c >= c1:
@@ -563,7 +500,7 @@ def walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit):
             cur = e1 if cur == e0 else e0
             back = END
         elif 0 <= j < 8:
-            cur = _step(cur, j, rows, cols)
+            cur = step(cur, j, rows, cols)
             back = j ^ 4
         else:
             return -1
@@ -586,12 +523,6 @@ def ruin_box(links, alive, rows, cols, r0, r1, c0, c1):  # pragma: no cover
     for r in range(max(r0, 0), min(r1, rows)):
         for c in range(max(c0, 0), min(c1, cols)):
             f = r * cols + c
-            if not alive[f]:
-                continue
-            for s in range(2):
-                j = links[f, s]
-                if 0 <= j < 8:
-                    g = _step(f, j, rows, cols)
-                    _unlink(links, f, j, g)
-                    cut += 1
+            if alive[f]:
+                cut += cut_links(links, f, rows, cols)
     return cut

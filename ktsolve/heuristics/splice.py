@@ -167,7 +167,8 @@ def build_links(board: Board, deadline: Deadline | None = None):
     boards, slower on large ones).
     """
     from ._divide_blocks import load_catalog
-    from ..factor._restore_kernels import NONE, delete_holes, links_from_successors
+    from .._grid_kernels import NONE
+    from ..factor._restore_kernels import delete_holes, links_from_successors
     from .divide import _plan_cycle, _plan_open, _successors
 
     deadline = deadline or Deadline(None)
@@ -192,7 +193,8 @@ def build_links(board: Board, deadline: Deadline | None = None):
 
 def _fix_end(links, alive, f: int, rows: int, cols: int) -> None:
     """Make cell ``f`` an end of the path: an :data:`END` link, its tour neighbour in slot 0 cut off if needed."""
-    from ..factor._restore_kernels import END, NONE, unlink_slot
+    from .._grid_kernels import END, NONE
+    from ..factor._restore_kernels import unlink_slot
 
     if links[f, 0] != NONE and links[f, 1] != NONE:
         unlink_slot(links, f, 0, rows, cols)
@@ -504,7 +506,7 @@ def _ends_refused(board: Board, spec: TourSpec) -> str | None:
 
 
 def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str, seed) -> SolveResult:
-    from ..factor._restore_kernels import END
+    from .._grid_kernels import END
     from ._splice_stuck import cut_off
     from ._splice_merge_kernels import rank_cells, walk_links
 

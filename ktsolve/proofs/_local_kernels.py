@@ -13,13 +13,10 @@ the next move to try from each, so a cell's parent is the cell below it.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
+
+from .._grid_kernels import DC, DR
 
 __all__ = ["grid_degree", "grid_labels", "cut_parts"]
-
-#: The knight's moves as (row change, col change).
-_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
-_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
 
 
 @nb.njit(cache=True)
@@ -29,7 +26,7 @@ def grid_degree(alive, rows, cols, deg):  # pragma: no cover
     Cells two or more from every edge add up their eight neighbours by
     flat offsets, without bounds checks; the border checks each move.
     """
-    off = _DR * cols + _DC
+    off = DR * cols + DC
     for r in range(rows):
         inner = 2 <= r < rows - 2
         for c in range(cols):
@@ -42,8 +39,8 @@ def grid_degree(alive, rows, cols, deg):  # pragma: no cover
                     d += alive[f + off[k]] != 0
             else:
                 for k in range(8):
-                    r2 = r + _DR[k]
-                    c2 = c + _DC[k]
+                    r2 = r + DR[k]
+                    c2 = c + DC[k]
                     if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2 * cols + c2]:
                         d += 1
             deg[f] = d
@@ -72,8 +69,8 @@ def grid_labels(alive, rows, cols, label, queue):  # pragma: no cover
             r = v // cols
             c = v - r * cols
             for k in range(8):
-                r2 = r + _DR[k]
-                c2 = c + _DC[k]
+                r2 = r + DR[k]
+                c2 = c + DC[k]
                 if 0 <= r2 < rows and 0 <= c2 < cols:
                     w = r2 * cols + c2
                     if alive[w] and label[w] < 0:
@@ -114,8 +111,8 @@ def cut_parts(alive, rows, cols, root, disc, low, stack, moves, parts):  # pragm
             moves[top - 1] = k + 1
             r = v // cols
             c = v - r * cols
-            r2 = r + _DR[k]
-            c2 = c + _DC[k]
+            r2 = r + DR[k]
+            c2 = c + DC[k]
             if not (0 <= r2 < rows and 0 <= c2 < cols):
                 continue
             w = r2 * cols + c2
