@@ -143,7 +143,7 @@ def windows_worker(n: int, frac: float, seeds: int) -> dict:
     from ktsolve import KnightGraph, TourSpec
     from ktsolve.generate import random_holed_board
     from ktsolve.heuristics import splice
-    from ktsolve.heuristics._splice_colony_window import WINDOW_METHODS, warm_window
+    from ktsolve.heuristics.splice.colony_window import WINDOW_METHODS, warm_window
     from ktsolve.tour import validate
 
     splice.warm()

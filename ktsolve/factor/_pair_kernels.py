@@ -3,7 +3,7 @@ links, and a pairing of the two colours along a space-filling curve.
 
 They read the ``links`` and ``alive`` arrays of :mod:`ktsolve.factor._restore_kernels` (``NONE``, -1:
 an empty slot, from the shared :mod:`ktsolve._grid_kernels`) and change nothing; the searches that act on the pairs are there.  Their tests
-(``tests/test_splice_kernels.py``) check them against numpy and by hand.
+(``tests/heuristics/test_splice_kernels.py``) check them against numpy and by hand.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ They serve :mod:`ktsolve.factor.restore`, which both the splice construction
 (:mod:`ktsolve.heuristics.splice`, steps 1 to 3) and the 2-factor proof's
 start on large boards (:func:`ktsolve.factor.two_factor`) call.
 
-The readable references are in ``tests/naive_splice.py``.
+The readable references are in ``tests/heuristics/naive_splice.py``.
 """
 
 from __future__ import annotations

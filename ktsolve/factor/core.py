@@ -221,8 +221,10 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
         with the holes deleted); links that are not links of this network
         are dropped (counted in ``dropped``).  Not modified.
     deadline : Deadline, optional
-        Checked between phases and between calls of the augmenting kernel;
-        when it expires (or Ctrl-C), the answer is ``unknown``.
+        The caller's clock (None: no time limit), checked between phases
+        and between calls of the augmenting kernel; when it expires (or
+        Ctrl-C), the answer is ``unknown``.  The one conversion is here, at
+        this public entry: every phase below takes the Deadline itself.
     restore : bool, optional
         Whether a cold start is first restored by
         :func:`ktsolve.factor.restore.restore_factor` (short alternating
@@ -276,7 +278,7 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
     if not isinstance(board, Board):
         raise InvalidParameterError(f"board must be a Board, not {type(board).__name__}")
     closed = check_flag("closed", closed)
-    deadline = deadline or Deadline(None)
+    deadline = Deadline.of(deadline)
     t0 = time.perf_counter()
     net = network(board, closed=closed, start=start, end=end)
     rows, cols = board.rows, board.cols

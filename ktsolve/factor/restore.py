@@ -77,7 +77,7 @@ def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
     return d
 
 
-def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline | None = None,
+def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline,
                    caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
                    side: int | None = None, around: np.ndarray | None = None, forest: bool = True) -> tuple[int, dict]:
     """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
@@ -107,7 +107,6 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     from .._grid_kernels import END
     from ._restore_kernels import augment_forest, augment_many, short_cells, split_end, walk_many
 
-    deadline = deadline or Deadline(None)
     cells = rows * cols
     stamp = np.zeros(cells, dtype=np.int32)
     mark = 0

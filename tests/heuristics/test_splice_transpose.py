@@ -1,4 +1,4 @@
-"""Splice's second attempt on the transposed board (ktsolve.heuristics._splice_transpose)."""
+"""Splice's second attempt on the transposed board (ktsolve.heuristics.splice.second)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,16 @@ import pytest
 from ktsolve import Board, KnightGraph, Status, TourSpec
 from ktsolve.generate import random_holed_board
 from ktsolve.heuristics import splice
-from ktsolve.heuristics._splice_transpose import squares_back, transposed
+from ktsolve.heuristics.splice import pipeline, second
+from ktsolve.heuristics.splice.second import squares_back, transposed
 from ktsolve.result import SolveResult
 from ktsolve.tour import validate
+
+
+def _steps(monkeypatch, fake):
+    """Every attempt of splice (the first, from the entry, and the second) runs ``fake``."""
+    monkeypatch.setattr(splice, "run_steps", fake)
+    monkeypatch.setattr(second, "run_steps", fake)
 
 
 def _left_pieces(pieces=2, **stats):
@@ -23,7 +30,7 @@ def _left_pieces(pieces=2, **stats):
 def first_leaves_pieces(monkeypatch):
     """splice's steps answer `unknown` with two pieces on the board as given, and run as usual on any other."""
     splice.warm()  # its first call solves a small board, which would count as an attempt here
-    real = splice._solve
+    real = pipeline.run_steps
     calls = []
 
     def fake(board, spec, *args):
@@ -32,7 +39,7 @@ def first_leaves_pieces(monkeypatch):
             return _left_pieces()
         return real(board, spec, *args)
 
-    monkeypatch.setattr(splice, "_solve", fake)
+    _steps(monkeypatch, fake)
     return calls
 
 
@@ -66,7 +73,7 @@ def test_the_tour_of_the_transposed_board_comes_back_valid(first_leaves_pieces, 
 
 
 def test_both_attempts_left_pieces(monkeypatch):
-    monkeypatch.setattr(splice, "_solve", lambda board, spec, *args: _left_pieces(3 if board.rows == 41 else 2))
+    _steps(monkeypatch, lambda board, spec, *args: _left_pieces(3 if board.rows == 41 else 2))
     res = splice.solve_splice(KnightGraph(random_holed_board(30, 41, 0.03, closed=True, seed=3)), TourSpec(closed=True))
     assert res.status is Status.UNKNOWN and res.tour is None
     assert res.stats["first_attempt"]["pieces"] == 2 and res.stats["pieces"] == 3
@@ -79,7 +86,7 @@ def test_both_attempts_left_pieces(monkeypatch):
                                    _left_pieces(pieces=1)])
 def test_no_second_attempt_where_it_cannot_help(monkeypatch, first):
     calls = []
-    monkeypatch.setattr(splice, "_solve", lambda *args: calls.append(1) or first)
+    _steps(monkeypatch, lambda *args: calls.append(1) or first)
     res = splice.solve_splice(KnightGraph(Board(8, 8)), TourSpec(closed=True))
     assert calls == [1]
     assert res.status is Status.UNKNOWN and res.stats == first.stats
@@ -90,7 +97,7 @@ def test_no_time_left_keeps_the_first_answer(monkeypatch):
         time.sleep(0.05)
         return _left_pieces()
 
-    monkeypatch.setattr(splice, "_solve", slow)
+    _steps(monkeypatch, slow)
     res = splice.solve_splice(KnightGraph(Board(8, 8)), TourSpec(closed=True), time_limit=0.01)
     assert res.status is Status.UNKNOWN and res.stats["pieces"] == 2
     assert res.stats["second_attempt"].startswith("the time limit ran out while transposing")
@@ -104,7 +111,7 @@ def test_ctrl_c_in_the_second_attempt_is_an_honest_unknown(monkeypatch):
             raise Stopped("interrupted", "restoring two moves at every square")
         return _left_pieces()
 
-    monkeypatch.setattr(splice, "_solve", solve)
+    _steps(monkeypatch, solve)
     res = splice.solve_splice(KnightGraph(Board(8, 9)), TourSpec(closed=True))
     assert res.status is Status.UNKNOWN and res.tour is None
     assert res.stats["interrupted"] is True and res.stats["first_attempt"]["pieces"] == 2

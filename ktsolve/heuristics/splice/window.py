@@ -1,4 +1,4 @@
-"""Step 5 of splice: re-solve a small window exactly, keeping the moves that cross its edge.
+"""A repair of splice: re-solve a small window exactly, keeping the moves that cross its edge.
 
 A piece that no exchange joins is left inside a window ``W`` (its bounding
 box, grown by a margin).  The links of the larger pieces that pass through
@@ -21,21 +21,46 @@ path end where it began.  A square whose two links both cross the edge stays
 as it is and is left out of ``W``.
 
 The same window can go to an ant colony instead (``method="aco"`` or
-``"iaco"``, :mod:`ktsolve.heuristics._splice_colony_window`): the paths and
+``"iaco"``, :mod:`ktsolve.heuristics.splice.colony_window`): the paths and
 the relinking here are shared, only the solver differs.
+
+Each window gets its own clock, a part of the call's
+(:meth:`ktsolve.driver.Deadline.part`: a quarter of the time left, at most
+:data:`WINDOW_TIME`), which carries the race's cancel flag.
 """
 
 from __future__ import annotations
 
-from ..graph import KNIGHT_MOVES
+from ..._grid_kernels import END, MOVES, NONE
+from ...driver import Deadline
+from ...seeds import derive_seed
+from .colony_window import colony_edges, window_seed
+from .pieces import Job, Pieces, piece_boxes
 
-__all__ = ["repair_window", "window_paths", "relink", "linked_squares", "move_index", "WINDOW_TIME"]
+__all__ = ["repair_windows", "repair_window", "window_paths", "relink", "linked_squares", "move_index",
+           "window_clock", "solver_seconds", "WINDOW_TIME", "WINDOW_MARGINS", "WINDOW_MAX_CELLS", "COUNTS"]
 
-#: Seconds CP-SAT may spend on one window.
+#: Seconds one window may take (CP-SAT's or a colony's; the free windows' too).
 WINDOW_TIME = 2.0
+#: The share of the call's time left that one window may take (at most :data:`WINDOW_TIME`).
+WINDOW_SHARE = 0.25
+#: Margins (squares) of the windows re-solved exactly around a piece left, tried in turn.
+WINDOW_MARGINS = (2, 3, 4)
+#: Largest window (cells) re-solved exactly; larger pieces are left to ruin and recreate.
+WINDOW_MAX_CELLS = 900
+#: The counts this repair reports.
+COUNTS = ("windows", "windows_tried")
 
-_MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
-_END, _NONE = 8, -1
+
+def window_clock(deadline: Deadline) -> Deadline:
+    """The clock of one window: :data:`WINDOW_SHARE` of the time left, at most :data:`WINDOW_TIME` seconds."""
+    return deadline.part(WINDOW_SHARE, WINDOW_TIME)
+
+
+def solver_seconds(clock: Deadline) -> float:
+    """The seconds a solver may run on a window whose clock is ``clock`` (at least 0.01)."""
+    left = clock.remaining()
+    return WINDOW_TIME if left is None else max(left, 0.01)
 
 
 def linked_squares(links, f: int, cols: int) -> list[int]:
@@ -44,8 +69,8 @@ def linked_squares(links, f: int, cols: int) -> list[int]:
     r, c = divmod(f, cols)
     for j in links[f].tolist():
         if 0 <= j < 8:
-            out.append((r + _MOVES[j][0]) * cols + c + _MOVES[j][1])
-        elif j == _END:
+            out.append((r + MOVES[j][0]) * cols + c + MOVES[j][1])
+        elif j == END:
             out.append(-1)
     return out
 
@@ -53,7 +78,7 @@ def linked_squares(links, f: int, cols: int) -> list[int]:
 def move_index(f: int, g: int, cols: int) -> int:
     """The move (index into ``KNIGHT_MOVES``) from cell ``f`` to cell ``g``, a knight's move away."""
     (r, c), (r2, c2) = divmod(f, cols), divmod(g, cols)
-    return _MOVES.index((r2 - r, c2 - c))
+    return MOVES.index((r2 - r, c2 - c))
 
 
 def window_paths(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int):
@@ -99,23 +124,24 @@ def relink(links, nodes, node_set, nbrs, edges, cols: int) -> None:
         for g in nbrs[f]:
             if g in node_set and f < g:
                 j = move_index(f, g, cols)
-                links[f, 0 if links[f, 0] == j else 1] = _NONE
-                links[g, 0 if links[g, 0] == (j ^ 4) else 1] = _NONE
+                links[f, 0 if links[f, 0] == j else 1] = NONE
+                links[g, 0 if links[g, 0] == (j ^ 4) else 1] = NONE
     for f, g in edges:
         j = move_index(f, g, cols)
-        links[f, 0 if links[f, 0] == _NONE else 1] = j
-        links[g, 0 if links[g, 0] == _NONE else 1] = j ^ 4
+        links[f, 0 if links[f, 0] == NONE else 1] = j
+        links[g, 0 if links[g, 0] == NONE else 1] = j ^ 4
 
 
 def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int,
-                  *, time_limit: float = WINDOW_TIME, method: str = "cpsat", seed: int | None = None) -> bool:
+                  *, clock: Deadline, method: str = "cpsat", seed: int | None = None) -> bool:
     """Re-solve the window rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` (see the module docstring).
 
     ``links`` (int8 ``(cells, 2)``) is changed only when a solution is
     found; returns whether it was.  The window's squares must all have two
-    links (a 2-factor, with its END links).  ``method`` is ``"cpsat"`` (the
-    exact model above) or an ant colony of
-    :mod:`ktsolve.heuristics._splice_colony_window`, which draws from
+    links (a 2-factor, with its END links).  ``clock`` is the window's own
+    (:func:`window_clock`).  ``method`` is ``"cpsat"`` (the exact model
+    above) or an ant colony of
+    :mod:`ktsolve.heuristics.splice.colony_window`, which draws from
     ``seed``.
     """
     found = window_paths(links, alive, rows, cols, r0, r1, c0, c1)
@@ -123,15 +149,41 @@ def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int,
         return False
     nodes, node_set, nbrs, pairs = found
     if method != "cpsat":
-        from ._splice_colony_window import colony_edges
-
-        edges = colony_edges(nodes, node_set, pairs, rows, cols, method=method, time_limit=time_limit, seed=seed)
+        edges = colony_edges(nodes, node_set, pairs, rows, cols, method=method, clock=clock, seed=seed)
     else:
-        edges = _cpsat_edges(nodes, node_set, pairs, rows, cols, time_limit)
+        edges = _cpsat_edges(nodes, node_set, pairs, rows, cols, solver_seconds(clock))
     if edges is None:
         return False
     relink(links, nodes, node_set, nbrs, edges, cols)
     return True
+
+
+def repair_windows(job: Job, state: Pieces, turn: int, *, margins=WINDOW_MARGINS,
+                   max_cells: int = WINDOW_MAX_CELLS) -> tuple[Pieces, dict]:
+    """Every piece but the largest re-solved exactly in a window around it (:func:`repair_window`), then the
+    pieces counted and merged again.
+
+    Windows of more than ``max_cells`` cells are left to ruin and recreate.  ``job.method`` solves each
+    window; window ``k`` of a colony draws from a seed derived from the turn's (itself derived from
+    ``job.seed`` and ``turn``).  Returns the new :class:`~.pieces.Pieces` and the counts ``windows``
+    (windows solved) and ``windows_tried``.
+    """
+    links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
+    seed = None if job.seed is None else derive_seed(job.seed, "splice repair turn", turn)
+    solved = tried = 0
+    for top, bottom, left, right in piece_boxes(state, cols):
+        for grow in margins:
+            if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
+                break
+            deadline.check("re-solving windows around the pieces left")
+            tried += 1
+            if repair_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow, right + grow + 1,
+                             clock=window_clock(deadline), method=job.method, seed=window_seed(seed, tried)):
+                solved += 1
+                break
+    if solved:
+        state = job.merge()
+    return state, {"windows": solved, "windows_tried": tried}
 
 
 def _cpsat_edges(nodes, node_set, pairs, rows: int, cols: int, time_limit: float):
@@ -144,7 +196,7 @@ def _cpsat_edges(nodes, node_set, pairs, rows: int, cols: int, time_limit: float
     forced = {(pairs[i][1], pairs[(i + 1) % len(pairs)][0]) for i in range(len(pairs))}
     for f in nodes:
         r, c = divmod(f, cols)
-        for dr, dc in _MOVES:
+        for dr, dc in MOVES:
             r2, c2 = r + dr, c + dc
             g = r2 * cols + c2
             if 0 <= r2 < rows and 0 <= c2 < cols and g in node_set and (f, g) not in forced:

@@ -1,4 +1,5 @@
-"""Step 5 of splice, first repair: a piece left over is broken at one link and rerouted by a long alternating cycle.
+"""A repair of splice, the first of a turn: a piece left over is broken at one link and rerouted by an
+alternating cycle.
 
 A piece that no four- or six-square exchange joins can sit in a *frozen*
 stretch of the 2-factor: with the links around it fixed, every 2-factor of
@@ -27,9 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..driver import Deadline
+from ...factor._restore_kernels import reroute
+from ._merge_kernels import cycle_cells
+from .pieces import Job, Pieces, piece_cells
 
-__all__ = ["repair_reroute", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE"]
+__all__ = ["repair_reroute", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE", "COUNTS"]
 
 #: Rounds of rerouting (each one link of every piece left, then the exchanges).
 REROUTE_ROUNDS = 6
@@ -44,21 +47,10 @@ _SMALL_PER_SQUARE = 4
 _SMALL_MIN, _SMALL_MAX = 64, 1 << 16
 #: Small cycles a piece's forced reroute leaves that are rerouted in their turn, within one round.
 CHASE = 4
+#: The counts this repair reports.
+COUNTS = ("reroute_rounds", "reroute_undone", "reroute_forced")
 #: The strides between the squares of a piece that successive tries and rounds cut a link at.
 _STRIDE, _ROUND_STRIDE = 7919, 104729
-
-
-def _pieces(state):
-    """The squares of every piece but the largest, piece by piece: ``(cells, starts, sizes)``."""
-    from .splice import outside
-
-    cells, roots = outside(state)
-    if cells.size == 0:
-        return cells, cells, cells
-    order = np.argsort(roots, kind="stable")
-    cells, roots = cells[order], roots[order]
-    starts = np.flatnonzero(np.r_[True, roots[1:] != roots[:-1]])
-    return cells, starts, np.diff(np.r_[starts, cells.size])
 
 
 def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues, tries: int, small,
@@ -66,9 +58,6 @@ def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
     """Reroute one link of the piece whose squares are ``piece`` (round ``k``): up to ``tries`` links in turn
     until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced)``:
     the squares of a small cycle that kept flip left (to be chased in its turn), or None."""
-    from ..factor._restore_kernels import reroute
-    from ._splice_merge_kernels import cycle_cells
-
     size = piece.size
     budget = min(max(_SMALL_PER_SQUARE * size, _SMALL_MIN), _SMALL_MAX)
     first = None
@@ -91,12 +80,11 @@ def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
     return ring[:cycle_cells(int(small[0]), links, rows, cols, ring)].copy(), 1
 
 
-def repair_reroute(links, alive, rows: int, cols: int, state, *, deadline: Deadline | None = None,
-                   rounds: int = REROUTE_ROUNDS, tries: int = REROUTE_TRIES, queue: int = REROUTE_QUEUE):
+def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_ROUNDS, tries: int = REROUTE_TRIES,
+                   queue: int = REROUTE_QUEUE) -> tuple[Pieces, dict]:
     """Rounds of rerouting around the pieces left (see the module docstring); returns the last
-    :class:`~ktsolve.heuristics.splice.Pieces`, with ``stats["reroute_rounds"]``,
-    ``stats["reroute_undone"]`` and ``stats["reroute_forced"]`` (reroutes kept though each try left a
-    small cycle).
+    :class:`~.pieces.Pieces` and the counts ``reroute_rounds``, ``reroute_undone`` and
+    ``reroute_forced`` (reroutes kept though each try left a small cycle).
 
     Each piece gets up to ``tries`` links cut in turn
     (:func:`ktsolve.factor._restore_kernels.reroute`), until one's
@@ -105,13 +93,11 @@ def repair_reroute(links, alive, rows: int, cols: int, state, *, deadline: Deadl
     rerouted in its turn (up to :data:`CHASE` times), and what is left goes
     to the exchanges and the next round.  ``links`` keep a 2-factor throughout; a
     round that does not lower the count of pieces is undone from a copy of
-    the links taken before it.
+    the links taken before it.  Every turn reroutes alike (``turn`` is not read).
     """
-    from .splice import merge_pieces
-
-    deadline = deadline or Deadline(None)
+    links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     if state.labels is None:
-        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+        state = job.merge()
     done = undone = forced = 0
     stamp = queues = small = ring = saved = None
     mark = 0
@@ -119,7 +105,7 @@ def repair_reroute(links, alive, rows: int, cols: int, state, *, deadline: Deadl
         if state.pieces <= 1:
             break
         deadline.check("rerouting the pieces left")
-        cells, starts, sizes = _pieces(state)
+        cells, starts, sizes = piece_cells(state)
         if stamp is None:
             stamp = np.zeros(rows * cols, dtype=np.int32)
             size = min(queue, rows * cols)
@@ -139,14 +125,11 @@ def repair_reroute(links, alive, rows: int, cols: int, state, *, deadline: Deadl
                 if piece is None:
                     break
         done += 1
-        after = merge_pieces(links, alive, rows, cols, deadline=deadline)
+        after = job.merge()
         if after.pieces < state.pieces:
             state = after
             continue
         del after
         links[:] = saved  # the links the state was labelled on
         undone += 1
-    state.stats["reroute_rounds"] = done
-    state.stats["reroute_undone"] = undone
-    state.stats["reroute_forced"] = forced
-    return state
+    return state, {"reroute_rounds": done, "reroute_undone": undone, "reroute_forced": forced}

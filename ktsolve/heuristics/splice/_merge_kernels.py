@@ -22,7 +22,7 @@ are the pinned shared ones of :mod:`ktsolve._grid_kernels`.
 * :func:`ruin_box`: every link near a piece left over cut, to be restored
   and merged again in another way.
 
-The readable references are in ``tests/naive_splice.py``.
+The readable references are in ``tests/heuristics/naive_splice.py``.
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .._grid_kernels import DC, DR, END, cut_links, link, linked, move, step, unlink
+from ..._grid_kernels import DC, DR, END, cut_links, link, linked, move, step, unlink
 
 __all__ = [
+    "find",
     "cells_outside",
     "keep_outside",
     "cells_apart",
@@ -113,7 +114,8 @@ def _onward(links, g, j):  # pragma: no cover
 
 
 @nb.njit(cache=True, inline="always")
-def _find(parent, a):  # pragma: no cover
+def find(parent, a):  # pragma: no cover
+    """The union-find root of ``a`` in ``parent``, with the path to it compressed."""
     root = a
     while parent[root] != root:
         root = parent[root]
@@ -145,8 +147,8 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
             break
         if not alive[a]:
             continue
-        ra = _find(parent, labels[a])
-        if ra == _find(parent, skip):
+        ra = find(parent, labels[a])
+        if ra == find(parent, skip):
             continue
         done = False
         for s in range(2):
@@ -158,7 +160,7 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
                 c = step(a, m, rows, cols)
                 if c < 0 or c == b or not alive[c]:
                     continue
-                rc = _find(parent, labels[c])
+                rc = find(parent, labels[c])
                 if rc == ra:
                     continue
                 for t in range(2):
@@ -316,8 +318,8 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
             break
         if not alive[a]:
             continue
-        ra = _find(parent, labels[a])
-        if ra == _find(parent, skip):
+        ra = find(parent, labels[a])
+        if ra == find(parent, skip):
             continue
         done = False
         for s in range(2):
@@ -329,7 +331,7 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
                 d = step(a, m, rows, cols)
                 if d < 0 or not alive[d]:
                     continue
-                rd = _find(parent, labels[d])
+                rd = find(parent, labels[d])
                 if rd == ra:
                     continue
                 for t in range(2):
@@ -341,7 +343,7 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
                         e = step(c, m2, rows, cols)
                         if e < 0 or e == d or not alive[e] or linked(links, c, m2):
                             continue
-                        re = _find(parent, labels[e])
+                        re = find(parent, labels[e])
                         if re == ra:
                             continue
                         for t2 in range(2):
@@ -371,7 +373,7 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
                             parent[rd] = ra
                             pieces -= 1
                             if re != rd:
-                                parent[_find(parent, re)] = ra
+                                parent[find(parent, re)] = ra
                                 pieces -= 1
                             done = True
                             break
@@ -393,14 +395,14 @@ def cells_outside(labels, parent, root):  # pragma: no cover
     n = labels.size
     count = 0
     for f in range(n):
-        if labels[f] >= 0 and _find(parent, labels[f]) != root:
+        if labels[f] >= 0 and find(parent, labels[f]) != root:
             count += 1
     cells = np.empty(count, dtype=np.int64)
     roots = np.empty(count, dtype=np.int32)
     k = 0
     for f in range(n):
         if labels[f] >= 0:
-            r = _find(parent, labels[f])
+            r = find(parent, labels[f])
             if r != root:
                 cells[k] = f
                 roots[k] = r
@@ -425,11 +427,11 @@ def cells_apart(labels, skip, total):  # pragma: no cover
 def outside_among(among, labels, parent, root):  # pragma: no cover
     """The cells of ``among`` (in order) whose piece is not ``root``'s, and their pieces' roots (int32):
     :func:`cells_outside` over a list of cells known to hold every such cell."""
-    top = _find(parent, root)
+    top = find(parent, root)
     count = 0
     for i in range(among.size):
         f = among[i]
-        if labels[f] >= 0 and _find(parent, labels[f]) != top:
+        if labels[f] >= 0 and find(parent, labels[f]) != top:
             count += 1
     cells = np.empty(count, dtype=np.int64)
     roots = np.empty(count, dtype=np.int32)
@@ -437,7 +439,7 @@ def outside_among(among, labels, parent, root):  # pragma: no cover
     for i in range(among.size):
         f = among[i]
         if labels[f] >= 0:
-            r = _find(parent, labels[f])
+            r = find(parent, labels[f])
             if r != top:
                 cells[k] = f
                 roots[k] = r
@@ -454,11 +456,11 @@ def keep_outside(cells, labels, parent, root):  # pragma: no cover
     are not looked at again, so later passes touch only the squares of
     the pieces still apart.
     """
-    top = _find(parent, root)
+    top = find(parent, root)
     k = 0
     for i in range(cells.size):
         f = cells[i]
-        if labels[f] >= 0 and _find(parent, labels[f]) != top:
+        if labels[f] >= 0 and find(parent, labels[f]) != top:
             cells[k] = f
             k += 1
     return k

@@ -139,9 +139,9 @@ def test_agrees_with_prove(n, m, k, seed, closed, drop):
 @pytest.mark.parametrize("closed,ends", [(True, 0), (False, 0), (False, 1), (False, 2), (True, 2)])
 def test_the_factor_package_completes_what_the_local_repairs_leave(monkeypatch, closed, ends):
     # the local repairs do nothing: every missing move is left to ktsolve.factor.two_factor
-    from ktsolve.heuristics import splice
+    from ktsolve.heuristics.splice import build
 
-    monkeypatch.setattr(splice, "restore_factor", lambda links, alive, rows, cols, **kw: (1, {"short": 1}))
+    monkeypatch.setattr(build, "restore_factor", lambda links, alive, rows, cols, **kw: (1, {"short": 1}))
     board = random_holed_board(30, 34, 0.03, closed=closed, seed=8)
     even, odd = board.colour_counts()
     spec = TourSpec(closed=closed)

@@ -2,7 +2,7 @@
 
 Seed paper 000 suggests that a colony's tours of small boards can seed
 divide and conquer.  Here a colony takes the place of CP-SAT in splice's
-window step (:mod:`ktsolve.heuristics._splice_window`): the window's paths
+window step (:mod:`ktsolve.heuristics.splice.window`): the window's paths
 ``p_i ... q_i`` must be replaced by new paths inside the window that join
 the same pairs and together cover every square of it.
 
@@ -34,7 +34,7 @@ declared defaults, except ``degree="free"`` for ``iaco`` (its ants then
 follow Warnsdorff's rule, which its module notes show is what finds tours
 of boards of a few hundred squares; the paper's ``"board"`` reading finds
 none there).  A window's budget is :data:`WINDOW_WALKS` walks and the
-window's time cap, whichever ends first; a window whose budget ends is
+window's clock (which carries the race's cancel flag), whichever ends first; a window whose budget ends is
 given up (the caller moves on to larger windows, then to ruin and
 recreate).  With a fixed seed every window that ends within its walks
 repeats its answer; one ended by the time cap depends on the machine's
@@ -43,19 +43,18 @@ speed.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from ..board import Board
-from ..checks import check_choice
-from ..driver import Deadline
-from ..graph import KNIGHT_MOVES, KnightGraph
-from ..seeds import derive_seed
-from ..tour import TourSpec
+from ..._grid_kernels import MOVES
+from ...board import Board
+from ...checks import check_choice
+from ...driver import Deadline
+from ...graph import KnightGraph
+from ...seeds import derive_seed, resolve_seed
+from ...tour import TourSpec
 
 __all__ = ["WINDOW_METHODS", "WINDOW_WALKS", "check_window_method", "augmented_table", "colony_edges",
-           "paths_pair", "warm_window"]
+           "paths_pair", "warm_window", "window_seed"]
 
 #: The window solvers splice accepts: CP-SAT's exact model, and the two ant colonies.
 WINDOW_METHODS = ("cpsat", "aco", "iaco")
@@ -63,8 +62,6 @@ WINDOW_METHODS = ("cpsat", "aco", "iaco")
 WINDOW_WALKS = 20_000
 #: Parameters given to each colony (the rest are its declared defaults).
 COLONY_PARAMS = {"aco": {}, "iaco": {"degree": "free"}}
-
-_MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
 
 
 def check_window_method(value) -> str:
@@ -94,7 +91,7 @@ def augmented_table(nodes, node_set, pairs, rows: int, cols: int):
     table = np.full((k + len(pairs), 8), -1, dtype=np.int32)
     for f in nodes:
         r, c = divmod(f, cols)
-        for j, (dr, dc) in enumerate(_MOVES):
+        for j, (dr, dc) in enumerate(MOVES):
             r2, c2 = r + dr, c + dc
             g = r2 * cols + c2
             if 0 <= r2 < rows and 0 <= c2 < cols and g in node_set:
@@ -149,7 +146,7 @@ class _TableGraph(KnightGraph):
 
 
 def _colony_module(method: str):
-    from . import aco, iaco
+    from .. import aco, iaco
 
     return {"aco": (aco, aco._Colony), "iaco": (iaco, iaco._Colonies)}[method]
 
@@ -162,14 +159,12 @@ def warm_window(method: str) -> float:
     return module.warm(local_search="none", seed_with="none")
 
 
-def colony_edges(nodes, node_set, pairs, rows: int, cols: int, *, method: str, time_limit: float, seed: int | None):
-    """The window's new links (pairs of cells) found by colony ``method``, or None.
+def colony_edges(nodes, node_set, pairs, rows: int, cols: int, *, method: str, clock: Deadline, seed: int | None):
+    """The window's new links (pairs of cells) found by colony ``method`` within ``clock``, or None.
 
     ``seed`` is the window's own (derived by the caller); None draws a
     fresh one.
     """
-    from ..seeds import resolve_seed
-
     table = augmented_table(nodes, node_set, pairs, rows, cols)
     if table is None:
         return None
@@ -178,7 +173,6 @@ def colony_edges(nodes, node_set, pairs, rows: int, cols: int, *, method: str, t
     graph = _TableGraph(table)
     spec = TourSpec(closed=True, start=(0, k))
     values = module.PARAMS.check(COLONY_PARAMS[method], n=graph.n)
-    clock = Deadline(time_limit)
     col = make(graph, spec, values, seed=resolve_seed(seed), deadline=clock)
     pair_of = np.full(k, -1, dtype=np.int64)
     index = {f: i for i, f in enumerate(nodes)}
@@ -187,8 +181,7 @@ def colony_edges(nodes, node_set, pairs, rows: int, cols: int, *, method: str, t
     per_cycle = col.n_ants
     out = np.empty((max(per_cycle, 64), graph.n), dtype=np.int32)
     walks = 0
-    t_end = time.perf_counter() + time_limit
-    while walks < WINDOW_WALKS and time.perf_counter() < t_end:
+    while walks < WINDOW_WALKS and not clock.expired():
         chunk = max(1, min(col.most, (WINDOW_WALKS - walks + per_cycle - 1) // per_cycle))
         done, n_out = col.run(chunk, out, False)
         walks += max(done, 1) * per_cycle

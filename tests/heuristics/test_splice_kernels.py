@@ -1,4 +1,4 @@
-"""The splice kernels against the slow references of tests/naive_splice.py, on small boards."""
+"""The splice kernels against the slow references of tests/heuristics/naive_splice.py, on small boards."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from ktsolve import _grid_kernels as G
 from ktsolve.generate import random_holed_board
 from ktsolve.factor import _pair_kernels as PK
 from ktsolve.factor import _restore_kernels as K
-from ktsolve.heuristics import _splice_merge_kernels as M
-from ktsolve.heuristics.splice import build_links, merge_pieces, restore_factor
+from ktsolve.heuristics.splice import _merge_kernels as M
+from ktsolve.heuristics.splice.pieces import outside, piece_boxes
+from splice_helpers import build_links, job, merge_pieces, restore_factor, window_clock
 
 BOARDS = [(12, 14, 6, 1), (15, 16, 10, 2), (20, 20, 12, 3), (17, 19, 9, 4), (24, 30, 30, 5)]
 
@@ -370,8 +371,7 @@ def test_ruin_box_cuts_every_link_touching_the_box():
 
 def test_window_absorbs_a_piece_no_exchange_joins():
     # a board whose merge leaves a piece (found by search over seeds): the window re-solved exactly
-    from ktsolve.heuristics._splice_window import repair_window
-    from ktsolve.heuristics.splice import _piece_boxes, repair_windows
+    from ktsolve.heuristics.splice.window import repair_window, repair_windows
 
     n = 150
     board = random_holed_board(n, n, 0.05, closed=True, seed=29)
@@ -379,12 +379,13 @@ def test_window_absorbs_a_piece_no_exchange_joins():
     state = merge_pieces(links, alive, n, n)
     assert state.pieces == 2
     before = ref.components(links, alive, n, n)
-    (top, bottom, left, right), = _piece_boxes(state, n)
+    (top, bottom, left, right), = piece_boxes(state, n)
     small = min(before, key=len)
     assert {f // n for f in small} <= set(range(top, bottom + 1))
     for grow in (2, 3, 4):  # the margins the method tries
         trial = links.copy()
-        if repair_window(trial, alive, n, n, top - grow, bottom + grow + 1, left - grow, right + grow + 1):
+        if repair_window(trial, alive, n, n, top - grow, bottom + grow + 1, left - grow, right + grow + 1,
+                         clock=window_clock()):
             break
         assert np.array_equal(trial, links)  # a window without a solution changes nothing
     else:
@@ -397,18 +398,18 @@ def test_window_absorbs_a_piece_no_exchange_joins():
     outside = (r < top - grow) | (r > bottom + grow) | (c < left - grow) | (c > right + grow)
     assert np.array_equal(trial[outside], links[outside])
     # and through the step's own function
-    state = repair_windows(links, alive, n, n, state)
-    assert state.pieces == 1 and state.stats["windows"] == 1
+    state, counts = repair_windows(job(links, alive, n, n), state, 0)
+    assert state.pieces == 1 and counts["windows"] == 1 and counts["windows_tried"] >= 1
 
 
 def test_window_keeps_the_pairs_of_the_paths_through_it():
     # a window with no piece inside: re-solving it changes nothing outside and keeps one cycle
-    from ktsolve.heuristics._splice_window import repair_window
+    from ktsolve.heuristics.splice.window import repair_window
 
     board = _holed(20, 20, 12, 3)
     links, alive = _restored(board)
     assert merge_pieces(links, alive, 20, 20).pieces == 1
-    if repair_window(links, alive, 20, 20, 6, 13, 6, 13):
+    if repair_window(links, alive, 20, 20, 6, 13, 6, 13, clock=window_clock()):
         assert ref.check(links, alive, 20, 20, complete=True) is None
         assert len(ref.components(links, alive, 20, 20)) == 1
 
@@ -510,15 +511,14 @@ def _pieces_board():
 
 
 def test_free_window_joins_every_piece_through_it():
-    from ktsolve.heuristics._splice_free_window import free_window
-    from ktsolve.heuristics.splice import _piece_boxes
+    from ktsolve.heuristics.splice.free_window import free_window
 
     board, links, alive, state = _pieces_board()
     n = 300
     assert state.pieces == 2
     before = ref.components(links, alive, n, n)
-    (top, bottom, left, right), = _piece_boxes(state, n)
-    nodes = free_window(links, alive, n, n, top - 3, bottom + 4, left - 3, right + 4)
+    (top, bottom, left, right), = piece_boxes(state, n)
+    nodes = free_window(links, alive, n, n, top - 3, bottom + 4, left - 3, right + 4, clock=window_clock())
     assert nodes is not None
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
     after = ref.components(links, alive, n, n)
@@ -527,26 +527,28 @@ def test_free_window_joins_every_piece_through_it():
 
 
 def test_free_window_leaves_the_links_alone_when_unsolved():
-    from ktsolve.heuristics._splice_free_window import free_window
+    from ktsolve.heuristics.splice.free_window import free_window
 
     board, links, alive, state = _pieces_board()
     copy = links.copy()
     # a window of holes only: nothing to solve
     holes = np.flatnonzero(alive == 0)
     r, c = divmod(int(holes[0]), 300)
-    assert free_window(links, alive, 300, 300, r, r + 1, c, c + 1) is None
+    assert free_window(links, alive, 300, 300, r, r + 1, c, c + 1, clock=window_clock()) is None
     assert np.array_equal(links, copy)
 
 
 def test_repair_never_raises_the_pieces_and_keeps_a_two_factor():
-    from ktsolve.heuristics.splice import repair_leftovers, repair_pieces
+    from ktsolve.heuristics.splice.repairs import repair_pieces
+    from ktsolve.heuristics.splice.ruin import repair_ruin
 
     board, links, alive, state = _pieces_board()
     n = 300
-    got = repair_leftovers(links, alive, n, n, state, rounds=3)
+    got, counts = repair_ruin(job(links, alive, n, n), state, 0, rounds=3)
+    assert counts["repair_rounds"] >= 1
     assert got.pieces <= 2 and got.pieces == len(ref.components(links, alive, n, n))
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
-    got, stats = repair_pieces(links, alive, n, n, got)
+    got, stats = repair_pieces(job(links, alive, n, n), got)
     assert got.pieces == stats["pieces"] == len(ref.components(links, alive, n, n)) == 1
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
 
@@ -566,15 +568,15 @@ def _left_pieces(n, share, seed):
 def test_reroute_joins_pieces_and_keeps_a_two_factor(n, share, seed):
     # each round breaks one link of every piece left and flips an alternating cycle through it; a round
     # that does not lower the count is undone, so the count never rises and the links stay a 2-factor
-    from ktsolve.heuristics._splice_reroute import repair_reroute
+    from ktsolve.heuristics.splice.reroute import repair_reroute
 
     links, alive, state = _left_pieces(n, share, seed)
     before = state.pieces
     assert before > 1
-    got = repair_reroute(links, alive, n, n, state)
+    got, counts = repair_reroute(job(links, alive, n, n), state, 0)
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
     assert got.pieces == len(ref.components(links, alive, n, n)) < before
-    assert got.stats["reroute_rounds"] >= 1 and got.stats["reroute_undone"] < got.stats["reroute_rounds"]
+    assert counts["reroute_rounds"] >= 1 and counts["reroute_undone"] < counts["reroute_rounds"]
     assert got.pieces <= 2
 
 
@@ -601,8 +603,6 @@ def ref_find(parent, a):
 
 @pytest.mark.parametrize("n,share,seed", LEFT_PIECES[:3])
 def test_outside_from_the_last_pass_equals_a_scan_of_the_board(n, share, seed):
-    from ktsolve.heuristics.splice import outside
-
     links, alive, state = _left_pieces(n, share, seed)
     assert state.among is not None and state.pieces > 1
     for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
@@ -627,7 +627,7 @@ def test_cells_apart_is_cells_outside_of_a_fresh_labelling():
 
 
 def test_the_rope_follows_a_plain_list_through_splits_reversals_and_turns():
-    from ktsolve.heuristics._splice_rotate import _Rope
+    from ktsolve.heuristics.splice.rotate import _Rope
 
     rng = np.random.default_rng(3)
     plain = list(range(40))
@@ -653,26 +653,26 @@ def test_the_rope_follows_a_plain_list_through_splits_reversals_and_turns():
 @pytest.mark.parametrize("n,share,seed", LEFT_PIECES)
 def test_rotations_join_pieces_and_keep_one_two_factor(n, share, seed):
     # rotations keep one path through the largest cycle and a piece, so each join lowers the count by one
-    from ktsolve.heuristics._splice_rotate import repair_rotate
+    from ktsolve.heuristics.splice.rotate import repair_rotate
 
     links, alive, state = _left_pieces(n, share, seed)
     before = state.pieces
-    got = repair_rotate(links, alive, n, n, state, seed=1)
+    got, counts = repair_rotate(job(links, alive, n, n), state, 1)
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
-    assert got.pieces == len(ref.components(links, alive, n, n)) == before - got.stats["rotate_joined"]
-    assert got.stats["rotate_joined"] >= 1
+    assert got.pieces == len(ref.components(links, alive, n, n)) == before - counts["rotate_joined"]
+    assert counts["rotate_joined"] >= 1
 
 
 def test_kicks_keep_a_two_factor_and_never_raise_the_pieces():
-    from ktsolve.heuristics._splice_rotate import repair_kick
+    from ktsolve.heuristics.splice.rotate import repair_kick
 
     n, share, seed = LEFT_PIECES[2]
     links, alive, state = _left_pieces(n, share, seed)
     before = state.pieces
-    got = repair_kick(links, alive, n, n, state, kicks=3)
+    got, counts = repair_kick(job(links, alive, n, n), state, 0, kicks=3)
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
     assert got.pieces == len(ref.components(links, alive, n, n)) <= before
-    assert got.stats["kicks"] >= 1
+    assert counts["kicks"] >= 1
 
 
 def _pair_nearest_reference(many, colour, side, cols):

@@ -1,12 +1,12 @@
 """Splice's last repair: a window re-solved exactly with the paths through its edge free to pair anew.
 
-The window of :mod:`ktsolve.heuristics._splice_window` keeps the ends of
+The window of :mod:`ktsolve.heuristics.splice.window` keeps the ends of
 every path through its edge paired as they were, so that nothing outside
 needs to be known; around some pieces that is infeasible at every margin
 (the paths of the large cycle there cannot take the piece in with their
 ends kept).  Here the outside is known instead: from every square of the
 window with a link leaving it, the links are walked
-(:func:`ktsolve.heuristics._splice_merge_kernels.walk_outside`) to where
+(:func:`ktsolve.heuristics.splice._merge_kernels.walk_outside`) to where
 the piece comes back into the window.  Each such stretch outside is one
 *join* between two squares of the window, and the pieces through the window
 become one cycle exactly when the window's new links and the joins form one
@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import KNIGHT_MOVES
+from ..._grid_kernels import END, MOVES, NONE
+from ...driver import Deadline
+from ._merge_kernels import find, walk_outside
+from .pieces import Job, Pieces, piece_boxes
+from .window import solver_seconds, window_clock
 
-__all__ = ["free_window", "repair_free"]
+__all__ = ["free_window", "repair_free", "FREE_MARGINS", "FREE_MAX_CELLS", "FREE_MAX_PIECES", "COUNTS"]
 
 #: Margins (squares) of the free windows tried around a piece, in turn.
 FREE_MARGINS = (2, 3, 4, 6)
@@ -35,32 +39,30 @@ FREE_MARGINS = (2, 3, 4, 6)
 FREE_MAX_CELLS = 1600
 #: Pieces left at most for the free windows to run (each costs a walk of the pieces through it).
 FREE_MAX_PIECES = 32
+#: The counts this repair reports.
+COUNTS = ("free_windows",)
 
-_MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
-_END, _NONE = 8, -1
 
-
-def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int, *, ends=(-1, -1),
-                time_limit: float = 2.0):
+def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int, *, clock: Deadline,
+                ends=(-1, -1)):
     """Re-solve the window rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` so that every piece through it
     becomes one cycle (see the module docstring).
 
     ``links`` (int8 ``(cells, 2)``, a 2-factor with its END links) is
     changed only when a solution is found; ``ends`` are the two cells with
-    an END link (-1, -1 for a closed 2-factor).  Returns the window's
-    squares (a list of cells: their pieces are now one) or None.
+    an END link (-1, -1 for a closed 2-factor); ``clock`` is the window's
+    own (:func:`~.window.window_clock`).  Returns the window's squares (a
+    list of cells: their pieces are now one) or None.
     """
     from ortools.sat.python import cp_model
-
-    from ._splice_merge_kernels import walk_outside
 
     r0, r1, c0, c1 = max(0, r0), min(rows, r1), max(0, c0), min(cols, c1)
 
     def leaves(f: int, j: int) -> bool:
-        if j == _END:
+        if j == END:
             return True
         r, c = divmod(f, cols)
-        r2, c2 = r + _MOVES[j][0], c + _MOVES[j][1]
+        r2, c2 = r + MOVES[j][0], c + MOVES[j][1]
         return not (r0 <= r2 < r1 and c0 <= c2 < c1)
 
     nodes, out_slots = [], {}
@@ -69,8 +71,8 @@ def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c
             f = r * cols + c
             if not alive[f]:
                 continue
-            slots = [s for s in range(2) if links[f, s] != _NONE and leaves(f, int(links[f, s]))]
-            if any(links[f, s] == _NONE for s in range(2)):
+            slots = [s for s in range(2) if links[f, s] != NONE and leaves(f, int(links[f, s]))]
+            if any(links[f, s] == NONE for s in range(2)):
                 return None  # not a 2-factor here
             if len(slots) < 2:
                 nodes.append(f)
@@ -94,7 +96,7 @@ def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c
     joined = {(q, p) for q, p in joins.items()}
     for f in nodes:
         r, c = divmod(f, cols)
-        for dr, dc in _MOVES:
+        for dr, dc in MOVES:
             r2, c2 = r + dr, c + dc
             g = r2 * cols + c2
             if r0 <= r2 < r1 and c0 <= c2 < c1 and g in node_set and (f, g) not in joined:
@@ -112,54 +114,49 @@ def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c
     model.add_circuit(arcs)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = float(time_limit)
+    solver.parameters.max_time_in_seconds = solver_seconds(clock)
     if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     # the window's own links go, the links leaving it stay, the solved ones come in
     for f in nodes:
         for s in range(2):
             j = int(links[f, s])
-            if j != _END and not leaves(f, j):
-                links[f, s] = _NONE
+            if j != END and not leaves(f, j):
+                links[f, s] = NONE
     for (f, g), lit in moves.items():
         if solver.value(lit):
             (r, c), (r2, c2) = divmod(f, cols), divmod(g, cols)
-            j = _MOVES.index((r2 - r, c2 - c))
-            links[f, 0 if links[f, 0] == _NONE else 1] = j
-            links[g, 0 if links[g, 0] == _NONE else 1] = j ^ 4
+            j = MOVES.index((r2 - r, c2 - c))
+            links[f, 0 if links[f, 0] == NONE else 1] = j
+            links[g, 0 if links[g, 0] == NONE else 1] = j ^ 4
     return nodes
 
 
-def repair_free(links, alive, rows: int, cols: int, state, *, deadline=None, margins=FREE_MARGINS,
-                max_cells: int = FREE_MAX_CELLS, max_pieces: int = FREE_MAX_PIECES, time_cap: float = 2.0):
+def repair_free(job: Job, state: Pieces, turn: int, *, margins=FREE_MARGINS, max_cells: int = FREE_MAX_CELLS,
+                max_pieces: int = FREE_MAX_PIECES) -> tuple[Pieces, dict]:
     """Free windows around every piece but the largest, while at most ``max_pieces`` are left.
 
     A solved window joins every piece through it into one: union-find
     ``state.parent`` learns it at once (no labelling of the board), and
-    ``state.pieces`` drops.  Returns ``state`` with ``stats["free_windows"]``.
+    ``state.pieces`` drops.  Returns ``state`` and the count
+    ``free_windows``.  Every turn tries alike (``turn`` is not read).
     """
-    from ..driver import Deadline
-    from ._splice_merge_kernels import _find
-    from .splice import _piece_boxes
-
-    deadline = deadline or Deadline(None)
+    links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     solved = 0
     if 1 < state.pieces <= max_pieces:
-        e = np.flatnonzero((links == _END).any(axis=1))
+        e = np.flatnonzero((links == END).any(axis=1))
         ends = (int(e[0]), int(e[1])) if e.size == 2 else (-1, -1)
-        giant = _find(state.parent, state.giant)
-        for top, bottom, left, right in _piece_boxes(state, cols):
+        giant = find(state.parent, state.giant)
+        for top, bottom, left, right in piece_boxes(state, cols):
             for grow in margins:
                 if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
                     break
                 deadline.check("re-solving free windows around the pieces left")
-                budget = deadline.share(0.25, time_cap)
                 nodes = free_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow,
-                                    right + grow + 1, ends=ends,
-                                    time_limit=time_cap if budget is None else max(budget, 0.01))
+                                    right + grow + 1, clock=window_clock(deadline), ends=ends)
                 if nodes is None:
                     continue
-                roots = {int(_find(state.parent, state.labels[f])) for f in nodes}
+                roots = {int(find(state.parent, state.labels[f])) for f in nodes}
                 keep = giant if giant in roots else min(roots)
                 for r in roots - {keep}:
                     state.parent[r] = keep
@@ -168,5 +165,4 @@ def repair_free(links, alive, rows: int, cols: int, state, *, deadline=None, mar
                 break
             if state.pieces <= 1:
                 break
-    state.stats["free_windows"] = solved
-    return state
+    return state, {"free_windows": solved}

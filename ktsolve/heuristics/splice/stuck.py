@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import KNIGHT_MOVES
+from ..._grid_kernels import MOVES
+from .pieces import Pieces, flat_roots, outside
 
 __all__ = ["cut_off", "STUCK_CELLS_MAX"]
 
@@ -31,22 +32,20 @@ __all__ = ["cut_off", "STUCK_CELLS_MAX"]
 STUCK_CELLS_MAX = 2_000_000
 
 
-def cut_off(state, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
-    """A piece of ``state`` (:class:`~ktsolve.heuristics.splice.Pieces`) that no repair can join, or None.
+def cut_off(state: Pieces, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
+    """A piece of ``state`` (:class:`~.pieces.Pieces`) that no repair can join, or None.
 
     Returns ``{"squares": size, "contacts": k, "cell": c}``: the piece's size, its number of contacts
     (0, or 1 on a closed question) and the flat cell of its contact (-1 when none).
     """
-    from .splice import flat_roots, outside
-
     cells, roots = outside(state)
     if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
         return None
     root_of = flat_roots(state.parent)
     r, c = cells // cols, cells % cols
     contact = np.zeros(cells.size, dtype=bool)
-    for dr, dc in KNIGHT_MOVES:
-        rr, cc = r + int(dr), c + int(dc)
+    for dr, dc in MOVES:
+        rr, cc = r + dr, c + dc
         on = np.flatnonzero((rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols))
         to = rr[on] * cols + cc[on]
         live = alive[to] != 0

@@ -20,10 +20,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..board import Board
-from ..driver import Stopped
-from ..result import SolveResult, Status
-from ..tour import Tour, TourSpec
+from ...board import Board
+from ...driver import Deadline, Stopped
+from ...result import SolveResult, Status
+from ...tour import Tour, TourSpec
+from .pipeline import run_steps, unknown
 
 __all__ = ["second_attempt", "transposed", "squares_back"]
 
@@ -66,25 +67,23 @@ def squares_back(board: Board, mirrored: Board, squares: np.ndarray) -> np.ndarr
     return back[squares]
 
 
-def second_attempt(board: Board, spec: TourSpec, deadline, progress, window_method: str, seed,
+def second_attempt(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str, seed,
                    first: SolveResult) -> SolveResult:
-    """The steps again on the transposed board (:func:`transposed`), after a first attempt that left
-    pieces; its tour mapped back, or an ``unknown`` that gives both attempts' counts."""
-    from .splice import _solve, _unknown
-
+    """The steps again on the transposed board (:func:`transposed`; :func:`~.pipeline.run_steps`), after a
+    first attempt that left pieces; its tour mapped back, or an ``unknown`` that gives both attempts' counts."""
     before = {"pieces": first.stats["pieces"], "reason": first.stats["reason"]}
     try:
         deadline.check("transposing the board for a second attempt")
         mirrored, question = transposed(board, spec)
-        res = _solve(mirrored, question, deadline, progress, window_method, seed)
+        res = run_steps(mirrored, question, deadline, progress, window_method, seed)
     except Stopped as stop:
         if stop.interrupted:
-            return _unknown(stop.describe(), interrupted=True, first_attempt=before)
+            return unknown(stop.describe(), interrupted=True, first_attempt=before)
         return replace(first, stats={**first.stats, "second_attempt": stop.describe()})
     if res.status is not Status.FOUND:
         why = (f"{before['pieces']} pieces were left unjoined, and on the transposed board "
                f"{res.stats.get('pieces', 'none')} (the second attempt: {res.stats['reason']})")
-        return _unknown(why, first_attempt=before, **{k: v for k, v in res.stats.items() if k != "reason"})
+        return unknown(why, first_attempt=before, **{k: v for k, v in res.stats.items() if k != "reason"})
     squares = squares_back(board, mirrored, res.tour.squares)
     return SolveResult(Status.FOUND, tour=Tour(board, squares, closed=spec.closed),
                        stats={**res.stats, "first_attempt": before, "transposed": True})

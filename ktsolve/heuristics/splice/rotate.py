@@ -1,4 +1,4 @@
-"""Step 5 of splice, for the last few pieces: each joined to the largest cycle by Posa rotations of one path.
+"""A repair of splice, for the last few pieces: each joined to the largest cycle by Posa rotations of one path.
 
 Where a piece sits in a stretch of forced moves, every alternating cycle
 through it cuts the cycles it crosses into many small ones (seen on a
@@ -32,12 +32,14 @@ from bisect import bisect_right
 
 import numpy as np
 
-from ..driver import Deadline
-from ..graph import KNIGHT_MOVES
-from ._splice_reroute import REROUTE_QUEUE
-from ._splice_window import linked_squares, move_index
+from ..._grid_kernels import MOVES
+from ...factor._restore_kernels import reroute
+from ._merge_kernels import cycle_cells, cycle_positions
+from .pieces import Job, Pieces, outside
+from .reroute import REROUTE_QUEUE
+from .window import linked_squares, move_index
 
-__all__ = ["repair_rotate", "repair_kick", "ROTATE_MAX", "ROTATIONS", "OPENINGS", "KICKS"]
+__all__ = ["repair_rotate", "repair_kick", "ROTATE_MAX", "ROTATIONS", "OPENINGS", "KICKS", "COUNTS", "KICK_COUNTS"]
 
 #: Pieces (besides the largest) this repair takes on; more go to the other repairs first.
 ROTATE_MAX = 64
@@ -49,10 +51,12 @@ OPENINGS = 12
 #: again, then rotations) before the pieces left go to the other repairs.
 KICKS = 4
 
+#: The counts the rotations report, and the kicks.
+COUNTS = ("rotate_joined", "rotations")
+KICK_COUNTS = ("kicks", "kicks_undone")
+
 #: One rotation in this many is taken at random rather than the one that brings the ends nearest.
 _WANDER = 8
-
-_MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
 
 
 class _Rope:
@@ -117,7 +121,7 @@ class _Path:
 
     def moves(self, f: int):
         r, c = divmod(f, self.cols)
-        for dr, dc in _MOVES:
+        for dr, dc in MOVES:
             r2, c2 = r + dr, c + dc
             if 0 <= r2 < self.rows and 0 <= c2 < self.cols and self.alive[r2 * self.cols + c2]:
                 yield r2 * self.cols + c2
@@ -233,33 +237,30 @@ def _rotations(path: _Path, rope: _Rope, s: int, e: int, budget: int, rng) -> _R
     return None
 
 
-def repair_rotate(links, alive, rows: int, cols: int, state, *, deadline: Deadline | None = None,
-                  rotations: int = ROTATIONS, openings: int = OPENINGS, seed: int = 0):
+def repair_rotate(job: Job, state: Pieces, turn: int, *, rotations: int = ROTATIONS,
+                  openings: int = OPENINGS) -> tuple[Pieces, dict]:
     """Join the pieces left to the largest cycle by rotations (see the module docstring); returns the last
-    :class:`~ktsolve.heuristics.splice.Pieces`, with ``stats["rotate_joined"]`` and ``stats["rotations"]``.
+    :class:`~.pieces.Pieces` and the counts ``rotate_joined`` and ``rotations``.
 
     Runs when the largest piece is a cycle, every other piece is a cycle,
     and at most :data:`ROTATE_MAX` of them are left (else the state comes
     back as it was).  A piece gets up to ``openings`` openings of
-    ``rotations`` rotations each (numpy's generator seeded with ``seed``
+    ``rotations`` rotations each (numpy's generator seeded with ``turn``
     picks a rotation when none closes the path at once); one that none
     joins is left as it was.  The links stay a 2-factor, and every join
     lowers the count of pieces by one, so the count is known without
     labelling the board again; the state is labelled again once at the
     end when a piece was left.
     """
-    from ._splice_merge_kernels import cycle_cells, cycle_positions
-    from .splice import merge_pieces, outside
-
-    deadline = deadline or Deadline(None)
+    links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     if state.labels is None:
-        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
-    state.stats["rotate_joined"] = state.stats["rotations"] = 0
+        state = job.merge()
+    nothing = {"rotate_joined": 0, "rotations": 0}
     if not 1 < state.pieces <= ROTATE_MAX + 1:
-        return state
+        return state, nothing
     cells, roots = outside(state)
     if (links[cells] >= 8).any():
-        return state  # an open path among the pieces: its fixed ends are not for rotations
+        return state, nothing  # an open path among the pieces: its fixed ends are not for rotations
     pieces = {int(r): cells[roots == r] for r in np.unique(roots).tolist()}
     labels, parent, giant = state.labels, state.parent, state.giant
 
@@ -274,7 +275,7 @@ def repair_rotate(links, alive, rows: int, cols: int, state, *, deadline: Deadli
     path = _Path(links, alive, rows, cols, pos, lambda f: labels[f] >= 0 and root(f) in joined)
     rope = None
     ring = np.empty(max(int(v.size) for v in pieces.values()) + 1, dtype=np.int64)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(turn)
     base = joins = made = 0
     for r, squares in sorted(pieces.items(), key=lambda kv: int(kv[1][0])):
         deadline.check("joining the pieces left by rotations")
@@ -294,7 +295,7 @@ def repair_rotate(links, alive, rows: int, cols: int, state, *, deadline: Deadli
                 if rope is None:  # the largest cycle, numbered along one walk
                     base = int(cycle_positions(links, rows, cols, g, pos, 0))
                     if base != int(alive.sum()) - cells.size:
-                        return state  # the largest piece is an open path
+                        return state, nothing  # the largest piece is an open path
                     rope = _Rope([[0, base - 1, False]])
                 pos[order] = base + np.arange(size, dtype=np.int32)
                 openings_tried += 1
@@ -327,27 +328,24 @@ def repair_rotate(links, alive, rows: int, cols: int, state, *, deadline: Deadli
     path.log.clear()
     if state.pieces > 1 and joins:
         # the union-find above knows the joins; labelling again gives the later repairs fresh pieces
-        state = merge_pieces(links, alive, rows, cols, deadline=deadline)
-    state.stats["rotate_joined"], state.stats["rotations"] = joins, made
-    return state
+        state = job.merge()
+    return state, {"rotate_joined": joins, "rotations": made}
 
 
-def repair_kick(links, alive, rows: int, cols: int, state, *, deadline: Deadline | None = None, kicks: int = KICKS):
+def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tuple[Pieces, dict]:
     """Kicks for the pieces rotations leave: each piece is rerouted once whatever small cycles that leaves
     (:func:`ktsolve.factor._restore_kernels.reroute`, forced), the board is labelled and merged by
-    exchanges, and the pieces left, now elsewhere, get their rotations (:func:`repair_rotate`).
+    exchanges, and the pieces left, now elsewhere, get their rotations (:func:`repair_rotate`, kick ``k``
+    with the generator seeded ``k + 1``).
 
     A piece rotations cannot join sits where the strands of the cycles
     near it carry both ends of the path apart; a reroute moves the pieces
     somewhere else.  A kick that leaves more pieces than before is undone
     (from a copy of the links; the state before it is kept).  Returns the
-    last :class:`~ktsolve.heuristics.splice.Pieces`, with
-    ``stats["kicks"]`` and ``stats["kicks_undone"]``.
+    last :class:`~.pieces.Pieces` and the counts ``kicks`` and
+    ``kicks_undone``.  Every turn kicks alike (``turn`` is not read).
     """
-    from ..factor._restore_kernels import reroute
-    from .splice import merge_pieces, outside
-
-    deadline = deadline or Deadline(None)
+    links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     done = undone = 0
     saved = None
     for k in range(kicks):
@@ -373,14 +371,11 @@ def repair_kick(links, alive, rows: int, cols: int, state, *, deadline: Deadline
                     continue
             reroute(f, s, links, alive, rows, cols, stamp, 1 + k * (ROTATE_MAX + 1) + i, *queues, 0, 1, small)
         done += 1
-        after = merge_pieces(links, alive, rows, cols, deadline=deadline)
-        after = repair_rotate(links, alive, rows, cols, after, deadline=deadline, seed=k + 1)
+        after, _ = repair_rotate(job, job.merge(), k + 1)
         if after.pieces <= before:
             state = after
             continue
         links[:] = saved
         undone += 1
-    state.stats["kicks"] = done
-    state.stats["kicks_undone"] = undone
-    return state
+    return state, {"kicks": done, "kicks_undone": undone}
 

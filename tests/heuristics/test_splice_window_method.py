@@ -9,10 +9,12 @@ from conftest import invoke
 from ktsolve import Board, KnightGraph, TourSpec
 from ktsolve.errors import InvalidParameterError
 from ktsolve.generate import random_holed_board
-from ktsolve.heuristics import splice
-from ktsolve.heuristics import _splice_colony_window as W
-from ktsolve.heuristics import _splice_window as SW
+from ktsolve.heuristics.splice import colony_window as W
+from ktsolve.heuristics.splice import repairs
+from ktsolve.heuristics.splice import window as SW
 from ktsolve.heuristics.splice import solve_splice
+from ktsolve.heuristics.splice.pieces import piece_boxes
+from splice_helpers import build_links, job, merge_pieces, restore_factor, window_clock
 from ktsolve.tour import validate
 
 
@@ -30,19 +32,19 @@ def _check(board, res):
 def _merged(board):
     """Links and pieces of ``board`` after the exchanges, before the repairs: what the window step gets."""
     rows, cols = board.rows, board.cols
-    links, alive = splice.build_links(board)
-    splice.restore_factor(links, alive, rows, cols, free_ends=0)
-    return links, alive, splice.merge_pieces(links, alive, rows, cols)
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    return links, alive, merge_pieces(links, alive, rows, cols)
 
 
 def _windows_step(board, method, seed):
     links, alive, state = _merged(board)
     before = state.pieces
-    after = splice.repair_windows(links, alive, board.rows, board.cols, state, method=method, seed=seed)
+    after, counts = SW.repair_windows(job(links, alive, board.rows, board.cols, method=method, seed=seed), state, 0)
     live = alive.astype(bool)
     assert ((links[live] >= 0).sum(axis=1) == 2).all()  # still a 2-factor
-    assert after.pieces <= before - after.stats["windows"]
-    return links, after.stats
+    assert after.pieces <= before - counts["windows"]
+    return links, counts
 
 
 @pytest.mark.parametrize("method", W.WINDOW_METHODS)
@@ -55,16 +57,8 @@ def test_each_window_method_runs_the_window_step(board, method):
 
 def _windows_only(monkeypatch):
     """Switch off the repairs that come before the windows (reroutes, rotations, kicks, ruin and recreate)."""
-    import dataclasses
-
-    from ktsolve.heuristics import _splice_reroute, _splice_rotate
-
-    def same(links, alive, rows, cols, state, **kw):
-        return dataclasses.replace(state, stats={**state.stats, "repair_rounds": 0, "repair_undone": 0})
-
-    for module, name in [(_splice_reroute, "repair_reroute"), (_splice_rotate, "repair_rotate"),
-                         (_splice_rotate, "repair_kick"), (splice, "repair_leftovers")]:
-        monkeypatch.setattr(module, name, same)
+    keep = tuple(st for st in repairs.REPAIRS if st.name in ("windows", "free windows"))
+    monkeypatch.setattr(repairs, "REPAIRS", keep)
 
 
 @pytest.mark.parametrize("method", W.WINDOW_METHODS)
@@ -86,8 +80,8 @@ def test_the_default_is_cpsat_and_solves_windows(board):
 
 
 def test_a_colony_solves_a_window_here(board):
-    # iaco (free degree) solves one of this board's windows with seed 5 (a 31-square window with 6 paths)
-    assert _windows_step(board, "iaco", 5)[1]["windows"] >= 1
+    # iaco (free degree) solves windows of this board with seed 6 (the first turn's seed derived from it)
+    assert _windows_step(board, "iaco", 6)[1]["windows"] >= 1
 
 
 def test_through_solve_and_its_parameters(board):
@@ -99,7 +93,7 @@ def test_through_solve_and_its_parameters(board):
 
 def test_a_seed_repeats_the_windows_and_seeds_differ(board):
     # iaco solves windows of this board (each well inside its walks, so the time cap plays no part)
-    (a, sa), (b, _), (c, sc) = (_windows_step(board, "iaco", s) for s in (5, 5, 2))
+    (a, sa), (b, _), (c, sc) = (_windows_step(board, "iaco", s) for s in (6, 6, 2))
     assert sa["windows"] >= 1 and sc["windows"] >= 1
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
@@ -109,14 +103,14 @@ def test_a_seed_repeats_the_windows_and_seeds_differ(board):
 def test_each_colony_re_solves_a_small_window_of_a_full_board(method):
     # a 4x4 window of divide's tour of a 20x20 board: the colonies solve it (5x5 and larger: neither does)
     board = Board(20, 20)
-    links, alive = splice.build_links(board)
+    links, alive = build_links(board)
     before = links.copy()
-    assert SW.repair_window(links, alive, 20, 20, 6, 10, 6, 10, method=method, seed=1)
+    assert SW.repair_window(links, alive, 20, 20, 6, 10, 6, 10, clock=window_clock(), method=method, seed=1)
     r, c = np.divmod(np.arange(400), 20)
     outside = ~((r >= 6) & (r < 10) & (c >= 6) & (c < 10))
     assert np.array_equal(links[outside], before[outside])
     assert ((links >= 0).sum(axis=1) == 2).all()
-    assert splice.merge_pieces(links, alive, 20, 20).pieces == 1
+    assert merge_pieces(links, alive, 20, 20).pieces == 1
 
 
 @pytest.mark.parametrize("bad", ["ga", "CPSAT", "", 3, None])
@@ -144,11 +138,11 @@ def test_the_command_line_takes_a_window_method():
 def _windows(board, margin=3):
     """The windows splice would re-solve on ``board``: ``(nodes, node_set, nbrs, pairs)`` of each."""
     rows, cols = board.rows, board.cols
-    links, alive = splice.build_links(board)
-    splice.restore_factor(links, alive, rows, cols, free_ends=0)
-    state = splice.merge_pieces(links, alive, rows, cols)
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    state = merge_pieces(links, alive, rows, cols)
     out = []
-    for top, bottom, left, right in splice._piece_boxes(state, cols):
+    for top, bottom, left, right in piece_boxes(state, cols):
         got = SW.window_paths(links, alive, rows, cols, top - margin, bottom + margin + 1, left - margin,
                               right + margin + 1)
         if got is not None:
@@ -213,15 +207,16 @@ def test_paths_pair_refuses_crossed_paths():
 
 def test_a_colony_window_changes_nothing_outside_and_keeps_a_two_factor(board):
     rows, cols = board.rows, board.cols
-    links, alive = splice.build_links(board)
-    splice.restore_factor(links, alive, rows, cols, free_ends=0)
-    state = splice.merge_pieces(links, alive, rows, cols)
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    state = merge_pieces(links, alive, rows, cols)
     before_pieces = state.pieces
     before = links.copy()
     solved = 0
-    for k, (top, bottom, left, right) in enumerate(splice._piece_boxes(state, cols)):
+    for k, (top, bottom, left, right) in enumerate(piece_boxes(state, cols)):
         r0, r1, c0, c1 = top - 2, bottom + 3, left - 2, right + 3
-        if SW.repair_window(links, alive, rows, cols, r0, r1, c0, c1, method="iaco", seed=W.window_seed(5, k)):
+        if SW.repair_window(links, alive, rows, cols, r0, r1, c0, c1, clock=window_clock(), method="iaco",
+                            seed=W.window_seed(5, k)):
             solved += 1
             r, c = np.divmod(np.arange(rows * cols), cols)
             outside = ~((r >= r0) & (r < r1) & (c >= c0) & (c < c1))
@@ -229,5 +224,5 @@ def test_a_colony_window_changes_nothing_outside_and_keeps_a_two_factor(board):
             before = links.copy()
     live = alive.astype(bool)
     assert ((links[live] >= 0).sum(axis=1) == 2).all()
-    after = splice.merge_pieces(links, alive, rows, cols).pieces
+    after = merge_pieces(links, alive, rows, cols).pieces
     assert after <= before_pieces - solved

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, prove
-from ktsolve.heuristics import splice
-from ktsolve.heuristics._splice_stuck import cut_off
 from ktsolve.heuristics.splice import solve_splice
+from ktsolve.heuristics.splice.pieces import outside
+from ktsolve.heuristics.splice.stuck import cut_off
+from splice_helpers import build_links, merge_pieces, restore_factor
 from ktsolve.tour import validate
 
 #: Five squares of the top-left corner that hang on one square, (2, 2) (tests/test_local_proofs.py's CUT_CORNER).
@@ -20,14 +21,14 @@ def _split_board() -> Board:
 
 
 def _merged(board):
-    links, alive = splice.build_links(board)
-    splice.restore_factor(links, alive, board.rows, board.cols, free_ends=0)
-    return alive, splice.merge_pieces(links, alive, board.rows, board.cols)
+    links, alive = build_links(board)
+    restore_factor(links, alive, board.rows, board.cols, free_ends=0)
+    return alive, merge_pieces(links, alive, board.rows, board.cols)
 
 
 def _contacts_by_hand(board, state, alive):
     """Per piece other than the largest (by root): the squares with a move to a square of another piece."""
-    cells, roots = splice.outside(state)
+    cells, roots = outside(state)
     root_of = dict(zip(cells.tolist(), roots.tolist()))
     rows, cols = board.rows, board.cols
 

@@ -1,0 +1,121 @@
+"""Splice's steps in order, on one board: a tour, or an ``unknown`` that says what was left.
+
+:func:`run_steps` is one attempt: the set-up (:mod:`.build`: divide's tour,
+the holes cut, the 2-factor restored), the exchanges (:mod:`.pieces`), the
+check for pieces no repair can join (:mod:`.stuck`), the repairs
+(:mod:`.repairs`) and the walk of the one cycle into the tour.  Its phases,
+in order, are :data:`PHASES`; ``progress(k, 4)`` is called after each of
+the first four.  The second attempt (:mod:`.second`) runs it again on the
+transposed board.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..._grid_kernels import END
+from ...board import Board
+from ...driver import Deadline
+from ...result import SolveResult, Status
+from ...tour import Tour, TourSpec, list_cycle
+from ._merge_kernels import rank_cells, walk_links
+from .build import flat, lay_tour, refused, restore
+from .pieces import Job, merge_pieces
+from .repairs import repair_pieces
+from .stuck import cut_off
+
+__all__ = ["run_steps", "unknown", "PHASES"]
+
+#: The phases of one attempt, in order (the names a progress line can show).
+PHASES = ("divide's tour", "restoring", "merging", "repairing", "walking")
+
+
+def unknown(reason: str, **stats) -> SolveResult:
+    """Splice's ``unknown``: the reason, and the stats of what was left."""
+    return SolveResult(Status.UNKNOWN, stats={"reason": reason, **stats})
+
+
+def _stuck_reason(board: Board, stuck: dict) -> str:
+    """Why splice stopped on a piece no repair can join (:func:`~.stuck.cut_off`)."""
+    if stuck["contacts"] == 0:
+        return (f"a piece of {stuck['squares']} squares has no move to the rest of the board: the board is "
+                "disconnected, so no repair can join it")
+    name = board.name(*divmod(stuck["cell"], board.cols))
+    return (f"a piece of {stuck['squares']} squares meets the rest of the board only at {name}, a cut square: "
+            "no closed tour passes it, so no repair can join the piece")
+
+
+def _first_square(board: Board, spec: TourSpec, links, alive, path_ends, free_ends: int) -> int:
+    """The cell the walk starts from: the fixed start, the path's free end, or any square of a cycle."""
+    s, t = spec.start, spec.end
+    if path_ends or free_ends:
+        ends = np.flatnonzero((links == END).any(axis=1)) if not path_ends else None
+        if s is not None:
+            return flat(board, s)
+        if t is not None and ends is None:
+            # only the end fixed: start from the path's other end
+            ends = np.flatnonzero((links == END).any(axis=1))
+            return int(ends[0]) if int(ends[0]) != flat(board, t) else int(ends[1])
+        return int(ends[0])
+    return flat(board, s) if s is not None else int(np.argmax(alive))
+
+
+def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str,
+              seed) -> SolveResult:
+    """One attempt of splice on ``board`` (see the module docstring); raises :class:`~ktsolve.driver.Stopped`
+    when ``deadline`` runs out or Ctrl-C is pressed."""
+    rows, cols = board.rows, board.cols
+    why = refused(board, spec)
+    if why:
+        return unknown(why)
+    t0 = time.perf_counter()
+    start = lay_tour(board, spec, deadline)
+    if progress is not None:
+        progress(1, 4)
+    t1 = time.perf_counter()
+    start = restore(board, spec, start, deadline)
+    fstats = start.stats
+    if progress is not None:
+        progress(2, 4)
+    if start.links is None:
+        return unknown(f"{start.short} move(s) of squares next to holes could not be restored by short "
+                       f"alternating paths, and {start.why}", **fstats)
+    links, alive = start.links, start.alive
+    t2 = time.perf_counter()
+    state = merge_pieces(links, alive, rows, cols, deadline=deadline)
+    stats = {**fstats, **state.stats}
+    stuck = cut_off(state, alive, rows, cols, closed=spec.closed) if state.pieces > 1 else None
+    if stuck is not None:
+        return unknown(_stuck_reason(board, stuck), cut_off=stuck, **stats)
+    t3 = time.perf_counter()
+    job = Job(links, alive, rows, cols, deadline, window_method, seed)
+    state, repair = repair_pieces(job, state)
+    stats.update(repair)
+    pieces = state.pieces
+    t4 = time.perf_counter()
+    stats["seconds"] = {"tour_of_full_board": round(t1 - t0, 3), "restore": round(t2 - t1, 3),
+                        "merge": round(t3 - t2, 3), "repair": round(t4 - t3, 3)}
+    labels = state.labels if state.labels is not None else np.empty(rows * cols, dtype=np.int32)
+    del state, job
+    if progress is not None:
+        progress(3, 4)
+    if pieces > 1:
+        return unknown(f"{pieces} pieces (cycles or the open path) were left unjoined by the exchanges "
+                       "and the rounds of ruin and recreate", **stats)
+    deadline.check("walking the tour")
+    rank = labels  # the labels' memory, reused
+    rank_cells(alive, rank)
+    first = _first_square(board, spec, links, alive, start.path_ends, start.free_ends)
+    out = np.empty(board.n_squares, dtype=np.int32)
+    got = int(walk_links(links, rows, cols, first, rank, out))
+    del links, rank, labels, start
+    if got != board.n_squares:
+        raise RuntimeError(f"splice: the one piece left covers {got} of {board.n_squares} squares")
+    if spec.closed and spec.end is not None and spec.start is None:
+        out = list_cycle(out, end=board.index(*spec.end))
+    stats["seconds"]["walk"] = round(time.perf_counter() - t4, 3)
+    if progress is not None:
+        progress(4, 4)
+    return SolveResult(Status.FOUND, tour=Tour(board, out, closed=spec.closed), stats=stats)
