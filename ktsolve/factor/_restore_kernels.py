@@ -22,8 +22,8 @@ Kernels, one idea each:
 * :func:`augment_from`: one bounded breadth-first search for an alternating
   path from a square short of links to a square of the other colour short
   of links, applied when found (a square short of two links needs two);
-  :func:`augment_forest`: the same from every square still short at once,
-  one disjoint tree each, for the few whose partner is far;
+  :func:`forest_start` and :func:`forest_steps`: the same from every square still short at once,
+  one disjoint tree each, for the few whose partner is far (a round run in parts);
 * :func:`walk_short`: a missing link carried step by step towards a
   partner chosen along a Hilbert curve (:mod:`._pair_kernels`), where the
   partners are far apart (the colours of the holes balance only over large
@@ -58,7 +58,8 @@ __all__ = [
     "unlink_slot",
     "short_cells",
     "split_end",
-    "augment_forest",
+    "forest_start",
+    "forest_steps",
     "walk_short",
     "augment_many",
     "walk_many",
@@ -68,14 +69,14 @@ __all__ = [
 ]
 
 @nb.njit(cache=True)
-def links_from_successors(nxt, rows, cols, links):  # pragma: no cover
-    """Fill ``links`` (all :data:`NONE` on entry) from a successor array (-1 after an open path's end).
+def links_from_successors(nxt, rows, cols, links, lo, hi):  # pragma: no cover
+    """Fill ``links`` (all :data:`NONE` on entry) from a successor array (-1 after an open path's end), the
+    links from the cells ``lo <= f < hi`` (a caller looks at its deadline between parts).
 
     Returns the number of links made; -1 when a successor is not a knight's move away.
     """
     made = 0
-    n = rows * cols
-    for f in range(n):
+    for f in range(lo, hi):
         g = nxt[f]
         if g < 0:
             continue
@@ -88,11 +89,10 @@ def links_from_successors(nxt, rows, cols, links):  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def delete_holes(links, alive, rows, cols):  # pragma: no cover
-    """Cut every link of every hole at both ends; returns the links cut."""
+def delete_holes(links, alive, rows, cols, lo, hi):  # pragma: no cover
+    """Cut every link of every hole among the cells ``lo <= f < hi`` at both ends; returns the links cut."""
     cut = 0
-    n = rows * cols
-    for f in range(n):
+    for f in range(lo, hi):
         if alive[f]:
             continue
         cut += cut_links(links, f, rows, cols)
@@ -308,8 +308,8 @@ def split_end(u, links, alive, rows, cols):  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pragma: no cover
-    """One round of alternating-path searches from all ``roots`` at once; returns the paths applied.
+def forest_start(roots, tree, parent, queue, done, state):  # pragma: no cover
+    """Start one round of alternating-path searches from all ``roots`` at once (:func:`forest_steps` runs it).
 
     A breadth-first forest: a square belongs to the tree of the root that
     reached it first (``tree``, int32 per cell, -1 on entry), so the trees
@@ -318,15 +318,14 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
     path's (marked -2), are free again for the trees still searching,
     whose paths through them stay valid since their links did not change.
     ``parent`` (int32 per cell) holds the square each square was reached
-    from; ``queue`` (int32, one entry per cell) is used as a ring.  Each
-    root gains at most one link per round.
+    from; ``queue`` (int32, one entry per cell) is used as a ring; ``done``
+    (uint8, one per root, zeros) marks the trees that found their path.
+    ``state`` (int64 ``[head, count, ended]``) is where the round stands,
+    so :func:`forest_steps` can run it in parts.  Each root gains at most
+    one link per round.
     """
-    n = queue.size
-    nroots = roots.size
-    done = np.zeros(nroots, dtype=np.uint8)
-    head = 0
     count = 0
-    for i in range(nroots):
+    for i in range(roots.size):
         u = roots[i]
         if tree[u] != -1:
             continue  # a root listed twice (short of both links) searches once a round
@@ -334,8 +333,22 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
         parent[u] = -1
         queue[count] = u
         count += 1
+    state[0] = 0
+    state[1] = count
+    state[2] = 0
+
+
+@nb.njit(cache=True)
+def forest_steps(links, alive, rows, cols, tree, parent, queue, done, state, budget):  # pragma: no cover
+    """Up to ``budget`` squares of the round :func:`forest_start` began taken off its queue; returns the
+    paths applied.  ``state[2]`` becomes 1 when the round has ended (its queue empty, or its ring full)."""
+    n = queue.size
+    head = state[0]
+    count = state[1]
     applied = 0
-    while count > 0:
+    taken = 0
+    while count > 0 and taken < budget:
+        taken += 1
         y = queue[head]
         head += 1
         if head == n:
@@ -383,7 +396,8 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
                 if o == -2 or (o >= 0 and not done[o]):
                     continue
                 if count == n:
-                    return applied  # the ring is full: the round ends here
+                    state[2] = 1  # the ring is full: the round ends here
+                    return applied
                 tree[w] = t
                 parent[w] = x
                 tail = head + count
@@ -391,6 +405,10 @@ def augment_forest(roots, links, alive, rows, cols, tree, parent, queue):  # pra
                     tail -= n
                 queue[tail] = w
                 count += 1
+    state[0] = head
+    state[1] = count
+    if count == 0:
+        state[2] = 1
     return applied
 
 

@@ -19,11 +19,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..driver import Deadline
+from .chunks import in_budgets, in_chunks
 
 __all__ = ["restore_factor", "warm", "SEARCH_CAPS", "WALK_ROUNDS", "TOWARD_ROUNDS", "TOWARD_SLACK", "TOWARD_QUEUE"]
 
 #: Queue size of the first, local alternating-path search from every square short of a link.
 SEARCH_CAPS = (64,)
+#: What the deadline's reason names while the restoration runs.
+PHASE = "restoring two moves at every square"
 #: Rounds of pairing and walking the missing links of step 3 before the searches towards a partner.
 WALK_ROUNDS = 12
 #: Rounds of searches towards a partner along the curve (one search per square still short) after the walks.
@@ -105,7 +108,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     """
     from ._pair_kernels import short_among
     from .._grid_kernels import END
-    from ._restore_kernels import augment_forest, augment_many, short_cells, split_end, walk_many
+    from ._restore_kernels import augment_many, forest_start, forest_steps, short_cells, split_end, walk_many
 
     cells = rows * cols
     stamp = np.zeros(cells, dtype=np.int32)
@@ -126,7 +129,12 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     # first a small search around every square short of a link: most partners are near
     def search(sel, lo, hi, first):
         qv, qx, qp = (np.empty(caps[0], dtype=np.int64) for _ in range(3))
-        return int(augment_many(todo[sel], links, alive, rows, cols, stamp, mark + first, qv, qx, qp, lo, hi))
+        items = todo[sel]
+
+        def some(a, b):
+            return augment_many(items[a:b], links, alive, rows, cols, stamp, mark + first + a, qv, qx, qp, lo, hi)
+
+        return in_chunks(items.size, some, deadline, PHASE)
 
     stats["augmentations"] += _in_bands(todo, todo, rows, cols, search)
     mark += todo.size + 1
@@ -134,7 +142,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     # other colour, and its missing link is carried to it step by step (far partners are common: the
     # colours of the holes balance only over large regions, and a search would cover the whole region)
     for _ in range(WALK_ROUNDS):
-        deadline.check("restoring two moves at every square")
+        deadline.check(PHASE)
         cand, miss = short_among(cand, links, alive)
         if cand.size == 0:
             break
@@ -147,7 +155,12 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
 
         def walk(sel, lo, hi, first):
             out = np.empty(sel.size, dtype=np.int64)
-            got = int(walk_many(us[sel], vs[sel], links, alive, rows, cols, stamp, mark + first, out, lo, hi))
+            fro, to = us[sel], vs[sel]
+
+            def some(a, b):
+                return walk_many(fro[a:b], to[a:b], links, alive, rows, cols, stamp, mark + first + a, out[a:b], lo, hi)
+
+            got = in_chunks(sel.size, some, deadline, PHASE)
             ends[sel] = out
             return got
 
@@ -170,13 +183,20 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
         parent = np.empty(cells, dtype=np.int32)
         queue = np.empty(cells, dtype=np.int32)
         while True:
-            deadline.check("restoring two moves at every square")
+            deadline.check(PHASE)
             cand, miss = short_among(cand, links, alive)
             roots = cand[((cand // cols + cand % cols) & 1) == side]
             if roots.size == 0:
                 break
             tree.fill(-1)
-            got = int(augment_forest(roots, links, alive, rows, cols, tree, parent, queue))
+            done, state = np.zeros(roots.size, dtype=np.uint8), np.zeros(3, dtype=np.int64)
+            forest_start(roots, tree, parent, queue, done, state)
+
+            def some(budget):
+                got = forest_steps(links, alive, rows, cols, tree, parent, queue, done, state, budget)
+                return got, bool(state[2])
+
+            got = in_budgets(some, deadline, PHASE, first=1 << 16)
             stats["forest_rounds"] += 1
             stats["augmentations"] += got
             if got == 0:
@@ -263,7 +283,7 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
     room = min(rows * cols, TOWARD_QUEUE)
     queues = None
     for _ in range(TOWARD_ROUNDS):
-        deadline.check("restoring two moves at every square")
+        deadline.check(PHASE)
         cand, miss = short_among(cand, links, alive)
         many = np.repeat(cand, miss)
         colour = ((many // cols + many % cols) & 1).astype(np.int8)
@@ -276,7 +296,11 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         us, vs = _pair_nearest(many, colour, side, cols)
         if us is None:
             us, vs = _pair_on_curve(many, colour, side, rows, cols)
-        got = int(augment_toward_many(us, vs, links, alive, rows, cols, stamp, mark, TOWARD_SLACK, *queues))
+        def some(a, b):
+            return augment_toward_many(us[a:b], vs[a:b], links, alive, rows, cols, stamp, mark + a, TOWARD_SLACK,
+                                       *queues)
+
+        got = in_chunks(us.size, some, deadline, PHASE, first=1)
         mark += us.size + 1
         stats["toward"] += got
         stats["toward_rounds"] += 1
@@ -396,8 +420,11 @@ def _warm_calls() -> None:
     k.reroute(f, 0, links, alive, rows, cols, stamp, 3, q, q.copy(), q.copy(), 4, 0, q.copy())
     cand, miss = k.short_cells(links, alive, cols)
     pk.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
-    k.augment_forest(cand[:1], links, alive, rows, cols, np.full(cells, -1, dtype=np.int32),
-                     np.empty(cells, dtype=np.int32), np.empty(cells, dtype=np.int32))
+    tree, parent = np.full(cells, -1, dtype=np.int32), np.empty(cells, dtype=np.int32)
+    queue = np.empty(cells, dtype=np.int32)
+    done, state = np.zeros(1, dtype=np.uint8), np.zeros(3, dtype=np.int64)
+    k.forest_start(cand[:1], tree, parent, queue, done, state)
+    k.forest_steps(links, alive, rows, cols, tree, parent, queue, done, state, 1 << 16)
     k.split_end(f, links, alive, rows, cols)
     hk, hp = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int32)
     qi = [np.empty(4, dtype=np.int32) for _ in range(3)]
@@ -405,7 +432,7 @@ def _warm_calls() -> None:
 
 
 #: The kernels :func:`restore_factor` and splice's reroute call from Python, and those that choose the pairs.
-KERNELS = ("walk_many", "augment_many", "augment_from", "short_cells", "augment_forest", "split_end",
+KERNELS = ("walk_many", "augment_many", "augment_from", "short_cells", "forest_start", "forest_steps", "split_end",
            "augment_toward_many", "reroute")
 PAIR_KERNELS = ("short_among", "pair_along_curve")
 

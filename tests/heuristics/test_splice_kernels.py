@@ -329,7 +329,7 @@ def test_walk_links_lists_one_cycle():
     state = merge_pieces(links, alive, 20, 20)
     assert state.pieces == 1
     rank = np.empty(400, dtype=np.int32)
-    assert M.rank_cells(alive, rank) == board.n_squares
+    assert M.rank_cells(alive, rank, 0, 400, 0) == board.n_squares
     out = np.empty(board.n_squares, dtype=np.int32)
     start = int(np.argmax(alive))
     assert M.walk_links(links, 20, 20, start, rank, out) == board.n_squares

@@ -136,6 +136,8 @@ def _warm_calls() -> None:
     some = np.array([f], dtype=np.int64)
     labels = np.empty(cells, dtype=np.int32)
     count = mk.label_components(links, alive, rows, cols, labels)
+    mk.label_scan(links, alive, rows, cols, labels, 0, cells)
+    count = mk.label_number(labels, 0, cells, 0)
     mk.component_sizes(labels, count)
     parent = np.arange(max(count, 1), dtype=np.int32)
     mk.find(parent, 0), mk.find(parent, labels[f])  # the free windows call it from Python
@@ -148,6 +150,11 @@ def _warm_calls() -> None:
     mk.cycle_cells(f, links, rows, cols, np.empty(cells, dtype=np.int64))
     mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
+    rank, state = np.empty(cells, dtype=np.int32), np.empty(4, dtype=np.int64)
+    mk.rank_cells(alive, rank, 0, cells, 0)
+    mk.walk_begin(links, f, state)
+    mk.walk_part(links, cols, f, rank, np.empty(4, dtype=np.int32), state, 4)
+    mk.walk_links(links, rows, cols, f, rank, np.empty(4, dtype=np.int32))
 
 
 def warm() -> float:

@@ -39,9 +39,13 @@ __all__ = [
     "cells_apart",
     "outside_among",
     "label_components",
+    "label_scan",
+    "label_number",
     "merge_pass",
     "rank_cells",
     "walk_links",
+    "walk_begin",
+    "walk_part",
     "cycle_positions",
     "cycle_cells",
     "component_sizes",
@@ -58,16 +62,23 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
     ``labels`` gets -1 on holes.  Two scans in memory order, as image
     labelling does, since walking a cycle of a large board jumps between
     rows at every step: the first joins every square to the squares its
-    links reach earlier in the scan (union-find in ``labels`` itself, each
-    square pointing to an earlier square of its component, so the first
-    square of a component is its root); the second gives each root the next
-    number and every other square the number of the square it points to,
-    which was numbered before it.  A link is always a move inside the
-    board, so the scans step by flat offsets without bounds checks.
+    links reach earlier in the scan (:func:`label_scan`), the second
+    numbers the components (:func:`label_number`).  Splice runs the two
+    scans in parts of the cells, looking at its deadline between them.
     """
     n = rows * cols
+    label_scan(links, alive, rows, cols, labels, 0, n)
+    return label_number(labels, 0, n, 0)
+
+
+@nb.njit(cache=True)
+def label_scan(links, alive, rows, cols, labels, lo, hi):  # pragma: no cover
+    """The first scan of :func:`label_components` over the cells ``lo <= f < hi`` (the cells before them
+    scanned already): union-find in ``labels`` itself, each square pointing to an earlier square of its
+    component, so the first square of a component is its root.  A link is always a move inside the board,
+    so the scan steps by flat offsets without bounds checks.  Returns the cells scanned."""
     off = DR * cols + DC
-    for f in range(n):
+    for f in range(lo, hi):
         if not alive[f]:
             labels[f] = -1
             continue
@@ -82,8 +93,15 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
                 labels[b] = a
             elif b < a:
                 labels[a] = b
-    count = 0
-    for f in range(n):
+    return hi - lo
+
+
+@nb.njit(cache=True)
+def label_number(labels, lo, hi, count):  # pragma: no cover
+    """The second scan of :func:`label_components` over the cells ``lo <= f < hi`` (the cells before them
+    numbered already, ``count`` components among them): each root gets the next number and every other
+    square the number of the square it points to, which was numbered before it.  Returns the new count."""
+    for f in range(lo, hi):
         p = labels[f]
         if p < 0:
             continue
@@ -187,10 +205,10 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
 
 
 @nb.njit(cache=True)
-def rank_cells(alive, rank):  # pragma: no cover
-    """``rank[f]``: the square number of cell ``f`` (squares counted row by row), -1 on holes."""
-    k = 0
-    for f in range(alive.size):
+def rank_cells(alive, rank, lo, hi, k):  # pragma: no cover
+    """``rank[f]``: the square number of cell ``f`` (squares counted row by row), -1 on holes, for the
+    cells ``lo <= f < hi``, ``k`` squares before them; returns the squares counted up to ``hi``."""
+    for f in range(lo, hi):
         if alive[f]:
             rank[f] = k
             k += 1
@@ -243,24 +261,56 @@ def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
 
     The walk leaves ``start`` through its first slot that is a move (an end
     of an open path has its other slot :data:`END`) and stops after
-    ``out.size`` squares, at an end, or back at ``start``.  Links are moves
-    inside the board, so it steps by flat offsets.
+    ``out.size`` squares, at an end, or back at ``start``
+    (:func:`walk_part` with no budget).
     """
-    off = DR * cols + DC
-    f = start
-    j = links[f, 0]
+    state = np.empty(4, dtype=np.int64)
+    walk_begin(links, start, state)
+    walk_part(links, cols, start, rank, out, state, out.size)
+    return state[2]
+
+
+@nb.njit(cache=True)
+def walk_begin(links, start, state):  # pragma: no cover
+    """Set ``state`` (int64 ``[cell, slot value, squares written, ended]``) for a walk from ``start``."""
+    j = links[start, 0]
     if j < 0 or j >= 8:
-        j = links[f, 1]
+        j = links[start, 1]
+    state[0] = start
+    state[1] = j
+    state[2] = 0
+    state[3] = 0
+
+
+@nb.njit(cache=True)
+def walk_part(links, cols, start, rank, out, state, budget):  # pragma: no cover
+    """Up to ``budget`` more squares of the walk of :func:`walk_links` (where it stands in ``state``, from
+    :func:`walk_begin`); ``state[3]`` becomes 1 when it has ended.  Links are moves inside the board, so
+    it steps by flat offsets.  Returns the squares written by this part."""
+    off = DR * cols + DC
+    f = state[0]
+    j = state[1]
+    k = state[2]
     total = out.size
-    for k in range(total):
+    stop = min(total, k + budget)
+    first = k
+    while k < stop:
         out[k] = rank[f]
+        k += 1
         if j < 0 or j >= 8:
-            return k + 1
+            state[3] = 1
+            break
         g = f + off[j]
         if g == start:
-            return k + 1
+            state[3] = 1
+            break
         f, j = g, _onward(links, g, j)
-    return total
+    if k == total:
+        state[3] = 1
+    state[0] = f
+    state[1] = j
+    state[2] = k
+    return k - first
 
 
 @nb.njit(cache=True)

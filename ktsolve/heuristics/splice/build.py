@@ -19,6 +19,7 @@ from ..._grid_kernels import END, NONE
 from ...board import Board
 from ...driver import Deadline
 from ...factor import two_factor
+from ...factor.chunks import in_chunks
 from ...factor._restore_kernels import delete_holes, links_from_successors, unlink_slot
 from ...factor.restore import restore_factor
 from ...tour import TourSpec
@@ -72,11 +73,16 @@ def build_links(board: Board, deadline: Deadline):
     if lay is None or tf.transpose or tf.flip_r or tf.flip_c:
         return links, alive
     nxt = _successors(cat, lay, deadline)
-    deadline.check("linking the full board's tour")
-    if links_from_successors(nxt, m, n, links) < 0:
-        raise RuntimeError("splice: divide's successor array holds a move that is not a knight's move")
-    del nxt
-    delete_holes(links, alive, m, n)
+
+    def lay_links(a: int, b: int) -> int:
+        if links_from_successors(nxt, m, n, links, a, b) < 0:
+            raise RuntimeError("splice: divide's successor array holds a move that is not a knight's move")
+        return 0
+
+    in_chunks(m * n, lay_links, deadline, "linking the full board's tour", first=1 << 20)
+    nxt = None  # freed (4 bytes a cell) before the holes are cut; lay_links above names it
+    in_chunks(m * n, lambda a, b: delete_holes(links, alive, m, n, a, b), deadline, "cutting out the holes",
+              first=1 << 20)
     return links, alive
 
 

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...driver import Deadline
+from ...factor.chunks import in_chunks
 from . import _merge_kernels as mk
 
-__all__ = ["Job", "Pieces", "merge_pieces", "flat_roots", "outside", "piece_boxes", "piece_cells",
+__all__ = ["Job", "Pieces", "merge_pieces", "label", "flat_roots", "outside", "piece_boxes", "piece_cells",
            "MERGE_PASSES", "TRIPLE_WALK"]
 
 #: Passes of four-square exchanges before the pieces left are given up.
@@ -74,8 +75,7 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline, pass
     union-find over them, so no walk is repeated.
     """
     labels = np.empty(rows * cols, dtype=np.int32)
-    deadline.check("labelling the cycles")
-    count = int(mk.label_components(links, alive, rows, cols, labels))
+    count = label(links, alive, rows, cols, labels, deadline)
     stats = {"cycles": count, "merge_passes": 0, "triple_passes": 0}
     pieces = count
     parent = np.arange(max(count, 1), dtype=np.int32)
@@ -85,14 +85,14 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline, pass
         # only the squares outside the largest piece are scanned: an exchange with it is seen from the other side
         cells = mk.cells_apart(labels, skip, int(sizes.sum() - sizes[skip]))
         for _ in range(passes):
-            deadline.check("merging the cycles")
-            left = int(mk.merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces))
+            left = _exchanges(mk.merge_pass, cells, links, alive, rows, cols, labels, parent, skip, pieces,
+                              deadline=deadline)
             stats["merge_passes"] += 1
             cells = cells[:mk.keep_outside(cells, labels, parent, skip)]  # the next passes skip what joined
             if left == pieces and left > 1:
                 # no four-square exchange left: six-square ones, then four-square ones again
-                deadline.check("merging the cycles")
-                left = int(mk.triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, TRIPLE_WALK))
+                left = _exchanges(mk.triple_pass, cells, links, alive, rows, cols, labels, parent, skip, pieces,
+                                  TRIPLE_WALK, deadline=deadline)
                 stats["triple_passes"] += 1
                 cells = cells[:mk.keep_outside(cells, labels, parent, skip)]
             if left == pieces or left <= 1:
@@ -108,6 +108,36 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline, pass
     # is still the largest, later steps look among them instead of scanning the board
     among = cells if count > 1 and giant == roots[skip] else (np.empty(0, dtype=np.int64) if count <= 1 else None)
     return Pieces(pieces, labels, parent, giant, stats, among)
+
+
+def label(links, alive, rows: int, cols: int, labels, deadline: Deadline) -> int:
+    """:func:`~._merge_kernels.label_components` in parts of the cells, ``deadline`` checked between them;
+    returns the number of components."""
+    n = rows * cols
+    in_chunks(n, lambda a, b: mk.label_scan(links, alive, rows, cols, labels, a, b), deadline,
+              "labelling the cycles", first=1 << 20)
+    count = [0]
+
+    def number(a: int, b: int) -> int:
+        count[0] = mk.label_number(labels, a, b, count[0])
+        return 0
+
+    in_chunks(n, number, deadline, "labelling the cycles", first=1 << 20)
+    return int(count[0])
+
+
+def _exchanges(kernel, cells, *args, deadline: Deadline) -> int:
+    """One pass of ``kernel`` (:func:`~._merge_kernels.merge_pass` or ``triple_pass``) over ``cells`` in
+    parts, ``deadline`` checked between them; returns the pieces left.  ``args`` are the kernel's after
+    ``cells``, the count of pieces at index 7 (threaded from part to part)."""
+    args = list(args)
+
+    def part(a: int, b: int) -> int:
+        args[7] = int(kernel(cells[a:b], *args))
+        return 0
+
+    in_chunks(cells.size, part, deadline, "merging the cycles", first=1 << 12)
+    return args[7]
 
 
 def flat_roots(parent: np.ndarray) -> np.ndarray:

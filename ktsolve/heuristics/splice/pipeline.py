@@ -18,9 +18,10 @@ import numpy as np
 from ..._grid_kernels import END
 from ...board import Board
 from ...driver import Deadline
+from ...factor.chunks import in_budgets, in_chunks
 from ...result import SolveResult, Status
 from ...tour import Tour, TourSpec, list_cycle
-from ._merge_kernels import rank_cells, walk_links
+from ._merge_kernels import rank_cells, walk_begin, walk_part
 from .build import flat, lay_tour, refused, restore
 from .pieces import Job, merge_pieces
 from .repairs import repair_pieces
@@ -104,13 +105,21 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     if pieces > 1:
         return unknown(f"{pieces} pieces (cycles or the open path) were left unjoined by the exchanges "
                        "and the rounds of ruin and recreate", **stats)
-    deadline.check("walking the tour")
     rank = labels  # the labels' memory, reused
-    rank_cells(alive, rank)
+    counted = [0]
+
+    def ranks(a: int, b: int) -> int:
+        counted[0] = rank_cells(alive, rank, a, b, counted[0])
+        return 0
+
+    in_chunks(rows * cols, ranks, deadline, "walking the tour", first=1 << 20)
     first = _first_square(board, spec, links, alive, start.path_ends, start.free_ends)
     out = np.empty(board.n_squares, dtype=np.int32)
-    got = int(walk_links(links, rows, cols, first, rank, out))
-    del links, rank, labels, start
+    state = np.empty(4, dtype=np.int64)
+    walk_begin(links, first, state)
+    got = in_budgets(lambda budget: (walk_part(links, cols, first, rank, out, state, budget), bool(state[3])),
+                     deadline, "walking the tour", first=1 << 20)
+    links = rank = labels = start = None  # the memory goes back before the tour is made (the closures above name them)
     if got != board.n_squares:
         raise RuntimeError(f"splice: the one piece left covers {got} of {board.n_squares} squares")
     if spec.closed and spec.end is not None and spec.start is None:
