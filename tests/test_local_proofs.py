@@ -176,3 +176,63 @@ def test_cut_square_of_a_huge_board(call):
     assert res.stats["settled_by"] == "local cuts"
     assert res.proof.evidence["square"] == "c2998"
     assert check_local_proof(b, TourSpec(closed=True), res.proof) is None
+
+
+# ---------------------------------------------------------------------- the deadline (issue 28, item 2)
+def _searched(b, budget):
+    """The cut-square search and the labels of ``b``, run in parts of ``budget`` steps."""
+    alive = _alive(b)
+    size = b.size
+    disc, low, stack = (np.empty(size, dtype=np.int32) for _ in range(3))
+    moves, parts, state = np.empty(size, dtype=np.int8), np.zeros(size, dtype=np.uint8), np.zeros(3, dtype=np.int64)
+    K.cut_start(int(np.argmax(alive)), disc, low, stack, moves, parts, state)
+    calls = 0
+    while not state[2]:
+        K.cut_steps(alive, b.rows, b.cols, disc, low, stack, moves, parts, state, budget)
+        calls += 1
+    label, queue, lstate = np.empty(size, dtype=np.int32), np.empty(size, dtype=np.int32), np.zeros(5, dtype=np.int64)
+    K.labels_start(label, lstate)
+    while not lstate[4]:
+        K.labels_steps(alive, b.rows, b.cols, label, queue, lstate, budget)
+    return disc, low, parts, int(state[0]), label, int(lstate[3]), calls
+
+
+@pytest.mark.parametrize("holes", [CUT_CORNER, [(r, c) for r in range(30) for c in (14, 15)]])
+def test_the_cut_search_and_the_labels_are_the_same_in_steps_of_one_and_in_one_call(holes):
+    b = Board(30, 40, holes=holes)
+    whole, one = _searched(b, 1 << 30), _searched(b, 1)
+    reached = whole[0] >= 0  # low points exist on the squares reached
+    assert np.array_equal(whole[0], one[0]) and np.array_equal(whole[1][reached], one[1][reached])
+    for a, c in zip(whole[2:-1], one[2:-1]):
+        assert np.array_equal(a, c) if isinstance(a, np.ndarray) else a == c
+    assert whole[-1] == 1 and one[-1] > b.n_squares
+
+
+class _Counting:
+    """A clock that counts its checks and stops at the ``at``-th (``interrupted``: as Ctrl-C would)."""
+
+    def __new__(cls, at, interrupted=False):
+        from ktsolve.driver import Deadline, Stopped
+
+        class Clock(Deadline):
+            def check(self, phase=""):
+                self.n = getattr(self, "n", 0) + 1
+                if self.n >= at:
+                    raise Stopped("interrupted" if interrupted else "time limit", phase)
+
+        return Clock(None)
+
+
+@pytest.mark.parametrize("interrupted", [False, True])
+def test_the_local_cut_proof_stops_between_parts_of_its_search(monkeypatch, interrupted):
+    from ktsolve.driver import Stopped
+    from ktsolve.factor import chunks
+
+    monkeypatch.setattr(chunks, "MOST", 1)
+    b = Board(30, 40, holes=[(r, c) for r in range(30) for c in (14, 15)])  # two parts: the labels run too
+    for at in (2, 50, 5000):
+        with pytest.raises(Stopped, match="while running the local cut proofs") as stop:
+            local_cut_proof(b, TourSpec(closed=True), time_limit=_Counting(at, interrupted))
+        assert stop.value.interrupted is interrupted
+    monkeypatch.setattr(chunks, "MOST", 1 << 30)
+    assert local_cut_proof(b, TourSpec(closed=True), time_limit=_Counting(10)).argument == "connectivity"

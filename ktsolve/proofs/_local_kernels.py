@@ -13,10 +13,11 @@ the next move to try from each, so a cell's parent is the cell below it.
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from .._grid_kernels import DC, DR
 
-__all__ = ["grid_degree", "grid_labels", "cut_parts"]
+__all__ = ["grid_degree", "grid_labels", "labels_start", "labels_steps", "cut_parts", "cut_start", "cut_steps"]
 
 
 @nb.njit(cache=True)
@@ -50,20 +51,32 @@ def grid_degree(alive, rows, cols, deg):  # pragma: no cover
 def grid_labels(alive, rows, cols, label, queue):  # pragma: no cover
     """Component of every square (int32 ``label``, -1 on holes), numbered in order of first cell; the count.
 
-    Breadth-first search; ``queue`` (int32) has a slot per cell.
+    Breadth-first search; ``queue`` (int32) has a slot per cell (:func:`labels_steps` with no budget).
     """
-    size = rows * cols
-    for f in range(size):
+    state = np.zeros(5, dtype=np.int64)
+    labels_start(label, state)
+    labels_steps(alive, rows, cols, label, queue, state, rows * cols * 9 + 1)
+    return state[3]
+
+
+@nb.njit(cache=True)
+def labels_start(label, state):  # pragma: no cover
+    """Set every ``label`` to -1 and ``state`` (int64 ``[next cell, head, tail, count, ended]``) to the start."""
+    for f in range(label.size):
         label[f] = -1
-    count = 0
-    for f in range(size):
-        if not alive[f] or label[f] >= 0:
-            continue
-        label[f] = count
-        head = 0
-        tail = 1
-        queue[0] = f
-        while head < tail:
+    for i in range(5):
+        state[i] = 0
+
+
+@nb.njit(cache=True)
+def labels_steps(alive, rows, cols, label, queue, state, budget):  # pragma: no cover
+    """About ``budget`` more units of :func:`grid_labels`' work (a cell scanned or a move looked at), from
+    where ``state`` says; ``state[4]`` becomes 1 when every square is labelled."""
+    size = rows * cols
+    f, head, tail, count = state[0], state[1], state[2], state[3]
+    work = 0
+    while work < budget:
+        if head < tail:
             v = queue[head]
             head += 1
             r = v // cols
@@ -77,8 +90,22 @@ def grid_labels(alive, rows, cols, label, queue):  # pragma: no cover
                         label[w] = count
                         queue[tail] = w
                         tail += 1
-        count += 1
-    return count
+            work += 8
+            if head == tail:
+                count += 1
+            continue
+        if f >= size:
+            state[4] = 1
+            break
+        work += 1
+        if alive[f] and label[f] < 0:
+            label[f] = count
+            head = 0
+            tail = 1
+            queue[0] = f
+        f += 1
+    state[0], state[1], state[2], state[3] = f, head, tail, count
+    return work
 
 
 @nb.njit(cache=True)
@@ -91,20 +118,40 @@ def cut_parts(alive, rows, cols, root, disc, low, stack, moves, parts):  # pragm
     cells, ``parts`` (uint8) is set on the squares reached: 1 + the children
     whose low point does not climb above the square (the number of its
     children for the root), so a cut square has ``parts > 1``.  Returns the
-    number of squares reached.
+    number of squares reached (:func:`cut_start`, then :func:`cut_steps`
+    with no budget).
     """
-    size = rows * cols
-    for f in range(size):
+    state = np.zeros(3, dtype=np.int64)
+    cut_start(root, disc, low, stack, moves, parts, state)
+    cut_steps(alive, rows, cols, disc, low, stack, moves, parts, state, rows * cols * 10 + 1)
+    return state[0]
+
+
+@nb.njit(cache=True)
+def cut_start(root, disc, low, stack, moves, parts, state):  # pragma: no cover
+    """Begin the search of :func:`cut_parts` at ``root``: ``disc`` -1 everywhere else, and ``state`` (int64
+    ``[time, top of the stack, ended]``)."""
+    for f in range(disc.size):
         disc[f] = -1
-    t = 0
-    disc[root] = t
-    low[root] = t
-    t += 1
+    disc[root] = 0
+    low[root] = 0
     parts[root] = 0
     stack[0] = root
     moves[0] = 0
-    top = 1
-    while top > 0:
+    state[0] = 1
+    state[1] = 1
+    state[2] = 0
+
+
+@nb.njit(cache=True)
+def cut_steps(alive, rows, cols, disc, low, stack, moves, parts, state, budget):  # pragma: no cover
+    """Up to ``budget`` more steps (a move tried, or a square left) of the search :func:`cut_start` began;
+    ``state[2]`` becomes 1 when it has ended.  Returns the steps taken."""
+    t = state[0]
+    top = state[1]
+    done = 0
+    while top > 0 and done < budget:
+        done += 1
         v = stack[top - 1]
         k = moves[top - 1]
         if k < 8:
@@ -139,4 +186,8 @@ def cut_parts(alive, rows, cols, root, disc, low, stack, moves, parts):  # pragm
                     # a child of the root always leaves a piece of its own
                     if parts[p] < 255:
                         parts[p] += 1
-    return t
+    state[0] = t
+    state[1] = top
+    if top == 0:
+        state[2] = 1
+    return done

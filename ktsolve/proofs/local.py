@@ -34,6 +34,7 @@ import numpy as np
 
 from ..board import Board
 from ..driver import Deadline
+from ..graph import KNIGHT_MOVES
 from ..result import Proof
 from ..tour import TourSpec
 from .parity import colour_proof, size_proof
@@ -43,8 +44,8 @@ __all__ = ["local_proof", "local_cut_proof", "warm", "PART_SHOWN"]
 
 #: A cut square's proof lists the squares of the parts other than the largest up to this many.
 PART_SHOWN = 1000
-
-_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
+#: What the deadline's reason names while the connectivity and cut-square search runs.
+CUT_PHASE = "running the local cut proofs"
 
 
 class _Squares:
@@ -61,7 +62,7 @@ class _Squares:
 
     def neighbours(self, i: int) -> list[int]:
         r, c = (int(x) for x in self.board.coords_of(np.array([int(i)]))[0])
-        idx = self.board.indices_of([(r + dr, c + dc) for dr, dc in _MOVES])
+        idx = self.board.indices_of([(r + dr, c + dc) for dr, dc in KNIGHT_MOVES.tolist()])
         return [int(x) for x in idx if x >= 0]
 
 
@@ -114,26 +115,29 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, time_limit=N
         return proof
     del squares
     check()
-    return _cut_proof(board, spec, alive)
+    return _cut_proof(board, spec, alive, clock)
 
 
 def local_cut_proof(board: Board, spec: TourSpec, *, time_limit=None) -> Proof | None:
     """Connectivity and cut squares alone (the depth-first search of :func:`local_proof`).
 
     ``board`` may be a :class:`~ktsolve.graph.KnightGraph` (only its board is read); ``time_limit``
-    (seconds, or a :class:`~ktsolve.driver.Deadline`) is checked before the search.
+    (seconds, or a :class:`~ktsolve.driver.Deadline`) is checked before the search and between its parts
+    (about a tenth of a second each, :mod:`ktsolve.factor.chunks`), so it stops within one part of the
+    limit or of Ctrl-C (:class:`~ktsolve.driver.Stopped`).
     """
     board = getattr(board, "board", board)
     clock = Deadline.of(time_limit)
     clock.extend(warm())
-    clock.check("running the local cut proofs")
+    clock.check(CUT_PHASE)
     if board.n_squares < 2:
         return None
-    return _cut_proof(board, spec, _alive(board))
+    return _cut_proof(board, spec, _alive(board), clock)
 
 
-def _cut_proof(board: Board, spec: TourSpec, alive: np.ndarray) -> Proof | None:
+def _cut_proof(board: Board, spec: TourSpec, alive: np.ndarray, clock: Deadline) -> Proof | None:
     """Connectivity, then a cut square that no tour of the question can pass."""
+    from ..factor.chunks import in_budgets
     from . import _local_kernels as K
 
     size = board.size
@@ -143,28 +147,38 @@ def _cut_proof(board: Board, spec: TourSpec, alive: np.ndarray) -> Proof | None:
     stack = np.empty(size, dtype=np.int32)
     moves = np.empty(size, dtype=np.int8)
     parts = np.zeros(size, dtype=np.uint8)
-    reached = K.cut_parts(alive, board.rows, board.cols, root, disc, low, stack, moves, parts)
-    del disc, low, stack, moves
+    state = np.zeros(3, dtype=np.int64)
+    K.cut_start(root, disc, low, stack, moves, parts, state)
+
+    def some(budget: int):
+        K.cut_steps(alive, board.rows, board.cols, disc, low, stack, moves, parts, state, budget)
+        return 0, bool(state[2])
+
+    in_budgets(some, clock, CUT_PHASE, first=1 << 20)
+    reached = int(state[0])
+    disc = low = stack = moves = None  # 13 bytes a cell back before the proof's labels (some names them)
     if reached < board.n_squares:
-        return _connectivity_proof(board, alive)
+        return _connectivity_proof(board, alive, clock)
     if board.n_squares < 3:
         return None
     if spec.closed:
         cut = np.flatnonzero(parts > 1)
         if cut.size:
             return _split_proof(board, alive, int(cut[0]),
-                                "a closed tour with {v} taken out is still one path through all the other squares")
+                                "a closed tour with {v} taken out is still one path through all the other squares",
+                                clock)
         return None
     many = np.flatnonzero(parts >= 3)
     if many.size:
         return _split_proof(board, alive, int(many[0]),
-                            "an open tour passes {v} at most once, so without {v} it falls into at most two pieces")
+                            "an open tour passes {v} at most once, so without {v} it falls into at most two pieces",
+                            clock)
     for role, f in zip(("start", "end"), (spec.start, spec.end)):
         if f is not None and parts[f[0] * board.cols + f[1]] > 1:
             return _split_proof(
                 board, alive, f[0] * board.cols + f[1],
                 f"the tour {'starts' if role == 'start' else 'ends'} on {{v}}, so without {{v}} it is "
-                f"still one path through all the other squares",
+                f"still one path through all the other squares", clock,
             )
     return None
 
@@ -174,16 +188,26 @@ def _names(board: Board, flat: np.ndarray) -> list[str]:
     return [board.name(int(a), int(b)) for a, b in zip(r.tolist(), c.tolist())]
 
 
-def _labels(board: Board, alive: np.ndarray) -> tuple[np.ndarray, int]:
+def _labels(board: Board, alive: np.ndarray, clock: Deadline) -> tuple[np.ndarray, int]:
+    """Every square's component (:func:`~._local_kernels.grid_labels`, in parts) and their count."""
+    from ..factor.chunks import in_budgets
     from . import _local_kernels as K
 
     label = np.empty(board.size, dtype=np.int32)
-    count = K.grid_labels(alive, board.rows, board.cols, label, np.empty(board.size, dtype=np.int32))
-    return label, count
+    queue = np.empty(board.size, dtype=np.int32)
+    state = np.zeros(5, dtype=np.int64)
+    K.labels_start(label, state)
+
+    def some(budget: int):
+        K.labels_steps(alive, board.rows, board.cols, label, queue, state, budget)
+        return 0, bool(state[4])
+
+    in_budgets(some, clock, CUT_PHASE, first=1 << 20)
+    return label, int(state[3])
 
 
-def _connectivity_proof(board: Board, alive: np.ndarray) -> Proof:
-    label, k = _labels(board, alive)
+def _connectivity_proof(board: Board, alive: np.ndarray, clock: Deadline) -> Proof:
+    label, k = _labels(board, alive, clock)
     on = label[label >= 0]
     sizes = np.bincount(on).tolist()
     first = _names(board, np.flatnonzero(label >= 0)[:1])[0]
@@ -196,11 +220,11 @@ def _connectivity_proof(board: Board, alive: np.ndarray) -> Proof:
     )
 
 
-def _split_proof(board: Board, alive: np.ndarray, v: int, why: str) -> Proof:
+def _split_proof(board: Board, alive: np.ndarray, v: int, why: str, clock: Deadline) -> Proof:
     """The parts left without square ``v`` (flat position), largest first, as :func:`.quick._split_proof` words them."""
     alive[v] = 0
     try:
-        label, k = _labels(board, alive)
+        label, k = _labels(board, alive, clock)
     finally:
         alive[v] = 1
     cells = np.flatnonzero(label >= 0)
@@ -236,5 +260,12 @@ def warm() -> float:
         K.grid_labels(alive, 4, 5, np.empty(20, dtype=np.int32), np.empty(20, dtype=np.int32))
         z = np.empty(20, dtype=np.int32)
         K.cut_parts(alive, 4, 5, 1, z, z.copy(), z.copy(), np.empty(20, dtype=np.int8), np.zeros(20, dtype=np.uint8))
+        label, state = np.empty(20, dtype=np.int32), np.zeros(5, dtype=np.int64)
+        K.labels_start(label, state)
+        K.labels_steps(alive, 4, 5, label, z.copy(), state, 1 << 20)
+        disc, low, stack = z.copy(), z.copy(), z.copy()
+        moves, parts, state = np.empty(20, dtype=np.int8), np.zeros(20, dtype=np.uint8), np.zeros(3, dtype=np.int64)
+        K.cut_start(1, disc, low, stack, moves, parts, state)
+        K.cut_steps(alive, 4, 5, disc, low, stack, moves, parts, state, 1 << 20)
 
-    return jit.prepare("local proofs", calls, (K.grid_degree, K.grid_labels, K.cut_parts))
+    return jit.prepare("local proofs", calls, [getattr(K, name) for name in K.__all__])
