@@ -17,18 +17,26 @@ import numpy as np
 
 from .._grid_kernels import DC, DR
 
-__all__ = ["grid_degree", "grid_labels", "labels_start", "labels_steps", "cut_parts", "cut_start", "cut_steps"]
+__all__ = ["grid_degree", "degree_rows", "grid_labels", "labels_start", "labels_steps", "cut_parts", "cut_start",
+           "cut_steps"]
 
 
 @nb.njit(cache=True)
 def grid_degree(alive, rows, cols, deg):  # pragma: no cover
-    """Fill ``deg`` (int8, flat) with the number of knight's moves from each square to squares; 0 on holes.
+    """Fill ``deg`` (int8, flat) with the number of knight's moves from each square to squares; 0 on holes
+    (:func:`degree_rows` over every row)."""
+    return degree_rows(alive, rows, cols, deg, 0, rows)
+
+
+@nb.njit(cache=True)
+def degree_rows(alive, rows, cols, deg, r0, r1):  # pragma: no cover
+    """:func:`grid_degree` for the rows ``r0 .. r1 - 1``; returns the rows done.
 
     Cells two or more from every edge add up their eight neighbours by
     flat offsets, without bounds checks; the border checks each move.
     """
     off = DR * cols + DC
-    for r in range(rows):
+    for r in range(r0, r1):
         inner = 2 <= r < rows - 2
         for c in range(cols):
             f = r * cols + c
@@ -45,6 +53,7 @@ def grid_degree(alive, rows, cols, deg):  # pragma: no cover
                     if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2 * cols + c2]:
                         d += 1
             deg[f] = d
+    return r1 - r0
 
 
 @nb.njit(cache=True)
