@@ -7,6 +7,7 @@ import pytest
 
 from conftest import invoke
 from ktsolve import Board, KnightGraph, TourSpec
+from ktsolve.driver import Deadline
 from ktsolve.errors import InvalidParameterError
 from ktsolve.generate import random_holed_board
 from ktsolve.heuristics.splice import colony_window as W
@@ -166,7 +167,7 @@ def test_the_augmented_table_is_a_slot_table_and_holds_cpsats_solutions(board):
         for i in range(len(pairs)):
             nb = sorted(table[k + i][table[k + i] >= 0].tolist())
             assert nb == sorted([index[pairs[i][1]], index[pairs[(i + 1) % len(pairs)][0]]])
-        edges = SW._cpsat_edges(nodes, node_set, pairs, board.rows, board.cols, 5.0)
+        edges = SW._cpsat_edges(nodes, node_set, pairs, board.rows, board.cols, Deadline(5.0))
         if edges is None:
             continue
         solved += 1
@@ -226,3 +227,35 @@ def test_a_colony_window_changes_nothing_outside_and_keeps_a_two_factor(board):
     assert ((links[live] >= 0).sum(axis=1) == 2).all()
     after = merge_pieces(links, alive, rows, cols).pieces
     assert after <= before_pieces - solved
+
+
+def test_a_window_stops_at_once_when_the_race_is_settled(board):
+    # the window's clock carries the race's cancel flag: CP-SAT is stopped through call_guarded, and the
+    # windows step ends at its next look at the call's clock
+    import threading
+    import time
+
+    from ktsolve.driver import Stopped
+
+    rows, cols = board.rows, board.cols
+    links, alive = build_links(board)
+    restore_factor(links, alive, rows, cols, free_ends=0)
+    state = merge_pieces(links, alive, rows, cols)
+    cancel = threading.Event()
+    cancel.set()
+    clock = Deadline(None, cancel=cancel)
+    before = links.copy()
+    t = time.perf_counter()
+    windows = _windows(board)
+    assert windows
+    nodes, node_set, _, pairs = windows[0]
+    assert SW._cpsat_edges(nodes, node_set, pairs, rows, cols, SW.window_clock(clock)) is None
+    with pytest.raises(Stopped, match="while re-solving windows around the pieces left"):
+        SW.repair_windows(repairs_job(links, alive, rows, cols, clock), state, 0)
+    assert time.perf_counter() - t < 2.0 and np.array_equal(links, before)
+
+
+def repairs_job(links, alive, rows, cols, clock):
+    from ktsolve.heuristics.splice.pieces import Job
+
+    return Job(links, alive, rows, cols, clock)

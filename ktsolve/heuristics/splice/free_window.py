@@ -29,7 +29,7 @@ from ..._grid_kernels import END, MOVES, NONE
 from ...driver import Deadline
 from ._merge_kernels import find, walk_outside
 from .pieces import Job, Pieces, piece_boxes
-from .window import solver_seconds, window_clock
+from .window import solve_window, window_clock
 
 __all__ = ["free_window", "repair_free", "FREE_MARGINS", "FREE_MAX_CELLS", "FREE_MAX_PIECES", "COUNTS"]
 
@@ -41,6 +41,8 @@ FREE_MAX_CELLS = 1600
 FREE_MAX_PIECES = 32
 #: The counts this repair reports.
 COUNTS = ("free_windows",)
+#: What the deadline's reason names while the free windows are re-solved.
+FREE_PHASE = "re-solving free windows around the pieces left"
 
 
 def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int, *, clock: Deadline,
@@ -112,10 +114,8 @@ def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c
         if f < g:
             model.add_at_most_one(moves[(f, g)], moves[(g, f)])
     model.add_circuit(arcs)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = solver_seconds(clock)
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solver, status = solve_window(model, clock, FREE_PHASE)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     # the window's own links go, the links leaving it stay, the solved ones come in
     for f in nodes:
@@ -151,7 +151,7 @@ def repair_free(job: Job, state: Pieces, turn: int, *, margins=FREE_MARGINS, max
             for grow in margins:
                 if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
                     break
-                deadline.check("re-solving free windows around the pieces left")
+                deadline.check(FREE_PHASE)
                 nodes = free_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow,
                                     right + grow + 1, clock=window_clock(deadline), ends=ends)
                 if nodes is None:

@@ -116,6 +116,7 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
         else:
             saved[:] = links
         for start, size in zip(starts.tolist(), sizes.tolist()):
+            deadline.check("rerouting the pieces left")
             piece = cells[start:start + size]
             for _ in range(CHASE):
                 piece, was_forced = _reroute_piece(piece, k, links, alive, rows, cols, stamp, mark, queues,

@@ -362,6 +362,7 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tu
             saved[:] = links
         before = state.pieces
         for i, r in enumerate(np.unique(roots).tolist()):
+            deadline.check("kicking the pieces left")
             squares = cells[roots == r]
             f = int(squares[(k * 7 + 3) % squares.size])
             s = k % 2

@@ -32,13 +32,13 @@ Each window gets its own clock, a part of the call's
 from __future__ import annotations
 
 from ..._grid_kernels import END, MOVES, NONE
-from ...driver import Deadline
+from ...driver import Deadline, Stopped, call_guarded
 from ...seeds import derive_seed
 from .colony_window import colony_edges, window_seed
 from .pieces import Job, Pieces, piece_boxes
 
 __all__ = ["repair_windows", "repair_window", "window_paths", "relink", "linked_squares", "move_index",
-           "window_clock", "solver_seconds", "WINDOW_TIME", "WINDOW_MARGINS", "WINDOW_MAX_CELLS", "COUNTS"]
+           "window_clock", "solver_seconds", "solve_window", "WINDOW_TIME", "WINDOW_MARGINS", "WINDOW_MAX_CELLS", "COUNTS"]
 
 #: Seconds one window may take (CP-SAT's or a colony's; the free windows' too).
 WINDOW_TIME = 2.0
@@ -50,6 +50,8 @@ WINDOW_MARGINS = (2, 3, 4)
 WINDOW_MAX_CELLS = 900
 #: The counts this repair reports.
 COUNTS = ("windows", "windows_tried")
+#: What the deadline's reason names while the windows are re-solved.
+WINDOW_PHASE = "re-solving windows around the pieces left"
 
 
 def window_clock(deadline: Deadline) -> Deadline:
@@ -61,6 +63,27 @@ def solver_seconds(clock: Deadline) -> float:
     """The seconds a solver may run on a window whose clock is ``clock`` (at least 0.01)."""
     left = clock.remaining()
     return WINDOW_TIME if left is None else max(left, 0.01)
+
+
+def solve_window(model, clock: Deadline, phase: str):
+    """CP-SAT on a window's ``model`` (one worker, :func:`solver_seconds`): ``(solver, status)``.
+
+    The solve runs through :func:`ktsolve.driver.call_guarded`, so Ctrl-C
+    (and a race settled by another step, through ``clock``'s cancel flag)
+    stops it at once rather than after its seconds; Ctrl-C then raises
+    :class:`~ktsolve.driver.Stopped` naming ``phase``.
+    """
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = solver_seconds(clock)
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is ktsolve's (call_guarded stops the search)
+    status, interrupted = call_guarded(lambda: solver.solve(model), on_interrupt=solver.stop_search,
+                                       cancel=clock.cancel)
+    if interrupted:
+        raise Stopped("interrupted", phase)
+    return solver, status
 
 
 def linked_squares(links, f: int, cols: int) -> list[int]:
@@ -151,7 +174,7 @@ def repair_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int,
     if method != "cpsat":
         edges = colony_edges(nodes, node_set, pairs, rows, cols, method=method, clock=clock, seed=seed)
     else:
-        edges = _cpsat_edges(nodes, node_set, pairs, rows, cols, solver_seconds(clock))
+        edges = _cpsat_edges(nodes, node_set, pairs, rows, cols, clock)
     if edges is None:
         return False
     relink(links, nodes, node_set, nbrs, edges, cols)
@@ -175,7 +198,7 @@ def repair_windows(job: Job, state: Pieces, turn: int, *, margins=WINDOW_MARGINS
         for grow in margins:
             if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
                 break
-            deadline.check("re-solving windows around the pieces left")
+            deadline.check(WINDOW_PHASE)
             tried += 1
             if repair_window(links, alive, rows, cols, top - grow, bottom + grow + 1, left - grow, right + grow + 1,
                              clock=window_clock(deadline), method=job.method, seed=window_seed(seed, tried)):
@@ -186,8 +209,8 @@ def repair_windows(job: Job, state: Pieces, turn: int, *, margins=WINDOW_MARGINS
     return state, {"windows": solved, "windows_tried": tried}
 
 
-def _cpsat_edges(nodes, node_set, pairs, rows: int, cols: int, time_limit: float):
-    """The window's new links by CP-SAT's circuit with path numbers, or None."""
+def _cpsat_edges(nodes, node_set, pairs, rows: int, cols: int, clock: Deadline):
+    """The window's new links by CP-SAT's circuit with path numbers (:func:`solve_window`), or None."""
     from ortools.sat.python import cp_model
 
     index = {f: i for i, f in enumerate(nodes)}
@@ -214,10 +237,7 @@ def _cpsat_edges(nodes, node_set, pairs, rows: int, cols: int, time_limit: float
         model.add(label[q] == i)
     for (f, g), lit in interior.items():
         model.add(label[f] == label[g]).only_enforce_if(lit)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = float(time_limit)
-    status = solver.solve(model)
+    solver, status = solve_window(model, clock, WINDOW_PHASE)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return [fg for fg, lit in interior.items() if solver.value(lit)]
