@@ -16,6 +16,7 @@ from naive_factor import deficiency, has_two_factor
 from naive_tours import exhaustive_tour
 from ktsolve import Board, TourSpec, solve
 from ktsolve.driver import Deadline
+from ktsolve.generate import random_holed_board
 from ktsolve.factor import (END, check_links, check_two_factor_witness, cycle_count, cycles, links_from_tour,
                             two_factor)
 from ktsolve.graph import KNIGHT_MOVES, KnightGraph
@@ -309,10 +310,45 @@ def test_the_cold_start_tile_is_a_2_factor_of_the_4x4_board():
     board = Board(8, 12, holes=[(1, 1), (2, 6)])
     links = np.full(8 * 12 * 2, -1, dtype=np.int8)
     net = core.network(board, closed=True).as_array()
-    laid = K.tile.py_func(np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1), links, 8, 12, net)
+    laid = K.tile.py_func(np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1), links, 8, 12, net, 0, 8)
     assert laid == 96 - 2 * 2  # the 96 moves of six whole blocks, but the two of each hole
     links = links.reshape(8, 12, 2)
     for r, c, s in zip(*np.nonzero(links >= 0)):
         dr, dc = KNIGHT_MOVES[links[r, c, s]]
         assert (links[r + dr, c + dc] == (links[r, c, s] ^ 4)).any()
         assert board.mask[r + dr, c + dc]
+
+
+@pytest.mark.parametrize("closed,restore", [(True, True), (True, False), (False, False)])
+def test_the_completion_is_the_same_in_one_chunk_and_in_chunks_of_one(monkeypatch, closed, restore):
+    """The passes over the cells (tile, sanitize, greedy, the deficient squares) and the restoration run in
+    parts with the deadline checked between them; the links and the answer do not depend on the parts."""
+    from ktsolve.factor import chunks
+
+    board = random_holed_board(70, 64, 0.04, closed=True, seed=5)
+    got = []
+    for size in (1 << 40, 1):
+        monkeypatch.setattr(chunks, "FIRST", size)
+        monkeypatch.setattr(chunks, "MOST", size)
+        tf = two_factor(board, closed=closed, restore=restore)
+        got.append((tf.status, None if tf.links is None else tf.links.copy(),
+                    {k: v for k, v in tf.stats.items() if not k.endswith("_s")}))
+    assert got[0][0] == got[1][0] and got[0][2] == got[1][2]
+    assert got[0][1] is None and got[1][1] is None or np.array_equal(got[0][1], got[1][1])
+
+
+@pytest.mark.parametrize("phase", ["tiling the 2-factor", "preparing the 2-factor", "completing the 2-factor",
+                                   "restoring two moves at every square"])
+def test_every_pass_of_the_completion_stops_at_its_deadline(monkeypatch, phase):
+    from ktsolve.driver import Stopped
+    from ktsolve.factor import chunks
+
+    class Clock(Deadline):
+        def check(self, name=""):
+            if name == phase:
+                raise Stopped("interrupted", name)
+
+    monkeypatch.setattr(chunks, "MOST", 1)
+    board = random_holed_board(70, 64, 0.04, closed=True, seed=5)
+    tf = two_factor(board, closed=True, restore=True, deadline=Clock(None))
+    assert tf.status == "unknown" and tf.stats["reason"] == f"interrupted (Ctrl-C) while {phase}"

@@ -45,7 +45,8 @@ from .._grid_kernels import step, step_rc
 # The one-line helpers are inlined by numba (``inline="always"``): called across functions they are
 # not inlined by LLVM here, and a call each costs more than the helper (measured: 5x on ``tile``).
 
-__all__ = ["sanitize", "tile", "greedy", "deficient", "buckets", "augment", "label_cycles", "DEAD"]
+__all__ = ["sanitize", "sanitize_links", "sanitize_caps", "tile", "greedy", "greedy_moves", "greedy_extras",
+           "deficient", "deficient_cells", "deficient_extra", "buckets", "augment", "label_cycles", "DEAD"]
 
 #: A 2-factor of the full 4 x 4 board (four 4-cycles): the two move codes of cell ``(r, c)`` at
 #: ``8 r + 2 c``; tiled over the board, it is the cold start (each hole then leaves two squares
@@ -179,11 +180,18 @@ def sanitize(mask, links, rows, cols, net, epart):
     banned move and is not the cell's other slot again; a link to an extra
     vertex when the extra exists, is joined to the square and has room.
     Then a capacity-1 cell with two links loses its second.  Returns the
-    number of slots cleared.
+    number of slots cleared (:func:`sanitize_links`, then :func:`sanitize_caps`, over every cell).
     """
     n = rows * cols
+    return sanitize_links(mask, links, rows, cols, net, epart, 0, n) + sanitize_caps(mask, links, rows, cols, net,
+                                                                                       epart, 0, n)
+
+
+@njit(cache=True)
+def sanitize_links(mask, links, rows, cols, net, epart, lo, hi):
+    """The first pass of :func:`sanitize` over the cells ``lo <= f < hi``; returns the slots cleared."""
     dropped = 0
-    for f in range(n):
+    for f in range(lo, hi):
         for s in range(2):
             code = links[2 * f + s]
             if code == -1:
@@ -202,7 +210,15 @@ def sanitize(mask, links, rows, cols, net, epart):
             if not ok:
                 links[2 * f + s] = -1
                 dropped += 1
-    for f in range(n):
+    return dropped
+
+
+@njit(cache=True)
+def sanitize_caps(mask, links, rows, cols, net, epart, lo, hi):
+    """The second pass of :func:`sanitize` over the cells ``lo <= f < hi`` (after the first over every cell):
+    a capacity-1 cell with two links loses its second; returns the slots cleared."""
+    dropped = 0
+    for f in range(lo, hi):
         if mask[f] != 0 and _deg(links, f) > _cap(f, net):
             code = links[2 * f + 1]
             if code < 8:
@@ -216,8 +232,9 @@ def sanitize(mask, links, rows, cols, net, epart):
 
 
 @njit(cache=True)
-def tile(mask, links, rows, cols, net):
-    """Lay the 4 x 4 2-factor :data:`_TILE` on every whole 4 x 4 block of an empty link array.
+def tile(mask, links, rows, cols, net, r0, r1):
+    """Lay the 4 x 4 2-factor :data:`_TILE` on every whole 4 x 4 block of an empty link array, in the rows
+    ``r0 .. r1 - 1`` (a caller looks at its deadline between parts).
 
     A move is laid when both its squares are squares, neither has capacity
     1 and it is not the banned move (conditions symmetric in the two ends,
@@ -225,7 +242,7 @@ def tile(mask, links, rows, cols, net):
     number of moves laid.
     """
     added = 0
-    for r in range(rows - rows % 4):
+    for r in range(r0, min(r1, rows - rows % 4)):
         for c in range(cols - cols % 4):
             f = r * cols + c
             if mask[f] == 0 or _cap(f, net) < 2:
@@ -246,11 +263,20 @@ def tile(mask, links, rows, cols, net):
 def greedy(mask, links, rows, cols, net, epart):
     """Link squares that still need moves to neighbours that do, in row-major order; then the extras.
 
-    Returns the number of links added.
+    Returns the number of links added (:func:`greedy_moves` over every cell, then :func:`greedy_extras`).
     """
     n = rows * cols
+    added = greedy_moves(mask, links, rows, cols, net, 0, n)
+    for c in range(2):
+        added += greedy_extras(mask, links, rows, cols, net, epart, c, 0, n)
+    return added
+
+
+@njit(cache=True)
+def greedy_moves(mask, links, rows, cols, net, lo, hi):
+    """The moves of :func:`greedy` from the cells ``lo <= f < hi``, in order; returns the links added."""
     added = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if mask[f] == 0:
             continue
         cf = _cap(f, net)
@@ -268,16 +294,23 @@ def greedy(mask, links, rows, cols, net, epart):
             added += 1
             if _deg(links, f) >= cf:
                 break
-    for c in range(2):
-        if net[5 + 3 * c] == 0 or _edeg(epart, c) >= net[6 + 3 * c]:
-            continue
-        for f in range(n):
-            if mask[f] != 0 and _ejoins(net, c, f, cols) and not _has(links, f, 8) and _deg(links, f) < _cap(f, net):
-                _eput(epart, c, f)
-                _put(links, f, 8)
-                added += 1
-                if _edeg(epart, c) >= net[6 + 3 * c]:
-                    break
+    return added
+
+
+@njit(cache=True)
+def greedy_extras(mask, links, rows, cols, net, epart, c, lo, hi):
+    """The links of :func:`greedy` to the extra vertex of colour ``c`` from the cells ``lo <= f < hi``, in
+    order, until it has its moves; returns the links added."""
+    added = 0
+    if net[5 + 3 * c] == 0 or _edeg(epart, c) >= net[6 + 3 * c]:
+        return 0
+    for f in range(lo, hi):
+        if mask[f] != 0 and _ejoins(net, c, f, cols) and not _has(links, f, 8) and _deg(links, f) < _cap(f, net):
+            _eput(epart, c, f)
+            _put(links, f, 8)
+            added += 1
+            if _edeg(epart, c) >= net[6 + 3 * c]:
+                break
     return added
 
 
@@ -285,20 +318,39 @@ def greedy(mask, links, rows, cols, net, epart):
 def deficient(mask, links, rows, cols, net, epart, colour):
     """The nodes of ``colour`` (squares, then its extra vertex) that still need moves, as int64."""
     n = rows * cols
+    cells = deficient_cells(mask, links, rows, cols, net, colour, 0, n)
+    extra = deficient_extra(net, epart, colour, n)
+    out = np.empty(cells.size + extra.size, dtype=np.int64)
+    for i in range(cells.size):
+        out[i] = cells[i]
+    for i in range(extra.size):
+        out[cells.size + i] = extra[i]
+    return out
+
+
+@njit(cache=True)
+def deficient_cells(mask, links, rows, cols, net, colour, lo, hi):
+    """The squares of ``colour`` among the cells ``lo <= f < hi`` that still need moves, as int64."""
     k = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if mask[f] != 0 and _colour(f, cols) == colour and _deg(links, f) < _cap(f, net):
             k += 1
-    extra = net[5 + 3 * colour] == 1 and _edeg(epart, colour) < net[6 + 3 * colour]
-    out = np.empty(k + (1 if extra else 0), dtype=np.int64)
+    out = np.empty(k, dtype=np.int64)
     k = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if mask[f] != 0 and _colour(f, cols) == colour and _deg(links, f) < _cap(f, net):
             out[k] = f
             k += 1
-    if extra:
-        out[k] = n + colour
     return out
+
+
+@njit(cache=True)
+def deficient_extra(net, epart, colour, n):
+    """The extra vertex of ``colour`` (node ``n + colour``) when it still needs moves: an int64 array of it, or
+    empty."""
+    if net[5 + 3 * colour] == 1 and _edeg(epart, colour) < net[6 + 3 * colour]:
+        return np.full(1, n + colour, dtype=np.int64)
+    return np.empty(0, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ from ..board import Board
 from ..checks import check_flag
 from ..driver import Deadline, Stopped
 from ..errors import InvalidParameterError
+from .chunks import in_chunks
 from .network import Network, network
 
 __all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX", "RESTORE_MIN"]
@@ -113,15 +115,62 @@ def pure_kernels() -> dict:
     return _PURE
 
 
-def _kernels(n: int, deadline: Deadline):
+#: The kernels a completion calls from Python.
+_CALLED = ("sanitize_links", "sanitize_caps", "tile", "greedy_moves", "greedy_extras", "deficient_cells",
+           "deficient_extra", "buckets", "augment")
+
+
+def _kernels(n: int, deadline: Deadline) -> SimpleNamespace:
     """The kernels of a completion: jitted (compiled first, the deadline extended by it) or plain."""
     if n > PY_MAX:
         from . import _kernels as K
 
         deadline.extend(warm())
-        return K.sanitize, K.tile, K.greedy, K.deficient, K.buckets, K.augment
+        return SimpleNamespace(**{name: getattr(K, name) for name in _CALLED})
     k = pure_kernels()
-    return k["sanitize"], k["tile"], k["greedy"], k["deficient"], k["buckets"], k["augment"]
+    return SimpleNamespace(**{name: k[name] for name in _CALLED})
+
+
+class _Passes:
+    """The passes of a completion over the cells, each in parts with the deadline checked between them
+    (:func:`ktsolve.factor.chunks.in_chunks`); the same links as one pass over every cell."""
+
+    def __init__(self, K, mask, links, rows: int, cols: int, net, epart, deadline: Deadline):
+        self.K, self.mask, self.links, self.rows, self.cols = K, mask, links, rows, cols
+        self.net, self.epart, self.deadline = net, epart, deadline
+        self.n = rows * cols
+
+    def _cells(self, kernel, *extra, phase: str) -> int:
+        m, lk, r, c, net = self.mask, self.links, self.rows, self.cols, self.net
+        return in_chunks(self.n, lambda a, b: kernel(m, lk, r, c, net, *extra, a, b), self.deadline, phase,
+                         first=1 << 18)
+
+    def tile(self) -> int:
+        m, lk, r, c, net = self.mask, self.links, self.rows, self.cols, self.net
+        return in_chunks(self.rows, lambda a, b: self.K.tile(m, lk, r, c, net, a, b), self.deadline,
+                         "tiling the 2-factor", first=64)
+
+    def sanitize(self) -> int:
+        return (self._cells(self.K.sanitize_links, self.epart, phase="preparing the 2-factor")
+                + self._cells(self.K.sanitize_caps, self.epart, phase="preparing the 2-factor"))
+
+    def greedy(self) -> int:
+        added = self._cells(self.K.greedy_moves, phase="preparing the 2-factor")
+        for colour in range(2):
+            added += self._cells(self.K.greedy_extras, self.epart, colour, phase="preparing the 2-factor")
+        return added
+
+    def deficient(self, colour: int) -> np.ndarray:
+        parts = []
+        m, lk, r, c, net = self.mask, self.links, self.rows, self.cols, self.net
+
+        def some(a: int, b: int) -> int:
+            parts.append(self.K.deficient_cells(m, lk, r, c, net, colour, a, b))
+            return 0
+
+        in_chunks(self.n, some, self.deadline, "completing the 2-factor", first=1 << 18)
+        parts.append(self.K.deficient_extra(net, self.epart, colour, self.n))
+        return np.concatenate(parts)
 
 
 def _init_links(board: Board, init) -> np.ndarray:
@@ -304,17 +353,19 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
         mask = np.ascontiguousarray(board.mask).view(np.uint8).reshape(-1)
         netarr = net.as_array()
         epart = np.full((2, 2), -1, dtype=np.int64)
-        sanitize, tile, greedy, deficient, buckets, augment = _kernels(n, deadline)
+        K = _kernels(n, deadline)
+        buckets, augment = K.buckets, K.augment
+        passes = _Passes(K, mask, flat_links, rows, cols, netarr, epart, deadline)
         t = time.perf_counter()
         if init is None:
-            dropped, tiled = 0, int(tile(mask, flat_links, rows, cols, netarr))
+            dropped, tiled = 0, passes.tile()
             if restore if restore is not None else n >= RESTORE_MIN:
                 _restore(board, flat_links, deadline, phases)
                 if net.cap1 or net.banned:  # the only links the restoration may lay that the network lacks
-                    dropped = int(sanitize(mask, flat_links, rows, cols, netarr, epart))
+                    dropped = passes.sanitize()
         else:
-            dropped, tiled = int(sanitize(mask, flat_links, rows, cols, netarr, epart)), 0
-        added = int(greedy(mask, flat_links, rows, cols, netarr, epart))
+            dropped, tiled = passes.sanitize(), 0
+        added = passes.greedy()
         phases["start_s"] = time.perf_counter() - t
         deadline.check("completing the 2-factor")
         src = net.source
@@ -325,8 +376,8 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
                          net.extra(big) is not None, net.extra(1 - big) is not None)
             return done("none", witness=w, greedy=added, dropped=dropped)
         t = time.perf_counter()
-        todo = deficient(mask, flat_links, rows, cols, netarr, epart, src)
-        dsink = deficient(mask, flat_links, rows, cols, netarr, epart, 1 - src)
+        todo = passes.deficient(src)
+        dsink = passes.deficient(1 - src)
         stamp = np.zeros(n, dtype=np.int32)
         estamp = np.zeros(2, dtype=np.int64)
         parent = np.zeros(n, dtype=np.int8)
@@ -374,10 +425,15 @@ def _warm_calls() -> None:
         links = np.full(72, -1, dtype=np.int8)
         epart = np.full((2, 2), -1, dtype=np.int64)
         K.sanitize(mask, links, 6, 6, net, epart)
-        K.tile(mask, links, 6, 6, net)
+        K.sanitize_links(mask, links, 6, 6, net, epart, 0, 36)
+        K.sanitize_caps(mask, links, 6, 6, net, epart, 0, 36)
+        K.tile(mask, links, 6, 6, net, 0, 6)
         K.greedy(mask, links, 6, 6, net, epart)
+        K.greedy_moves(mask, links, 6, 6, net, 0, 36)
+        K.greedy_extras(mask, links, 6, 6, net, epart, 0, 0, 36)
         todo = K.deficient(mask, links, 6, 6, net, epart, 0)
-        sinks = K.deficient(mask, links, 6, 6, net, epart, 1)
+        sinks = np.concatenate([K.deficient_cells(mask, links, 6, 6, net, 1, 0, 36),
+                                K.deficient_extra(net, epart, 1, 36)])
         bstart, bentry, bcount = K.buckets(sinks, 6, 6, _BUCKET)
         K.augment(mask, links, 6, 6, net, epart, np.zeros(36, dtype=np.int32), np.zeros(2, dtype=np.int64),
                   np.zeros(36, dtype=np.int8), np.full(2, -1, dtype=np.int64), np.empty(4, dtype=np.int32),
@@ -396,5 +452,4 @@ def warm() -> float:
     """
     from . import _kernels as K
 
-    return jit.prepare("2-factor", _warm_calls,
-                       (K.sanitize, K.tile, K.greedy, K.deficient, K.buckets, K.augment, K.label_cycles))
+    return jit.prepare("2-factor", _warm_calls, [getattr(K, name) for name in K.__all__ if name != "DEAD"])
