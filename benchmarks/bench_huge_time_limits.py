@@ -63,8 +63,10 @@ def run_case(name: str, boards: Path) -> dict:
     board, command, limit, sigint = CASES[name]
     mask = make_board(board, boards)
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "tour.npy"
-        args = [KTSOLVE, command[0], str(mask), *command[1:], "--format", "npy", "-o", str(out)]
+        # solve writes the tour as .npy; prove writes its answer (a tour or a proof) as JSON
+        out = Path(tmp) / ("tour.npy" if command[0] == "solve" else "answer.json")
+        form = ["--format", "npy"] if command[0] == "solve" else ["--format", "json"]
+        args = [KTSOLVE, command[0], str(mask), *command[1:], *form, "-o", str(out)]
         if limit is not None:
             args += ["--time-limit", f"{limit:g}"]
         t0 = time.perf_counter()
@@ -126,7 +128,7 @@ def main(argv=None) -> int:
             f"Load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start; run under the shared lock, but "
             "other developers' editors and tests may have been running.", "",
             "Whole `ktsolve` processes (interpreter start, imports, reading the board, the answer written through "
-            "`-o FILE --format npy`).  Targets: an answer within 10 % of the limit + 1 s; after SIGINT, the end "
+            "`-o FILE`, `--format npy` for solve and `json` for prove).  Targets: an answer within 10 % of the limit + 1 s; after SIGINT, the end "
             "within 1 s, exit 130, no file.  Peak memory: the process's VmHWM, read every 20 ms.", "",
             markdown_table(head, rows)]
     write_result(args.out, "\n".join(text) + "\n")

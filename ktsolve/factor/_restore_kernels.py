@@ -57,6 +57,7 @@ __all__ = [
     "augment_from",
     "unlink_slot",
     "short_cells",
+    "short_range",
     "split_end",
     "forest_start",
     "forest_steps",
@@ -269,15 +270,20 @@ def unlink_slot(links, f, s, rows, cols):  # pragma: no cover
 @nb.njit(cache=True)
 def short_cells(links, alive, cols):  # pragma: no cover
     """The squares with an empty slot (int64, in order) and how many empty slots each has (int8)."""
-    n = alive.size
+    return short_range(links, alive, 0, alive.size)
+
+
+@nb.njit(cache=True)
+def short_range(links, alive, lo, hi):  # pragma: no cover
+    """:func:`short_cells` among the cells ``lo <= f < hi``."""
     count = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
             count += 1
     cells = np.empty(count, dtype=np.int64)
     miss = np.empty(count, dtype=np.int8)
     k = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if alive[f] and (links[f, 0] == NONE or links[f, 1] == NONE):
             cells[k] = f
             miss[k] = (links[f, 0] == NONE) + (links[f, 1] == NONE)

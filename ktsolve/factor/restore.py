@@ -108,13 +108,13 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     """
     from ._pair_kernels import short_among
     from .._grid_kernels import END
-    from ._restore_kernels import augment_many, forest_start, forest_steps, short_cells, split_end, walk_many
+    from ._restore_kernels import augment_many, forest_start, forest_steps, split_end, walk_many
 
     cells = rows * cols
     stamp = np.zeros(cells, dtype=np.int32)
     mark = 0
     if around is None:
-        cand, miss = short_cells(links, alive, cols)
+        cand, miss = _short_cells(links, alive, rows * cols, deadline)
     else:
         cand, miss = short_among(np.unique(around), links, alive)
     colour = ((cand // cols + cand % cols) & 1).astype(np.int8)
@@ -208,13 +208,29 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     if short and short == free_ends and bool((colour != side).all()):
         # the squares left short on the larger colour are the free ends of the open path
         if all(k == 1 or split_end(f, links, alive, rows, cols) for f, k in zip(cand.tolist(), miss.tolist())):
-            cand, miss = short_cells(links, alive, cols)
+            cand, miss = _short_cells(links, alive, rows * cols, deadline)
             if int(miss.sum()) == free_ends and bool((miss == 1).all()):
                 for f in cand.tolist():
                     links[f, 0 if links[f, 0] == -1 else 1] = END
                 short = 0
     stats["short"] = short
     return short, stats
+
+
+def _short_cells(links, alive, cells: int, deadline: Deadline):
+    """:func:`~._restore_kernels.short_cells` in parts of the cells, ``deadline`` checked between them."""
+    from ._restore_kernels import short_range
+
+    found, misses = [], []
+
+    def scan(a: int, b: int) -> int:
+        cand, miss = short_range(links, alive, a, b)
+        found.append(cand)
+        misses.append(miss)
+        return 0
+
+    in_chunks(cells, scan, deadline, PHASE, first=1 << 20)
+    return np.concatenate(found), np.concatenate(misses)
 
 
 def _in_bands(us, vs, rows: int, cols: int, call) -> int:
@@ -418,6 +434,7 @@ def _warm_calls() -> None:
     k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)
     links[f, 0], links[f + cols + 2, 0] = 2, 6  # a link (move 2 and back) for splice's reroute to cut
     k.reroute(f, 0, links, alive, rows, cols, stamp, 3, q, q.copy(), q.copy(), 4, 0, q.copy())
+    k.short_range(links, alive, 0, cells)
     cand, miss = k.short_cells(links, alive, cols)
     pk.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))
     tree, parent = np.full(cells, -1, dtype=np.int32), np.empty(cells, dtype=np.int32)
@@ -432,7 +449,8 @@ def _warm_calls() -> None:
 
 
 #: The kernels :func:`restore_factor` and splice's reroute call from Python, and those that choose the pairs.
-KERNELS = ("walk_many", "augment_many", "augment_from", "short_cells", "forest_start", "forest_steps", "split_end",
+KERNELS = ("walk_many", "augment_many", "augment_from", "short_cells", "short_range", "forest_start", "forest_steps",
+           "split_end",
            "augment_toward_many", "reroute")
 PAIR_KERNELS = ("short_among", "pair_along_curve")
 

@@ -8,6 +8,7 @@ import pytest
 import naive_splice as ref
 from ktsolve import Board
 from ktsolve import _grid_kernels as G
+from ktsolve.driver import Deadline
 from ktsolve.generate import random_holed_board
 from ktsolve.factor import _pair_kernels as PK
 from ktsolve.factor import _restore_kernels as K
@@ -379,7 +380,7 @@ def test_window_absorbs_a_piece_no_exchange_joins():
     state = merge_pieces(links, alive, n, n)
     assert state.pieces == 2
     before = ref.components(links, alive, n, n)
-    (top, bottom, left, right), = piece_boxes(state, n)
+    (top, bottom, left, right), = piece_boxes(state, n, Deadline(None))
     small = min(before, key=len)
     assert {f // n for f in small} <= set(range(top, bottom + 1))
     for grow in (2, 3, 4):  # the margins the method tries
@@ -517,7 +518,7 @@ def test_free_window_joins_every_piece_through_it():
     n = 300
     assert state.pieces == 2
     before = ref.components(links, alive, n, n)
-    (top, bottom, left, right), = piece_boxes(state, n)
+    (top, bottom, left, right), = piece_boxes(state, n, Deadline(None))
     nodes = free_window(links, alive, n, n, top - 3, bottom + 4, left - 3, right + 4, clock=window_clock())
     assert nodes is not None
     assert ref.check(links, alive, n, n, complete=True, ends=0) is None
@@ -605,12 +606,12 @@ def ref_find(parent, a):
 def test_outside_from_the_last_pass_equals_a_scan_of_the_board(n, share, seed):
     links, alive, state = _left_pieces(n, share, seed)
     assert state.among is not None and state.pieces > 1
-    for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
+    for got, want in zip(outside(state, Deadline(None)), M.cells_outside(state.labels, state.parent, state.giant)):
         assert np.array_equal(got, want)
     # a later union (as a free window makes) leaves the list a superset: the answer still equals the scan
-    cells, roots = outside(state)
+    cells, roots = outside(state, Deadline(None))
     state.parent[int(roots[0])] = state.giant
-    for got, want in zip(outside(state), M.cells_outside(state.labels, state.parent, state.giant)):
+    for got, want in zip(outside(state, Deadline(None)), M.cells_outside(state.labels, state.parent, state.giant)):
         assert np.array_equal(got, want)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ktsolve import Board, KnightGraph, Status, TourSpec, prove
+from ktsolve.driver import Deadline
 from ktsolve.heuristics.splice import solve_splice
 from ktsolve.heuristics.splice.pieces import outside
 from ktsolve.heuristics.splice.stuck import cut_off
@@ -28,7 +29,7 @@ def _merged(board):
 
 def _contacts_by_hand(board, state, alive):
     """Per piece other than the largest (by root): the squares with a move to a square of another piece."""
-    cells, roots = outside(state)
+    cells, roots = outside(state, Deadline(None))
     root_of = dict(zip(cells.tolist(), roots.tolist()))
     rows, cols = board.rows, board.cols
 
@@ -55,7 +56,7 @@ def test_a_cut_square_stops_a_closed_question_at_once():
     board = Board(20, 20, CUT_CORNER)
     alive, state = _merged(board)
     assert state.pieces > 1
-    stuck = cut_off(state, alive, board.rows, board.cols, closed=True)
+    stuck = cut_off(state, alive, board.rows, board.cols, closed=True, deadline=Deadline(None))
     assert stuck is not None and stuck["contacts"] == 1
     assert divmod(stuck["cell"], board.cols) == (2, 2)  # c18, the square the corner hangs on
     assert min(len(v) for v in _contacts_by_hand(board, state, alive).values()) == 1
@@ -69,7 +70,7 @@ def test_a_cut_square_does_not_stop_an_open_question():
     # an open tour may start in the corner and leave it through the cut square
     board = Board(20, 20, CUT_CORNER)
     alive, state = _merged(board)
-    assert cut_off(state, alive, board.rows, board.cols, closed=False) is None
+    assert cut_off(state, alive, board.rows, board.cols, closed=False, deadline=Deadline(None)) is None
     res = solve_splice(KnightGraph(board), TourSpec(closed=False))
     assert "cut_off" not in res.stats
     if res.found:
@@ -80,7 +81,7 @@ def test_a_disconnected_board_stops_every_question():
     board = _split_board()
     alive, state = _merged(board)
     for closed in (True, False):
-        stuck = cut_off(state, alive, board.rows, board.cols, closed=closed)
+        stuck = cut_off(state, alive, board.rows, board.cols, closed=closed, deadline=Deadline(None))
         assert stuck is not None and stuck["contacts"] == 0 and stuck["cell"] == -1
     assert stuck["squares"] in (132, 144)
     res = solve_splice(KnightGraph(board), TourSpec(closed=True))
@@ -94,7 +95,7 @@ def test_pieces_that_touch_the_rest_at_two_squares_are_left_to_the_repairs(seed)
     board = random_holed_board(60, 60, 0.05, closed=True, seed=seed)
     alive, state = _merged(board)
     by_hand = _contacts_by_hand(board, state, alive)
-    stuck = cut_off(state, alive, board.rows, board.cols, closed=True)
+    stuck = cut_off(state, alive, board.rows, board.cols, closed=True, deadline=Deadline(None))
     assert (stuck is None) == all(len(v) >= 2 for v in by_hand.values())
     if stuck is None:
         res = solve_splice(KnightGraph(board), TourSpec(closed=True))

@@ -143,7 +143,7 @@ def _windows(board, margin=3):
     restore_factor(links, alive, rows, cols, free_ends=0)
     state = merge_pieces(links, alive, rows, cols)
     out = []
-    for top, bottom, left, right in piece_boxes(state, cols):
+    for top, bottom, left, right in piece_boxes(state, cols, Deadline(None)):
         got = SW.window_paths(links, alive, rows, cols, top - margin, bottom + margin + 1, left - margin,
                               right + margin + 1)
         if got is not None:
@@ -214,7 +214,7 @@ def test_a_colony_window_changes_nothing_outside_and_keeps_a_two_factor(board):
     before_pieces = state.pieces
     before = links.copy()
     solved = 0
-    for k, (top, bottom, left, right) in enumerate(piece_boxes(state, cols)):
+    for k, (top, bottom, left, right) in enumerate(piece_boxes(state, cols, Deadline(None))):
         r0, r1, c0, c1 = top - 2, bottom + 3, left - 2, right + 3
         if SW.repair_window(links, alive, rows, cols, r0, r1, c0, c1, clock=window_clock(), method="iaco",
                             seed=W.window_seed(5, k)):

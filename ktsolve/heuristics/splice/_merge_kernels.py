@@ -35,8 +35,10 @@ from ..._grid_kernels import DC, DR, END, cut_links, link, linked, move, step, u
 __all__ = [
     "find",
     "cells_outside",
+    "outside_range",
     "keep_outside",
     "cells_apart",
+    "apart_range",
     "outside_among",
     "label_components",
     "label_scan",
@@ -49,6 +51,7 @@ __all__ = [
     "cycle_positions",
     "cycle_cells",
     "component_sizes",
+    "count_sizes",
     "triple_pass",
     "walk_outside",
     "ruin_box",
@@ -315,12 +318,19 @@ def walk_part(links, cols, start, rank, out, state, budget):  # pragma: no cover
 
 @nb.njit(cache=True)
 def component_sizes(labels, count):  # pragma: no cover
-    """Squares of every component label ``0 .. count - 1`` (int64)."""
+    """Squares of every component label ``0 .. count - 1`` (int64; :func:`count_sizes` over every cell)."""
     sizes = np.zeros(count, dtype=np.int64)
-    for f in range(labels.size):
+    count_sizes(labels, 0, labels.size, sizes)
+    return sizes
+
+
+@nb.njit(cache=True)
+def count_sizes(labels, lo, hi, sizes):  # pragma: no cover
+    """Add the squares of the cells ``lo <= f < hi`` to their labels' counts in ``sizes``; returns the cells."""
+    for f in range(lo, hi):
         if labels[f] >= 0:
             sizes[labels[f]] += 1
-    return sizes
+    return hi - lo
 
 
 @nb.njit(cache=True)
@@ -442,15 +452,20 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
 def cells_outside(labels, parent, root):  # pragma: no cover
     """The linked cells (int64, in order) whose piece (union-find ``parent`` over ``labels``) is not ``root``'s,
     and their pieces' roots (int32)."""
-    n = labels.size
+    return outside_range(labels, parent, root, 0, labels.size)
+
+
+@nb.njit(cache=True)
+def outside_range(labels, parent, root, lo, hi):  # pragma: no cover
+    """:func:`cells_outside` among the cells ``lo <= f < hi``."""
     count = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if labels[f] >= 0 and find(parent, labels[f]) != root:
             count += 1
     cells = np.empty(count, dtype=np.int64)
     roots = np.empty(count, dtype=np.int32)
     k = 0
-    for f in range(n):
+    for f in range(lo, hi):
         if labels[f] >= 0:
             r = find(parent, labels[f])
             if r != root:
@@ -465,12 +480,20 @@ def cells_apart(labels, skip, total):  # pragma: no cover
     """The ``total`` linked cells (int64, in order) whose label is not ``skip``: :func:`cells_outside` of a
     fresh labelling (no unions yet), whose count the sizes of the labels give, in one pass."""
     cells = np.empty(total, dtype=np.int64)
-    k = 0
-    for f in range(labels.size):
+    apart_range(labels, skip, 0, labels.size, cells, 0)
+    return cells
+
+
+@nb.njit(cache=True)
+def apart_range(labels, skip, lo, hi, cells, k):  # pragma: no cover
+    """:func:`cells_apart` among the cells ``lo <= f < hi``, written into ``cells`` from index ``k`` (at most
+    up to its end); returns the next index."""
+    total = cells.size
+    for f in range(lo, hi):
         if labels[f] >= 0 and labels[f] != skip and k < total:
             cells[k] = f
             k += 1
-    return cells
+    return k
 
 
 @nb.njit(cache=True)

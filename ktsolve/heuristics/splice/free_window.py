@@ -147,7 +147,7 @@ def repair_free(job: Job, state: Pieces, turn: int, *, margins=FREE_MARGINS, max
         e = np.flatnonzero((links == END).any(axis=1))
         ends = (int(e[0]), int(e[1])) if e.size == 2 else (-1, -1)
         giant = find(state.parent, state.giant)
-        for top, bottom, left, right in piece_boxes(state, cols):
+        for top, bottom, left, right in piece_boxes(state, cols, deadline):
             for grow in margins:
                 if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
                     break

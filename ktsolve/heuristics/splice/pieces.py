@@ -79,11 +79,20 @@ def merge_pieces(links, alive, rows: int, cols: int, *, deadline: Deadline, pass
     stats = {"cycles": count, "merge_passes": 0, "triple_passes": 0}
     pieces = count
     parent = np.arange(max(count, 1), dtype=np.int32)
-    sizes = mk.component_sizes(labels, count)
+    sizes = np.zeros(count, dtype=np.int64)
+    in_chunks(rows * cols, lambda a, b: mk.count_sizes(labels, a, b, sizes), deadline, "labelling the cycles",
+              first=1 << 20)
     skip = int(np.argmax(sizes)) if count else 0
     if count > 1:
         # only the squares outside the largest piece are scanned: an exchange with it is seen from the other side
-        cells = mk.cells_apart(labels, skip, int(sizes.sum() - sizes[skip]))
+        cells = np.empty(int(sizes.sum() - sizes[skip]), dtype=np.int64)
+        at = [0]
+
+        def apart(a: int, b: int) -> int:
+            at[0] = mk.apart_range(labels, skip, a, b, cells, at[0])
+            return 0
+
+        in_chunks(rows * cols, apart, deadline, "merging the cycles", first=1 << 20)
         for _ in range(passes):
             left = _exchanges(mk.merge_pass, cells, links, alive, rows, cols, labels, parent, skip, pieces,
                               deadline=deadline)
@@ -150,16 +159,29 @@ def flat_roots(parent: np.ndarray) -> np.ndarray:
         roots = up
 
 
-def outside(state: Pieces):
-    """``(cells, roots)``: the squares of the pieces other than the largest, in order, and their roots."""
+def outside(state: Pieces, deadline: Deadline):
+    """``(cells, roots)``: the squares of the pieces other than the largest, in order, and their roots.
+
+    Without the list the exchanges left (``state.among``), the board is
+    scanned, in parts with ``deadline`` checked between them.
+    """
     if state.among is not None:
         return mk.outside_among(state.among, state.labels, state.parent, state.giant)
-    return mk.cells_outside(state.labels, state.parent, state.giant)
+    cells, roots = [], []
+
+    def scan(a: int, b: int) -> int:
+        c, r = mk.outside_range(state.labels, state.parent, state.giant, a, b)
+        cells.append(c)
+        roots.append(r)
+        return 0
+
+    in_chunks(state.labels.size, scan, deadline, "finding the pieces left", first=1 << 20)
+    return np.concatenate(cells), np.concatenate(roots)
 
 
-def piece_cells(state: Pieces):
+def piece_cells(state: Pieces, deadline: Deadline):
     """The squares of every piece but the largest, piece by piece: ``(cells, starts, sizes)``."""
-    cells, roots = outside(state)
+    cells, roots = outside(state, deadline)
     if cells.size == 0:
         return cells, cells, cells
     order = np.argsort(roots, kind="stable")
@@ -168,9 +190,9 @@ def piece_cells(state: Pieces):
     return cells, starts, np.diff(np.r_[starts, cells.size])
 
 
-def piece_boxes(state: Pieces, cols: int):
+def piece_boxes(state: Pieces, cols: int, deadline: Deadline):
     """Bounding boxes ``(top, bottom, left, right)`` (inclusive) of the pieces other than the largest."""
-    cells, starts, _ = piece_cells(state)
+    cells, starts, _ = piece_cells(state, deadline)
     if cells.size == 0:
         return []
     r, c = cells // cols, cells % cols

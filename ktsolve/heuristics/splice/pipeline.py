@@ -87,7 +87,7 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     t2 = time.perf_counter()
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
-    stuck = cut_off(state, alive, rows, cols, closed=spec.closed) if state.pieces > 1 else None
+    stuck = cut_off(state, alive, rows, cols, closed=spec.closed, deadline=deadline) if state.pieces > 1 else None
     if stuck is not None:
         return unknown(_stuck_reason(board, stuck), cut_off=stuck, **stats)
     t3 = time.perf_counter()

@@ -105,7 +105,7 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
         if state.pieces <= 1:
             break
         deadline.check("rerouting the pieces left")
-        cells, starts, sizes = piece_cells(state)
+        cells, starts, sizes = piece_cells(state, deadline)
         if stamp is None:
             stamp = np.zeros(rows * cols, dtype=np.int32)
             size = min(queue, rows * cols)

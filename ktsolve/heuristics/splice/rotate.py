@@ -258,7 +258,7 @@ def repair_rotate(job: Job, state: Pieces, turn: int, *, rotations: int = ROTATI
     nothing = {"rotate_joined": 0, "rotations": 0}
     if not 1 < state.pieces <= ROTATE_MAX + 1:
         return state, nothing
-    cells, roots = outside(state)
+    cells, roots = outside(state, deadline)
     if (links[cells] >= 8).any():
         return state, nothing  # an open path among the pieces: its fixed ends are not for rotations
     pieces = {int(r): cells[roots == r] for r in np.unique(roots).tolist()}
@@ -352,7 +352,7 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tu
         if not 1 < state.pieces <= ROTATE_MAX + 1:
             break
         deadline.check("kicking the pieces left")
-        cells, roots = outside(state)
+        cells, roots = outside(state, deadline)
         if saved is None:
             saved = links.copy()
             stamp = np.zeros(rows * cols, dtype=np.int32)

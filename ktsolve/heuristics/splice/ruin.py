@@ -53,7 +53,7 @@ def repair_ruin(job: Job, state: Pieces, turn: int, *, rounds: int = REPAIR_ROUN
         if state.pieces <= 1:
             break
         deadline.check("re-making the pieces left")
-        boxes = piece_boxes(state, cols)
+        boxes = piece_boxes(state, cols, deadline)
         before = state.pieces
         state.labels = None  # the memory goes back before the next labels are made
         if saved is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._grid_kernels import MOVES
+from ...driver import Deadline
 from .pieces import Pieces, flat_roots, outside
 
 __all__ = ["cut_off", "STUCK_CELLS_MAX"]
@@ -32,13 +33,13 @@ __all__ = ["cut_off", "STUCK_CELLS_MAX"]
 STUCK_CELLS_MAX = 2_000_000
 
 
-def cut_off(state: Pieces, alive, rows: int, cols: int, *, closed: bool) -> dict | None:
+def cut_off(state: Pieces, alive, rows: int, cols: int, *, closed: bool, deadline: Deadline) -> dict | None:
     """A piece of ``state`` (:class:`~.pieces.Pieces`) that no repair can join, or None.
 
     Returns ``{"squares": size, "contacts": k, "cell": c}``: the piece's size, its number of contacts
     (0, or 1 on a closed question) and the flat cell of its contact (-1 when none).
     """
-    cells, roots = outside(state)
+    cells, roots = outside(state, deadline)
     if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
         return None
     root_of = flat_roots(state.parent)

@@ -38,7 +38,8 @@ from .colony_window import colony_edges, window_seed
 from .pieces import Job, Pieces, piece_boxes
 
 __all__ = ["repair_windows", "repair_window", "window_paths", "relink", "linked_squares", "move_index",
-           "window_clock", "solver_seconds", "solve_window", "WINDOW_TIME", "WINDOW_MARGINS", "WINDOW_MAX_CELLS", "COUNTS"]
+           "window_clock", "solver_seconds", "solve_window", "WINDOW_TIME", "WINDOW_MARGINS", "WINDOW_MAX_CELLS",
+           "COUNTS"]
 
 #: Seconds one window may take (CP-SAT's or a colony's; the free windows' too).
 WINDOW_TIME = 2.0
@@ -194,7 +195,7 @@ def repair_windows(job: Job, state: Pieces, turn: int, *, margins=WINDOW_MARGINS
     links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     seed = None if job.seed is None else derive_seed(job.seed, "splice repair turn", turn)
     solved = tried = 0
-    for top, bottom, left, right in piece_boxes(state, cols):
+    for top, bottom, left, right in piece_boxes(state, cols, deadline):
         for grow in margins:
             if (bottom - top + 1 + 2 * grow) * (right - left + 1 + 2 * grow) > max_cells:
                 break
