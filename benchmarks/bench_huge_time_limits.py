@@ -108,7 +108,6 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     boards = Path(args.boards)
     boards.mkdir(parents=True, exist_ok=True)
-    load = os.getloadavg()
     rows = []
     for name in args.cases:
         for _ in range(args.repeat):
@@ -125,8 +124,8 @@ def main(argv=None) -> int:
     head = ["case", "board", "wall s", "overrun s", "s after SIGINT", "exit", "file written", "peak MB",
             "target met", "last line on stderr"]
     text = ["# Time limits and Ctrl-C at 10^8 squares", "", *machine_lines(),
-            f"Load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start; run under the shared lock, but "
-            "other developers' editors and tests may have been running.", "",
+            f"Load average {os.getloadavg()[0]:.2f} at the end.  Run under the shared lock, but other "
+            "developers' editors and tests may have been running beside it.", "",
             "Whole `ktsolve` processes (interpreter start, imports, reading the board, the answer written through "
             "`-o FILE`, `--format npy` for solve and `json` for prove).  Targets: an answer within 10 % of the limit + 1 s; after SIGINT, the end "
             "within 1 s, exit 130, no file.  Peak memory: the process's VmHWM, read every 20 ms.", "",
