@@ -13,13 +13,19 @@ cells linked to the extra vertex of colour ``c``, -1 when empty.
 cap-1 cell b, banned cell a, banned cell b, exists0, cap0, exclude0,
 exists1, cap1, exclude1]``.
 
-* :func:`sanitize`: drop the links of a warm start that are not links of this
-  network (not mutual, to a hole, banned, over capacity);
+* :func:`sanitize_links` and :func:`sanitize_caps`: drop the links of a warm
+  start that are not links of this network (not mutual, to a hole, banned,
+  over capacity);
 * :func:`tile`: the cold start, a 2-factor of the 4 x 4 block laid on every
   whole block (holes then leave local shortages only);
-* :func:`greedy`: add links between squares that still need moves, in
-  row-major order (a maximal 2-matching);
-* :func:`deficient`: the vertices of one colour still short of moves;
+* :func:`greedy_moves` and :func:`greedy_extras`: add links between squares
+  that still need moves, in row-major order (a maximal 2-matching);
+* :func:`deficient_cells` and :func:`deficient_extra`: the vertices of one
+  colour still short of moves;
+
+The passes over the cells take a range of cells (or rows, for
+:func:`tile`), so that :func:`ktsolve.factor.core.two_factor` looks at its
+deadline between parts (:mod:`ktsolve.factor.chunks`);
 * :func:`augment`: one residual search per short source vertex (non-factor
   move source -> sink, factor move sink -> source) until it reaches a short
   sink vertex, then flip the path.  The search is best-first, nearest to a
@@ -45,8 +51,8 @@ from .._grid_kernels import step, step_rc
 # The one-line helpers are inlined by numba (``inline="always"``): called across functions they are
 # not inlined by LLVM here, and a call each costs more than the helper (measured: 5x on ``tile``).
 
-__all__ = ["sanitize", "sanitize_links", "sanitize_caps", "tile", "greedy", "greedy_moves", "greedy_extras",
-           "deficient", "deficient_cells", "deficient_extra", "buckets", "augment", "label_cycles", "DEAD"]
+__all__ = ["sanitize_links", "sanitize_caps", "tile", "greedy_moves", "greedy_extras", "deficient_cells",
+           "deficient_extra", "buckets", "augment", "label_cycles", "DEAD"]
 
 #: A 2-factor of the full 4 x 4 board (four 4-cycles): the two move codes of cell ``(r, c)`` at
 #: ``8 r + 2 c``; tiled over the board, it is the cold start (each hole then leaves two squares
@@ -173,23 +179,15 @@ def _unlink(a, b, code, n, links, epart):
 
 
 @njit(cache=True)
-def sanitize(mask, links, rows, cols, net, epart):
-    """Drop links that are not links of the network; fill ``epart`` from the kept links to extras.
+def sanitize_links(mask, links, rows, cols, net, epart, lo, hi):
+    """Drop the links of the cells ``lo <= f < hi`` that are not links of the network; fill ``epart`` from the
+    kept links to extras.  Returns the number of slots cleared.
 
     A move link is kept when it joins two squares, is mutual, is not the
     banned move and is not the cell's other slot again; a link to an extra
     vertex when the extra exists, is joined to the square and has room.
-    Then a capacity-1 cell with two links loses its second.  Returns the
-    number of slots cleared (:func:`sanitize_links`, then :func:`sanitize_caps`, over every cell).
+    :func:`sanitize_caps` follows, once this has run over every cell.
     """
-    n = rows * cols
-    return sanitize_links(mask, links, rows, cols, net, epart, 0, n) + sanitize_caps(mask, links, rows, cols, net,
-                                                                                       epart, 0, n)
-
-
-@njit(cache=True)
-def sanitize_links(mask, links, rows, cols, net, epart, lo, hi):
-    """The first pass of :func:`sanitize` over the cells ``lo <= f < hi``; returns the slots cleared."""
     dropped = 0
     for f in range(lo, hi):
         for s in range(2):
@@ -215,8 +213,8 @@ def sanitize_links(mask, links, rows, cols, net, epart, lo, hi):
 
 @njit(cache=True)
 def sanitize_caps(mask, links, rows, cols, net, epart, lo, hi):
-    """The second pass of :func:`sanitize` over the cells ``lo <= f < hi`` (after the first over every cell):
-    a capacity-1 cell with two links loses its second; returns the slots cleared."""
+    """After :func:`sanitize_links` over every cell: a capacity-1 cell among ``lo <= f < hi`` with two links
+    loses its second; returns the slots cleared."""
     dropped = 0
     for f in range(lo, hi):
         if mask[f] != 0 and _deg(links, f) > _cap(f, net):
@@ -260,21 +258,9 @@ def tile(mask, links, rows, cols, net, r0, r1):
 
 
 @njit(cache=True)
-def greedy(mask, links, rows, cols, net, epart):
-    """Link squares that still need moves to neighbours that do, in row-major order; then the extras.
-
-    Returns the number of links added (:func:`greedy_moves` over every cell, then :func:`greedy_extras`).
-    """
-    n = rows * cols
-    added = greedy_moves(mask, links, rows, cols, net, 0, n)
-    for c in range(2):
-        added += greedy_extras(mask, links, rows, cols, net, epart, c, 0, n)
-    return added
-
-
-@njit(cache=True)
 def greedy_moves(mask, links, rows, cols, net, lo, hi):
-    """The moves of :func:`greedy` from the cells ``lo <= f < hi``, in order; returns the links added."""
+    """Link squares among the cells ``lo <= f < hi`` that still need moves to neighbours that do, in
+    row-major order; returns the links added (:func:`greedy_extras` follows)."""
     added = 0
     for f in range(lo, hi):
         if mask[f] == 0:
@@ -299,7 +285,7 @@ def greedy_moves(mask, links, rows, cols, net, lo, hi):
 
 @njit(cache=True)
 def greedy_extras(mask, links, rows, cols, net, epart, c, lo, hi):
-    """The links of :func:`greedy` to the extra vertex of colour ``c`` from the cells ``lo <= f < hi``, in
+    """Links to the extra vertex of colour ``c`` from the cells ``lo <= f < hi`` that still need moves, in
     order, until it has its moves; returns the links added."""
     added = 0
     if net[5 + 3 * c] == 0 or _edeg(epart, c) >= net[6 + 3 * c]:
@@ -312,20 +298,6 @@ def greedy_extras(mask, links, rows, cols, net, epart, c, lo, hi):
             if _edeg(epart, c) >= net[6 + 3 * c]:
                 break
     return added
-
-
-@njit(cache=True)
-def deficient(mask, links, rows, cols, net, epart, colour):
-    """The nodes of ``colour`` (squares, then its extra vertex) that still need moves, as int64."""
-    n = rows * cols
-    cells = deficient_cells(mask, links, rows, cols, net, colour, 0, n)
-    extra = deficient_extra(net, epart, colour, n)
-    out = np.empty(cells.size + extra.size, dtype=np.int64)
-    for i in range(cells.size):
-        out[i] = cells[i]
-    for i in range(extra.size):
-        out[cells.size + i] = extra[i]
-    return out
 
 
 @njit(cache=True)

@@ -236,7 +236,7 @@ def _restore(board: Board, flat_links: np.ndarray, deadline: Deadline, phases: d
 
     The restoration knows only squares and moves; links it lays that the
     question's network does not have (a banned closing move, a second link
-    at a fixed end) are dropped by :func:`sanitize` afterwards, and what is
+    at a fixed end) are dropped by :func:`~._kernels.sanitize_links` afterwards, and what is
     still short goes to the complete search.
     """
     from .restore import restore_factor, warm as restore_warm
@@ -424,16 +424,13 @@ def _warm_calls() -> None:
         net = network(board, closed=closed).as_array()
         links = np.full(72, -1, dtype=np.int8)
         epart = np.full((2, 2), -1, dtype=np.int64)
-        K.sanitize(mask, links, 6, 6, net, epart)
         K.sanitize_links(mask, links, 6, 6, net, epart, 0, 36)
         K.sanitize_caps(mask, links, 6, 6, net, epart, 0, 36)
         K.tile(mask, links, 6, 6, net, 0, 6)
-        K.greedy(mask, links, 6, 6, net, epart)
         K.greedy_moves(mask, links, 6, 6, net, 0, 36)
         K.greedy_extras(mask, links, 6, 6, net, epart, 0, 0, 36)
-        todo = K.deficient(mask, links, 6, 6, net, epart, 0)
-        sinks = np.concatenate([K.deficient_cells(mask, links, 6, 6, net, 1, 0, 36),
-                                K.deficient_extra(net, epart, 1, 36)])
+        todo, sinks = (np.concatenate([K.deficient_cells(mask, links, 6, 6, net, c, 0, 36),
+                                       K.deficient_extra(net, epart, c, 36)]) for c in (0, 1))
         bstart, bentry, bcount = K.buckets(sinks, 6, 6, _BUCKET)
         K.augment(mask, links, 6, 6, net, epart, np.zeros(36, dtype=np.int32), np.zeros(2, dtype=np.int64),
                   np.zeros(36, dtype=np.int8), np.full(2, -1, dtype=np.int64), np.empty(4, dtype=np.int32),
