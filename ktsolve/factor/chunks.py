@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from ..driver import Deadline
+from ..driver import Deadline, Stopped, interrupted
 
-__all__ = ["in_chunks", "in_budgets", "FIRST", "SECONDS", "MOST"]
+__all__ = ["in_chunks", "in_budgets", "loading", "FIRST", "SECONDS", "MOST"]
 
 #: Items of the first call.
 FIRST = 64
@@ -103,3 +103,20 @@ def _next(size: int, spent: float) -> int:
     if spent > SECONDS:
         return max(1, size // 2)
     return size
+
+
+def loading(name: str) -> None:
+    """Raise :class:`~ktsolve.driver.Stopped` when Ctrl-C was pressed while a ``warm()`` loads ``name``'s kernels.
+
+    The first call of a kernel in a process loads it from numba's cache
+    (a tenth of a second or so each, seconds for a method's few dozen on a
+    busy machine); the warm-ups call this between their kernels, so Ctrl-C
+    does not wait for all of them.
+
+    Examples
+    --------
+    >>> loading("splice") is None
+    True
+    """
+    if interrupted():
+        raise Stopped("interrupted", f"loading the {name} kernels")

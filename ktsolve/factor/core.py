@@ -17,7 +17,7 @@ from ..board import Board
 from ..checks import check_flag
 from ..driver import Deadline, Stopped
 from ..errors import InvalidParameterError
-from .chunks import in_chunks
+from .chunks import in_chunks, loading
 from .network import Network, network
 
 __all__ = ["TwoFactor", "Witness", "two_factor", "warm", "PY_MAX", "RESTORE_MIN"]
@@ -429,6 +429,7 @@ def _warm_calls() -> None:
         K.tile(mask, links, 6, 6, net, 0, 6)
         K.greedy_moves(mask, links, 6, 6, net, 0, 36)
         K.greedy_extras(mask, links, 6, 6, net, epart, 0, 0, 36)
+        loading("2-factor")
         todo, sinks = (np.concatenate([K.deficient_cells(mask, links, 6, 6, net, c, 0, 36),
                                        K.deficient_extra(net, epart, c, 36)]) for c in (0, 1))
         bstart, bentry, bcount = K.buckets(sinks, 6, 6, _BUCKET)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..driver import Deadline
-from .chunks import in_budgets, in_chunks
+from .chunks import in_budgets, in_chunks, loading
 
 __all__ = ["restore_factor", "warm", "SEARCH_CAPS", "WALK_ROUNDS", "TOWARD_ROUNDS", "TOWARD_SLACK", "TOWARD_QUEUE"]
 
@@ -432,8 +432,10 @@ def _warm_calls() -> None:
     q = np.empty(4, dtype=np.int64)
     k.augment_many(some, links, alive, rows, cols, stamp, 1, q, q.copy(), q.copy(), 0, cells)
     k.augment_from(f, links, alive, rows, cols, stamp, 2, q, q.copy(), q.copy(), f + 1)
+    loading("2-factor restoration")
     links[f, 0], links[f + cols + 2, 0] = 2, 6  # a link (move 2 and back) for splice's reroute to cut
     k.reroute(f, 0, links, alive, rows, cols, stamp, 3, q, q.copy(), q.copy(), 4, 0, q.copy())
+    loading("2-factor restoration")
     k.short_range(links, alive, 0, cells)
     cand, miss = k.short_cells(links, alive, cols)
     pk.pair_along_curve(cand, (cand & 1).astype(np.int8), np.arange(cand.size))

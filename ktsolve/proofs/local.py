@@ -253,6 +253,7 @@ def _split_proof(board: Board, alive: np.ndarray, v: int, why: str, clock: Deadl
 def warm() -> float:
     """Compile (or load from numba's cache) the grid kernels; seconds spent compiling."""
     from .. import jit
+    from ..factor.chunks import loading
     from . import _local_kernels as K
 
     def calls():
@@ -260,9 +261,11 @@ def warm() -> float:
         alive = _alive(b)
         K.grid_degree(alive, 4, 5, np.empty(20, dtype=np.int8))
         K.degree_rows(alive, 4, 5, np.empty(20, dtype=np.int8), 0, 4)
+        loading("local proofs")
         K.grid_labels(alive, 4, 5, np.empty(20, dtype=np.int32), np.empty(20, dtype=np.int32))
         z = np.empty(20, dtype=np.int32)
         K.cut_parts(alive, 4, 5, 1, z, z.copy(), z.copy(), np.empty(20, dtype=np.int8), np.zeros(20, dtype=np.uint8))
+        loading("local proofs")
         label, state = np.empty(20, dtype=np.int32), np.zeros(5, dtype=np.int64)
         K.labels_start(label, state)
         K.labels_steps(alive, 4, 5, label, z.copy(), state, 1 << 20)

@@ -137,3 +137,15 @@ def test_long_phases_look_at_the_deadline_between_small_parts(one_item):
         assert clock.counts[phase] >= cells, phase
     assert clock.counts["labelling the cycles"] >= 2 * cells
     assert clock.counts["restoring two moves at every square"] >= res.stats["short_at_start"] // 2
+
+
+def test_loading_kernels_stops_at_ctrl_c():
+    # the warm-ups look between their kernels' first calls (each a load from numba's cache)
+    from ktsolve.driver import interrupt_guard
+    from ktsolve.factor.chunks import loading
+
+    loading("splice")
+    with interrupt_guard() as flag:
+        flag.set = True
+        with pytest.raises(Stopped, match="interrupted .* while loading the splice kernels"):
+            loading("splice")

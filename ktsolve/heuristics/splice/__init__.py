@@ -110,6 +110,7 @@ import numpy as np
 from ... import jit
 from ...driver import Deadline, Stopped, begin, interrupt_guard
 from ...factor import _restore_kernels as k
+from ...factor.chunks import loading
 from ...factor.restore import warm as restore_warm
 from ...generate import random_holed_board
 from ...result import SolveResult, Status
@@ -128,6 +129,7 @@ def _warm_calls() -> None:
     """Run every kernel once with the argument types the method uses (a 10 x 10 board)."""
     board = random_holed_board(10, 10, 4, closed=True, seed=1)
     solve_splice(SimpleNamespace(board=board), TourSpec(closed=True))
+    loading("splice")
     links, alive = build_links(board, Deadline(None))
     k.unlink_slot(links.copy(), int(np.argmax(alive)), 0, board.rows, board.cols)  # open tours' ends
     rows, cols = board.rows, board.cols
@@ -141,6 +143,7 @@ def _warm_calls() -> None:
     mk.component_sizes(labels, count)
     parent = np.arange(max(count, 1), dtype=np.int32)
     mk.find(parent, 0), mk.find(parent, labels[f])  # the free windows call it from Python
+    loading("splice")
     mk.triple_pass(some, links, alive, rows, cols, labels, parent, 0, 2, 4)
     mk.merge_pass(some, links, alive, rows, cols, labels, parent, 0, 2)
     mk.keep_outside(mk.cells_outside(labels, parent, 0)[0], labels, parent, 0)
@@ -148,6 +151,7 @@ def _warm_calls() -> None:
     mk.cells_apart(labels, 0, int(((labels >= 0) & (labels != 0)).sum()))
     mk.cycle_positions(links, rows, cols, f, np.empty(cells, dtype=np.int32), 0)
     mk.cycle_cells(f, links, rows, cols, np.empty(cells, dtype=np.int64))
+    loading("splice")
     mk.ruin_box(links, alive, rows, cols, 0, 2, 0, 2)
     mk.walk_outside(f, 0, links, alive, rows, cols, 0, 2, 0, 2, -1, -1, 4)
     rank, state = np.empty(cells, dtype=np.int32), np.empty(4, dtype=np.int64)
