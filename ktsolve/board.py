@@ -521,10 +521,19 @@ class Board:
 
     def colour_counts(self) -> tuple[int, int]:
         """Number of squares of parity 0 and of parity 1 (holes excluded)."""
+        return self._colour_counts
+
+    @cached_property
+    def _colour_counts(self) -> tuple[int, int]:
+        # counted once: a pass over the holes costs seconds on a board of 10^8 cells, and the plan, both
+        # lanes of a race and the steps ask for it again and again
         # A rectangle has ceil(rows * cols / 2) cells of parity 0 (corner (0, 0) is one).
         even = (self.size + 1) // 2
-        r, c = np.divmod(self._hole_flat, self.cols)
-        odd_holes = int(((r + c) % 2).sum())
+        odd_holes = 0
+        for i in range(0, self.n_holes, 1 << 20):  # a million holes at a time: small temporaries
+            f = self._hole_flat[i:i + (1 << 20)]
+            r = f // self.cols
+            odd_holes += int(((r + f - r * self.cols) & 1).sum())
         even_holes = self.n_holes - odd_holes
         return even - even_holes, self.size - even - odd_holes
 
