@@ -113,7 +113,7 @@ def _a(question: str) -> str:
     return f"an {question}" if question == "open" else f"a {question}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Region:
     """A region of squares made by :mod:`ktsolve.shapes` or :mod:`ktsolve.images`, with its record.
 
@@ -140,6 +140,14 @@ class Region:
     cleaning: Cleaning
     seed: int | None = None
     made: tuple[str, ...] = field(default=())
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Region):
+            return NotImplemented
+        return (self.squares.shape == other.squares.shape and bool(np.array_equal(self.squares, other.squares))
+                and (self.cleaning, self.seed, self.made) == (other.cleaning, other.seed, other.made))
+
+    __hash__ = None  # an array inside: compared by value, not hashed
 
     @property
     def board(self) -> Board:
