@@ -261,7 +261,7 @@ def _moves(r: int, c: int, rows: int, cols: int) -> list[tuple[int, int]]:
     return [(r + dr, c + dc) for dr, dc in _KNIGHT if 0 <= r + dr < rows and 0 <= c + dc < cols]
 
 
-def planted(rows: int, cols: int, kind: str, *, balance: str | None = "closed") -> Region:
+def planted(rows: int, cols: int, kind: str, *, balance: str | None = "open") -> Region:
     """A full ``rows x cols`` rectangle with one local obstruction to a closed tour, the rest left fit.
 
     Parameters
@@ -275,7 +275,7 @@ def planted(rows: int, cols: int, kind: str, *, balance: str | None = "closed") 
         ``"pair"``: two squares in the middle, two rows apart, whose every
         move but the two they share is a hole (every closed tour would hold
         the cycle of four through them).
-    balance : {"closed", "open", None}
+    balance : {"open", "closed", None}
         Colours balanced for this question by squares taken at the edge,
         away from the obstruction.
 
@@ -286,7 +286,7 @@ def planted(rows: int, cols: int, kind: str, *, balance: str | None = "closed") 
 
     Examples
     --------
-    >>> r = planted(16, 16, "pair")
+    >>> r = planted(16, 16, "pair", balance="closed")
     >>> r.cleaning.colours, r.cleaning.balanced   # 12 holes round the pair, 12 squares at the edge
     ((116, 116), 12)
     >>> p = planted(16, 16, "pocket")

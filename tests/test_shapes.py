@@ -114,8 +114,8 @@ def _small_boards():
     yield "rings open", rings(13, 14, width=2, gap=1, balance="open").board
     yield "cheese", cheese(12, 12, share=0.15, radii=(1, 2), balance="closed", seed=3).board
     yield "cheese open", cheese(11, 12, share=0.2, radii=(1, 1.5), balance="open", seed=4).board
-    yield "pair", planted(16, 16, "pair").board
-    yield "pocket", planted(16, 16, "pocket").board
+    yield "pair", planted(16, 16, "pair", balance="closed").board
+    yield "pocket", planted(16, 16, "pocket", balance="closed").board
 
 
 @pytest.mark.parametrize("name,board", list(_small_boards()), ids=[n for n, _ in _small_boards()])
@@ -135,7 +135,7 @@ def test_small_shapes_agree_with_the_exact_side(name, board):
 @pytest.mark.parametrize("kind", ["pair", "pocket"])
 def test_planted_boards_have_a_tour_once_the_obstruction_is_mended(kind):
     """The obstruction is the only one: fill its holes back (and balance again) and a closed tour exists."""
-    region = planted(16, 16, kind)
+    region = planted(16, 16, kind, balance="closed")
     sq = region.squares.copy()
     if kind == "pocket":
         sq[:7, :7] = True
