@@ -160,3 +160,41 @@ def test_the_record_says_each_step_in_a_line():
                      "pruned 0 squares with fewer than two moves",
                      "balanced the colours for a closed tour: removed 1 square of the larger colour",
                      "board 10x10, 4 holes, 48+48 squares of the two colours"]
+
+
+def _oracle_cases():
+    import json
+
+    from conftest import SHARED_ORACLES, ORACLES
+
+    path = SHARED_ORACLES / "holed.json" if (SHARED_ORACLES / "holed.json").exists() else ORACLES / "holed.json"
+    return json.loads(path.read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", [c for c in _oracle_cases() if c["exists"]],
+                         ids=lambda c: f"{c['board']}-{c['kind']}-{len(c['holes'])}")
+def test_the_oracles_boards_with_a_tour_are_left_as_they_are(case):
+    """A board with a tour is connected, its colours balanced, and (closed) every square has two moves:
+    cleaning it for its question removes nothing."""
+    rows, cols = case["board"]
+    squares = np.ones((rows, cols), dtype=bool)
+    for r, c in case["holes"]:
+        squares[r, c] = False
+    closed = case["kind"] == "closed"
+    got = clean(squares, prune=closed, balance=case["kind"])
+    assert np.array_equal(got.squares, squares)
+    assert got.cleaning.removed == 0
+
+
+def test_after_warm_cleaning_compiles_nothing():
+    from ktsolve import _cleaning_kernels as K
+    from ktsolve.cleaning import warm
+
+    warm()
+    kernels = [K.degrees, K.largest_part, K.prune, K.balance]
+    before = [len(k.signatures) for k in kernels]
+    sq = np.ones((30, 31), dtype=bool)
+    sq[0, :7] = False
+    clean(sq, balance="closed", keep=np.zeros_like(sq))
+    clean(sq.astype(np.int64), largest=False, balance="open")
+    assert [len(k.signatures) for k in kernels] == before

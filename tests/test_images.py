@@ -104,6 +104,23 @@ def test_board_does_not_import_pillow():
     assert out.stdout.strip() == "False"
 
 
+from test_cleaning import _oracle_cases  # noqa: E402
+
+
+@pytest.mark.parametrize("case", _oracle_cases(), ids=lambda c: f"{c['board']}-{c['kind']}-{len(c['holes'])}")
+def test_the_oracles_boards_drawn_as_pictures(case):
+    """The oracle's board drawn in grey (squares light, holes dark) comes back as itself, and its answer holds."""
+    rows, cols = case["board"]
+    grey = np.full((rows, cols), 230, dtype=np.uint8)
+    for r, c in case["holes"]:
+        grey[r, c] = 20
+    board = from_picture(grey, **RAW).board
+    assert board == Board(rows, cols, [tuple(h) for h in case["holes"]])
+    start = tuple(case["start"]) if "start" in case else None
+    res = prove(board, closed=case["kind"] == "closed", start=start, race=False, time_limit=60, seed=1)
+    assert res.status is (Status.FOUND if case["exists"] else Status.INFEASIBLE)
+
+
 # ---------------------------------------------------------------- picture files
 
 PIL = pytest.importorskip("PIL")

@@ -164,3 +164,14 @@ def test_planted_boards_have_a_tour_once_the_obstruction_is_mended(kind):
 def test_bad_shapes_are_refused(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_after_warm_the_shapes_compile_nothing():
+    from ktsolve import _shapes_kernels as K
+    from ktsolve.shapes import warm
+
+    warm()
+    kernels = [K.maze_tree, K.paint_maze, K.paint_rings, K.paint_cheese]
+    before = [len(k.signatures) for k in kernels]
+    maze(40, 40, seed=1), rings(40, 40), cheese(40, 40, radii=(1, 4), seed=1), planted(20, 20, "pair")
+    assert [len(k.signatures) for k in kernels] == before
