@@ -4,7 +4,7 @@ Every array is flat over the cells of the ``rows x cols`` rectangle
 (``row * cols + col``): ``alive`` (uint8) is 1 on the squares of the region
 and 0 on the holes, ``deg`` (int8) the number of knight's moves from a
 square to squares of the region, ``keep`` (uint8) 1 on squares the balance
-must leave alone.  No graph is built: a square's moves come from its row
+must leave alone (an array of another size: none).  No graph is built: a square's moves come from its row
 and column, so a region of 10^8 cells costs its bytes a cell here, plus an
 int32 queue or stack of at most one entry per square.
 
@@ -108,7 +108,11 @@ def prune(rows, cols, alive, deg):  # pragma: no cover
     connected as it was.
     """
     n = rows * cols
-    stack = np.empty(n, dtype=np.int32)
+    total = 0
+    for f in range(n):
+        if alive[f]:
+            total += 1
+    stack = np.empty(total, dtype=np.int32)  # a square is stacked once
     top = 0
     for f in range(n):
         if alive[f] and deg[f] < 2:
@@ -260,7 +264,8 @@ def balance(rows, cols, alive, deg, keep, par, want, stride):  # pragma: no cove
     three moves; then at least two, with no square over-forced; then the
     same two passes over every square.  A square is removed only when its
     moves stay joined around it (:func:`_joined_around`), so the region stays
-    connected, and never when ``keep`` marks it.  ``deg`` must hold
+    connected, and never when ``keep`` (of ``rows * cols`` cells; any other
+    size keeps none) marks it.  ``deg`` must hold
     :func:`degrees` and is kept up to date.
     """
     n = rows * cols
@@ -279,7 +284,7 @@ def balance(rows, cols, alive, deg, keep, par, want, stride):  # pragma: no cove
             f += stride
             if f >= n:
                 f -= n
-            if not alive[f] or keep[f]:
+            if not alive[f] or (keep.size == n and keep[f]):
                 continue
             r = f // cols
             if ((r + f - r * cols) & 1) != par:

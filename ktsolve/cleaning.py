@@ -19,8 +19,8 @@ turn, and records what each step removed (:class:`Cleaning`):
    done.
 
 The work is done by numba kernels on flat uint8/int8 arrays
-(:mod:`ktsolve._cleaning_kernels`), in time linear in the cells, about 7
-bytes a cell at most; no graph is built.
+(:mod:`ktsolve._cleaning_kernels`), in time linear in the cells, at most
+6 bytes a cell besides the region given; no graph is built.
 """
 
 from __future__ import annotations
@@ -269,10 +269,12 @@ def clean(
         balance = check_choice("balance", balance, BALANCES)
     rows, cols = arr.shape
     alive = np.ascontiguousarray(arr, dtype=np.uint8).reshape(-1).copy()
-    keep_flat = np.zeros(alive.size, dtype=np.uint8) if keep is None else \
-        np.ascontiguousarray(np.asarray(keep, dtype=bool).reshape(-1), dtype=np.uint8)
-    if keep_flat.size != alive.size:
-        raise InvalidBoardError(f"keep must have the region's shape {arr.shape}")
+    keep_flat = np.zeros(1, dtype=np.uint8)  # the kernel keeps nothing when it has not one byte a cell
+    if keep is not None:
+        keep = np.asarray(keep, dtype=bool)
+        if keep.shape != arr.shape:
+            raise InvalidBoardError(f"keep must have the region's shape {arr.shape}, not {keep.shape}")
+        keep_flat = np.ascontiguousarray(keep.reshape(-1), dtype=np.uint8)
     squares_in = int(np.count_nonzero(alive))
     if squares_in == 0:
         raise InvalidBoardError("the region has no squares")
