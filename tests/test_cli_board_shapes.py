@@ -7,6 +7,7 @@ import pytest
 
 from conftest import invoke
 from ktsolve import Board
+from ktsolve.images import from_picture
 from ktsolve.shapes import cheese, maze, planted, rings
 
 
@@ -58,14 +59,9 @@ def test_a_shape_mask_is_solved_and_verified(tmp_path):
     assert invoke(["verify", mask, tour, "--closed"]).stdout.startswith("valid: closed tour")
 
 
-PIL = pytest.importorskip("PIL")
-from PIL import Image  # noqa: E402
-
-from ktsolve.images import from_picture  # noqa: E402
-
-
 @pytest.fixture
 def picture(tmp_path):
+    Image = pytest.importorskip("PIL.Image")
     rng = np.random.default_rng(5)
     grey = (rng.random((40, 50)) * 90).astype(np.uint8)
     grey[5:35, 8:44] = 200
@@ -97,7 +93,35 @@ def test_image_from_standard_input(tmp_path, picture):
     assert Board.parse(res.stdout) == from_picture(path, threshold=128).board
 
 
-def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, picture):
+def _refused(args, message, out):
+    import re
+
+    res = invoke(["board", *args, "-o", out], code=2)
+    err = res.stderr.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("ktsolve: error:"), (args, err)
+    assert re.search(message.replace("(", r"\(").replace(")", r"\)"), err), (args, err)
+    assert out.read_bytes() == b"before", args
+
+
+@pytest.mark.parametrize("args,message", [
+    (["maze", "8x8"], "no room for a maze cell"),
+    (["maze", "40x40", "--corridor", "0"], "corridor = 0"),
+    (["maze", "40x40", "--seed", "-3"], "seed"),
+    (["rings", "40x40", "--width", "0"], "width = 0"),
+    (["cheese", "40x40", "--share", "95%"], "share"),
+    (["cheese", "40x40", "--radii", "a-b"], "radii 'a-b' must be R1-R2"),
+    (["cheese", "40x40", "--radii", "9-3"], "r2"),
+    (["planted", "10x10", "--kind", "pair"], "too small"),
+    (["planted", "40x40", "--kind", "hole"], "hole"),
+    (["maze", "0x40"], "at least one row"),
+])
+def test_bad_shapes_are_one_line_exit_2_and_nothing_written(tmp_path, args, message):
+    out = tmp_path / "out.npy"
+    out.write_bytes(b"before")
+    _refused(args, message, out)
+
+
+def test_bad_pictures_are_one_line_exit_2_and_nothing_written(tmp_path, picture):
     from test_images import bad_pictures
 
     path, _ = picture
@@ -111,22 +135,6 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, picture):
         (["image", path, "--scale", "0"], "scale = 0"),
         (["image", path, "--blocks", "0"], "block = 0"),
         (["image", path, "--threshold", "0", "--dark"], "no squares: no pixel is below the threshold 0"),
-        (["maze", "8x8"], "no room for a maze cell"),
-        (["maze", "40x40", "--corridor", "0"], "corridor = 0"),
-        (["maze", "40x40", "--seed", "-3"], "seed"),
-        (["rings", "40x40", "--width", "0"], "width = 0"),
-        (["cheese", "40x40", "--share", "95%"], "share"),
-        (["cheese", "40x40", "--radii", "a-b"], "radii 'a-b' must be R1-R2"),
-        (["cheese", "40x40", "--radii", "9-3"], "r2"),
-        (["planted", "10x10", "--kind", "pair"], "too small"),
-        (["planted", "40x40", "--kind", "hole"], "hole"),
-        (["maze", "0x40"], "at least one row"),
     ]
     for args, message in cases:
-        res = invoke(["board", *args, "-o", out], code=2)
-        err = res.stderr.strip()
-        assert len(err.splitlines()) == 1 and err.startswith("ktsolve: error:"), (args, err)
-        import re
-
-        assert re.search(message.replace("(", r"\(").replace(")", r"\)"), err), (args, err)
-        assert out.read_bytes() == b"before", args
+        _refused(args, message, out)

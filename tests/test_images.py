@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import struct
 import subprocess
 import sys
@@ -123,17 +124,27 @@ def test_the_oracles_boards_drawn_as_pictures(case):
 
 # ---------------------------------------------------------------- picture files
 
-PIL = pytest.importorskip("PIL")
-from PIL import Image  # noqa: E402
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+needs_pillow = pytest.mark.skipif(not _importable("PIL.Image"), reason="Pillow is not installed")
 
 
 def _picture(tmp_path, arr, mode, name="p.png", **save):
+    from PIL import Image
+
     im = Image.fromarray(arr).convert(mode) if mode != "I;16" else Image.fromarray(arr.astype(np.uint16) * 257)
     path = tmp_path / name
     im.save(path, **save)
     return path
 
 
+@needs_pillow
 @pytest.mark.parametrize("mode", ["L", "RGB", "P", "1", "LA", "I;16"])
 def test_png_modes_read_as_grey(tmp_path, mode):
     grey = np.zeros((16, 20), dtype=np.uint8)
@@ -145,7 +156,10 @@ def test_png_modes_read_as_grey(tmp_path, mode):
     assert f"({mode})" in got.made[0]
 
 
+@needs_pillow
 def test_jpeg_reads_as_pillow_decodes_it(tmp_path):
+    from PIL import Image
+
     grey = np.zeros((32, 32), dtype=np.uint8)
     grey[4:28, 6:30] = 210
     path = _picture(tmp_path, grey, "RGB", "p.jpg", quality=90)
@@ -154,7 +168,10 @@ def test_jpeg_reads_as_pillow_decodes_it(tmp_path):
     assert np.array_equal(from_picture(str(path), threshold=100, **RAW).squares, decoded >= 100)
 
 
+@needs_pillow
 def test_transparent_pixels_are_holes(tmp_path):
+    from PIL import Image
+
     rgba = np.zeros((12, 12, 4), dtype=np.uint8)
     rgba[..., :3] = 255
     rgba[..., 3] = 255
@@ -165,7 +182,10 @@ def test_transparent_pixels_are_holes(tmp_path):
     assert not got.squares[:, :4].any() and got.squares[:, 4:].all()
 
 
+@needs_pillow
 def test_a_pillow_image_is_read_too():
+    from PIL import Image
+
     im = Image.fromarray(np.full((9, 9), 200, dtype=np.uint8))
     assert from_picture(im, threshold=100, **RAW).squares.all()
 
@@ -182,6 +202,8 @@ def _png_declaring(width: int, height: int) -> bytes:
 
 def bad_pictures(tmp_path):
     """(path, what the message says) for every kind of bad picture file."""
+    from PIL import Image
+
     cases = []
     empty = tmp_path / "empty.png"
     empty.write_bytes(b"")
@@ -216,6 +238,7 @@ def bad_pictures(tmp_path):
     return cases
 
 
+@needs_pillow
 def test_bad_pictures_are_refused_in_one_line(tmp_path):
     for path, message in bad_pictures(tmp_path):
         with pytest.raises(InvalidBoardError, match=message.replace("(", r"\(")) as info:
@@ -223,6 +246,7 @@ def test_bad_pictures_are_refused_in_one_line(tmp_path):
         assert "\n" not in str(info.value)
 
 
+@needs_pillow
 def test_the_byte_budget_is_kept(tmp_path, monkeypatch):
     from ktsolve import images
 
