@@ -31,7 +31,8 @@ process (``bench_real.py --alone STEP``): a method through
 ``portfolio.run_proof`` on a fresh graph, its first-run compile left out.
 
 Run:  python benchmarks/bench_real.py [--sizes 1e5,1e6,1e7] [--families picture,maze,rings,cheese,planted]
-                                      [--questions closed,open] [--time-limit 60,60,120] [--out real]
+                                      [--questions closed,open] [--seeds 1,2,3] [--time-limit 60,60,120]
+                                      [--no-api] [--no-alone] [--out real]
 Writes benchmarks/results/NAME.md and NAME.jsonl (every record, with the steps).
 Small run that shows it works: python benchmarks/bench_real.py --sizes 2e4 --time-limit 20 --out real_small
 """
@@ -45,6 +46,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -68,7 +71,7 @@ def _density(make) -> float:
     return region.cleaning.squares_out / region.squares.size
 
 
-def boards(target: float, families: list[str], balance: str):
+def boards(target: float, families: list[str], balance: str, seeds=SEEDS):
     """(family, name, seed, command line that makes it, maker) for every board of the size ``target``."""
     from ktsolve import shapes
     from ktsolve.images import from_picture
@@ -87,7 +90,7 @@ def boards(target: float, families: list[str], balance: str):
                        lambda g=grey, s=scale, b=block: from_picture(g, scale=s, block=b, balance=balance))
     if "maze" in families:
         n = _side(target, _density(lambda s: shapes.maze(s, s, seed=1, balance=balance)))
-        for seed in SEEDS:
+        for seed in seeds:
             yield ("maze", f"maze {n}x{n}, corridors 6", seed, f"ktsolve board maze {n}x{n} --seed {seed}",
                    lambda n=n, seed=seed: shapes.maze(n, n, seed=seed, balance=balance))
     if "rings" in families:
@@ -97,7 +100,7 @@ def boards(target: float, families: list[str], balance: str):
                    lambda n=n, w=width: shapes.rings(n, n, width=w, balance=balance))
     if "cheese" in families:
         n = _side(target, 0.8)
-        for seed in SEEDS:
+        for seed in seeds:
             yield ("cheese", f"cheese {n}x{n}, r 5-40, 20 %", seed, f"ktsolve board cheese {n}x{n} --seed {seed}",
                    lambda n=n, seed=seed: shapes.cheese(n, n, seed=seed, balance=balance))
     if "planted" in families:
@@ -250,6 +253,7 @@ def main() -> None:
     ap.add_argument("--sizes", default="1e5,1e6,1e7", help="Squares aimed at, comma-separated.")
     ap.add_argument("--families", default="picture,maze,rings,cheese,planted")
     ap.add_argument("--questions", default="closed,open")
+    ap.add_argument("--seeds", default="1,2,3", help="Seeds of the families that have seeds (maze, cheese).")
     ap.add_argument("--time-limit", default="60,60,120",
                     help="--time-limit of solve and prove per size (one value: every size).")
     ap.add_argument("--no-alone", action="store_true", help="Do not run the settling step alone.")
@@ -273,6 +277,7 @@ def main() -> None:
     limits = limits if len(limits) == len(sizes) else [limits[0]] * len(sizes)
     families = ns.families.split(",")
     questions = ns.questions.split(",")
+    seeds = [int(x) for x in ns.seeds.split(",")]
     exe = Path(sys.executable).with_name("ktsolve")
     run = [str(exe)] if exe.exists() else [sys.executable, "-m", "ktsolve.cli"]
     records, rows = [], []
@@ -285,8 +290,7 @@ def main() -> None:
         for target, limit in zip(sizes, limits):
             for question in questions:
                 closed = question == "closed"
-                for family, name, seed, how, make in boards(target, families, question):
-                    import numpy as np
+                for family, name, seed, how, make in boards(target, families, question, seeds):
 
                     t0 = time.perf_counter()
                     try:
@@ -323,12 +327,13 @@ def main() -> None:
                                  _fmt((p.get("alone") or {}).get("seconds"))])
                     print(" | ".join(map(str, rows[-1])), file=sys.stderr, flush=True)
     total = time.perf_counter() - t_start
-    lines = ["# Real boards: pictures, mazes, rings, cheese, planted obstructions", "", *machine_lines(("scikit-image",)),
+    lines = ["# Real boards: pictures, mazes, rings, cheese, planted obstructions", "",
+             *machine_lines(("scikit-image",)),
              "Other developers' editors and tests may have been running on the same two cores.", "",
              f"Sizes aimed at: {ns.sizes} squares; time limits {ns.time_limit} s; every command with `--seed 1`; "
              "whole processes under `/usr/bin/time -v`.  *alone*: the settling step run by itself in a fresh "
-             "process, its kernels loaded first (compiling and loading are not the step's work).  Every record with its steps: "
-             f"`benchmarks/results/{jsonl.name}`.", "",
+             "process, its kernels loaded first (compiling and loading are not the step's work).  Every record "
+             f"with its steps: `benchmarks/results/{jsonl.name}`.", "",
              markdown_table(["family", "board", "squares", "question", "solve", "wall", "peak", "settled by",
                              "alone", "prove", "wall", "settled by", "alone"], rows), "",
              f"The whole run took {total:.0f} s.", "",
