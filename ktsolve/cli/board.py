@@ -99,10 +99,12 @@ def parse_radii(text: str) -> tuple[float, float]:
 
 
 def _share(text: str) -> float:
-    value = parse_holes(text)
-    if isinstance(value, int):  # a whole number: a percentage only with %, so 0 and 1 stay shares
-        value = float(value)
-    return value
+    """A share of the cells, ``"20%"`` or ``"0.2"`` (checked for its range by the shape)."""
+    m = _HOLES_RE.match(text)
+    if not m:
+        raise InvalidParameterError(f"share {shown(text.strip())} must be a share of the cells, like 20% or 0.2")
+    number, percent = m.groups()
+    return float(number) / (100.0 if percent else 1.0)
 
 
 def _cleaning_options(func):
