@@ -307,6 +307,27 @@ class Board:
         return board
 
     @classmethod
+    def from_image(cls, picture, **options) -> "Board":
+        """Board from a picture's region: a PNG or JPEG file or a 2-D array of grey levels (or bools).
+
+        A thin door to :func:`ktsolve.images.from_picture`, which takes the
+        same keywords (``threshold``, ``dark``, ``block``, ``scale``,
+        ``largest``, ``prune``, ``balance``) and returns the region with the
+        record of what its cleaning removed; this returns only the board.
+        Reading files needs Pillow (``pip install 'ktsolve[image]'``).
+
+        Examples
+        --------
+        >>> grey = np.zeros((12, 12), dtype=np.uint8)
+        >>> grey[1:11, 2:10] = 200
+        >>> Board.from_image(grey, threshold=128, balance="closed").n_squares
+        80
+        """
+        from .images import from_picture
+
+        return from_picture(picture, **options).board
+
+    @classmethod
     def read_npy(cls, source, shown: str = "the board file") -> "Board":
         """Board from a ``.npy`` mask (a path or a binary file object); see :meth:`from_mask`.
 
