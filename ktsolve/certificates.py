@@ -44,17 +44,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 
 import numpy as np
 
+from ._reading import MAX_TEXT_BYTES, Source
 from .board import Board
 from .errors import CertificateFileError
 from .result import Proof, SolveResult, Status
 from .tour import TourSpec
 
 __all__ = ["FORMAT", "VERSION", "HOLES_LISTED", "certificate_of", "certificate_json", "verify_certificate",
-           "board_digest", "certificate_question"]
+           "board_digest", "certificate_question", "read_certificate", "certificate_budget"]
 
 #: The ``format`` member of every certificate.
 FORMAT = "ktsolve-certificate"
@@ -64,6 +66,78 @@ VERSION = 1
 
 #: A certificate lists its board's holes by name up to this many (always their digest).
 HOLES_LISTED = 10_000
+
+
+def certificate_budget(cells: int) -> int:
+    """Bytes a certificate file of a board of ``cells`` cells may hold: 64 MiB plus 256 per cell, at most 1 GiB.
+
+    A certificate's bulk is its evidence: sets of squares (a few bytes a
+    square each), a search's cuts, and its DRUP proof, compressed inside
+    the file (the proof's own inflated size has a budget of its own,
+    :data:`ktsolve.proofs.cnf_check.PROOF_BYTES_MAX`).
+    """
+    return min(MAX_TEXT_BYTES, (64 << 20) + 256 * int(cells))
+
+
+def _is_certificate(src: Source) -> bool:
+    """Whether the content begins as a certificate does: a JSON object whose first member is its format.
+
+    Only a file that may be JSON is read ahead (gzipped, or starting with
+    ``{``, blanks or a byte-order mark), so a tour matrix keeps its fast reader.
+    """
+    first = src.head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1]
+    if not src.gzipped and first not in (b"{", b""):
+        return False
+    head = src.peek(256).removeprefix(b"\xef\xbb\xbf").lstrip()
+    return head.startswith(b"{") and re.match(rb'\{\s*"format"\s*:\s*"ktsolve-certificate"', head) is not None
+
+
+def _parse_certificate(src: Source, board: Board) -> dict:
+    """The certificate object of a source already recognised as one, read within the certificate budget."""
+    src.budget = certificate_budget(board.size)
+    src._fail = CertificateFileError
+    src.what = src.what.replace("tour file", "certificate file", 1)
+    data = src.read(f"more than a certificate about the {board.rows}x{board.cols} board can hold")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CertificateFileError(f"cannot read {src.what}: not UTF-8 text") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CertificateFileError(f"{src.what} is not valid JSON ({exc.msg}: line {exc.lineno}, "
+                                   f"column {exc.colno})") from None
+    except RecursionError:
+        raise CertificateFileError(f"{src.what}'s JSON is nested too deeply to be a certificate") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise CertificateFileError(f"{src.what}'s JSON has a number too long to read ({str(exc)[:80]})") \
+            from None
+    if not isinstance(obj, dict):
+        raise CertificateFileError(f"{src.what} is not a JSON object")
+    return obj
+
+
+def read_certificate(board: Board, path) -> dict:
+    """The certificate object of a certificate file (gzip allowed, ``-`` for standard input), not checked.
+
+    Read once, within :func:`certificate_budget` bytes after inflation.
+    Raises :class:`~ktsolve.errors.CertificateFileError` for a file that is
+    not a certificate (see :func:`ktsolve.verify_certificate` to check one).
+    """
+    path = os.fspath(path)
+    with Source(path, f"certificate file {_shown(path)}", certificate_budget(board.size),
+                CertificateFileError) as src:
+        src.path = path
+        if not _is_certificate(src):
+            raise CertificateFileError(f"certificate file {_shown(path)} is not a ktsolve certificate (a JSON "
+                                       'object whose first member is "format": "ktsolve-certificate")')
+        return _parse_certificate(src, board)
+
+
+def _shown(path: str) -> str:
+    from ._reading import shown
+
+    return "standard input" if path == "-" else shown(path, 200)
 
 
 def board_digest(board: Board) -> str:
@@ -187,6 +261,16 @@ def verify_certificate(board, spec: TourSpec | None, certificate, *, checker: st
         For a file or object that is no certificate at all (another format
         or version, not JSON, too large, damaged), which is bad input, not
         a verdict.
+
+    Examples
+    --------
+    >>> from ktsolve import prove
+    >>> cert = certificate_of(prove("4x6", closed=True))
+    >>> verify_certificate("4x6", None, cert).line()
+    'valid'
+    >>> cert["evidence"]["steps"][0]["levels"] = {"-1": ["a4"]}
+    >>> verify_certificate("4x6", None, cert).line()
+    "invalid: the matching proof does not check: level '-1' is not a whole number from 1 up"
     """
     from .checks import check_choice
     from .proofs.verdict import INVALID, Verdict
@@ -195,8 +279,6 @@ def verify_certificate(board, spec: TourSpec | None, certificate, *, checker: st
     board = as_board(board)
     checker = check_choice("checker", checker, ("auto", "drup", "dratify"))
     if isinstance(certificate, (str, os.PathLike)):
-        from .files import read_certificate
-
         certificate = read_certificate(board, certificate)
     if isinstance(certificate, SolveResult):
         if certificate.board is not None and certificate.board != board:

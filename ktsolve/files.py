@@ -23,7 +23,8 @@ Certificate files (:mod:`ktsolve.certificates`, what ``prove -o`` writes for
 a "no") are JSON objects whose first member is ``"format":
 "ktsolve-certificate"``: :func:`check_file`, the reader of ``verify``, tells
 them from tours by their first bytes and reads them within their own budget
-(:func:`certificate_budget`), through the same :class:`~ktsolve._reading.Source`.
+(:func:`ktsolve.certificates.certificate_budget`), through the same
+:class:`~ktsolve._reading.Source`.
 
 Budgets: a file is opened once and read front to back (a pipe works), and
 never more of it is read than a tour of the board can need, counted after
@@ -49,10 +50,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._reading import MAX_TEXT_BYTES, Source, shown, tour_text_budget
+from ._reading import Source, shown, tour_text_budget
 from ._tourlines import name_keys, parse_block, split_line
 from .board import Board
-from .errors import CertificateFileError, InvalidSquareError, InvalidTourError, TourFileError
+from .errors import InvalidSquareError, InvalidTourError, TourFileError
 from .output import open_output
 from .tour import Tour, _coords_to_squares, _names_to_coords, validate, validate_many
 
@@ -67,9 +68,7 @@ __all__ = [
     "write_atomic",
     "open_atomic",
     "write_tours",
-    "read_certificate",
     "check_file",
-    "certificate_budget",
 ]
 
 
@@ -598,75 +597,11 @@ def _check_tours_src(board: Board, src: Source, *, closed: bool, start, end, com
     return TourFileCheck(count, want, last if count == 1 else None)
 
 
-def certificate_budget(cells: int) -> int:
-    """Bytes a certificate file of a board of ``cells`` cells may hold: 64 MiB plus 256 per cell, at most 1 GiB.
-
-    A certificate's bulk is its evidence: sets of squares (a few bytes a
-    square each), a search's cuts, and its DRUP proof, compressed inside
-    the file (the proof's own inflated size has a budget of its own,
-    :data:`ktsolve.proofs.cnf_check.PROOF_BYTES_MAX`).
-    """
-    return min(MAX_TEXT_BYTES, (64 << 20) + 256 * int(cells))
-
-
-def _is_certificate(src: Source) -> bool:
-    """Whether the content begins as a certificate does: a JSON object whose first member is its format.
-
-    Only a file that may be JSON is read ahead (gzipped, or starting with
-    ``{``, blanks or a byte-order mark), so a tour matrix keeps its fast reader.
-    """
-    first = src.head.removeprefix(b"\xef\xbb\xbf").lstrip()[:1]
-    if not src.gzipped and first not in (b"{", b""):
-        return False
-    head = src.peek(256).removeprefix(b"\xef\xbb\xbf").lstrip()
-    return head.startswith(b"{") and re.match(rb'\{\s*"format"\s*:\s*"ktsolve-certificate"', head) is not None
-
-
-def _parse_certificate(src: Source, board: Board) -> dict:
-    """The certificate object of a source already recognised as one, read within the certificate budget."""
-    src.budget = certificate_budget(board.size)
-    src._fail = CertificateFileError
-    src.what = src.what.replace("tour file", "certificate file", 1)
-    data = src.read(f"more than a certificate about the {board.rows}x{board.cols} board can hold")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise CertificateFileError(f"cannot read {src.what}: not UTF-8 text") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CertificateFileError(f"{src.what} is not valid JSON ({exc.msg}: line {exc.lineno}, "
-                                   f"column {exc.colno})") from None
-    except RecursionError:
-        raise CertificateFileError(f"{src.what}'s JSON is nested too deeply to be a certificate") from None
-    except ValueError as exc:  # a number of thousands of digits
-        raise CertificateFileError(f"{src.what}'s JSON has a number too long to read ({_clip(str(exc), 80)})") \
-            from None
-    if not isinstance(obj, dict):
-        raise CertificateFileError(f"{src.what} is not a JSON object")
-    return obj
-
-
-def read_certificate(board: Board, path) -> dict:
-    """The certificate object of a certificate file (gzip allowed, ``-`` for standard input), not checked.
-
-    Read once, within :func:`certificate_budget` bytes after inflation.
-    Raises :class:`~ktsolve.errors.CertificateFileError` for a file that is
-    not a certificate (see :func:`ktsolve.verify_certificate` to check one).
-    """
-    path = os.fspath(path)
-    with Source(path, f"certificate file {_shown_path(path)}", certificate_budget(board.size),
-                CertificateFileError) as src:
-        src.path = path
-        if not _is_certificate(src):
-            raise CertificateFileError(f"certificate file {_shown_path(path)} is not a ktsolve certificate (a JSON "
-                                       'object whose first member is "format": "ktsolve-certificate")')
-        return _parse_certificate(src, board)
-
-
 def check_file(board: Board, path, *, closed: bool = False, start=None, end=None, complete: bool = True):
     """What ``verify`` reads: a certificate object (a dict, not yet checked), or the :class:`TourFileCheck`
     of a file of tours (:func:`check_tours`), told apart by the file's first bytes, in one pass."""
+    from .certificates import _is_certificate, _parse_certificate
+
     with _source(board, path) as src:
         if _is_certificate(src):
             return _parse_certificate(src, board)

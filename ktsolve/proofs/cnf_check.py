@@ -59,6 +59,7 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
+import threading
 import zlib
 
 from ..board import Board
@@ -287,12 +288,22 @@ def drup_checkers() -> list[str]:
     return out
 
 
+#: drup's checker is OCaml code behind ctypes: its runtime aborts the process when two threads enter it, or one
+#: that is not the main thread, so it runs in the main thread alone, one call at a time (dratify elsewhere).
+_DRUP_LOCK = threading.Lock()
+
+
+def _drup_usable() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 def _run_checker(name: str, variables: int, clauses, lemmas) -> bool:
     """Whether the checker ``name`` accepts ``lemmas`` as a refutation of ``clauses``."""
     if name == "drup":
         import drup
 
-        return drup.check_proof(clauses, lemmas).outcome == drup.Outcome.VALID
+        with _DRUP_LOCK:
+            return drup.check_proof(clauses, lemmas).outcome == drup.Outcome.VALID
     import dratify
 
     text = "p cnf %d %d\n" % (variables, len(clauses)) + "".join(
@@ -308,7 +319,9 @@ def check_search(board: Board, spec: TourSpec, evidence, *, checker: str = "auto
 
     ``checker``: ``"drup"``, ``"dratify"``, or ``"auto"`` (drup where its
     work, proof lines times clauses, stays below :data:`DRUP_WORK_MAX`,
-    else dratify; whichever is installed).  Returns None (valid), the
+    else dratify; whichever is installed).  drup runs in the main thread
+    only (its OCaml runtime aborts the process otherwise); elsewhere dratify
+    checks.  Returns None (valid), the
     reason it is invalid, or a "not checkable" verdict (no certificate, a
     board above :data:`CNF_SQUARES_MAX` squares, no checker installed).
     """
@@ -334,6 +347,8 @@ def check_search(board: Board, spec: TourSpec, evidence, *, checker: str = "auto
     except ValueError as exc:
         return str(exc)
     have = drup_checkers()
+    if "drup" in have and not _drup_usable():
+        have.remove("drup")  # see _DRUP_LOCK
     if checker == "auto":
         work = (len(lemmas) + 1) * (len(clauses) + 1)
         order = ["drup", "dratify"] if work <= DRUP_WORK_MAX else ["dratify", "drup"]

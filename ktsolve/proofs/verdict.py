@@ -61,6 +61,14 @@ class Verdict:
 
     A verdict has no truth value (``if verdict:`` raises ``TypeError``):
     three outcomes do not fold into two, so ask :attr:`valid`.
+
+    Examples
+    --------
+    >>> v = Verdict("not checkable", "no checker knows the argument 'magic'")
+    >>> v.valid, v.invalid, v.checkable
+    (False, False, False)
+    >>> v.line()
+    "not checkable: no checker knows the argument 'magic'"
     """
 
     outcome: str
