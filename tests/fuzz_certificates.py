@@ -377,7 +377,7 @@ def forgeries(case: Case, rng: random.Random, *, every_square: bool, cap: int):
 # ---------------------------------------------------------------------------------------------- the run
 PROFILES = {
     "fast": {"random": 0, "targets": 3, "every_square": False, "cap": 60},
-    "long": {"random": 300, "targets": 6, "every_square": True, "cap": 3000},
+    "long": {"random": 100, "targets": 4, "every_square": True, "cap": 400},
 }
 
 
