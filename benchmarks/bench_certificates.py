@@ -209,7 +209,7 @@ def main() -> None:
     if search:
         lines += ["Search certificates: " + "; ".join(
             f"{r['argument']} {r['cuts']} cuts, {r['proof_lines']} DRUP lines, made in {fmt_s(r['make_s'])}, "
-            f"checked in {fmt_s(r['check_s'])} by {r['checker']}" if r["proof_lines"] is not None
+            f"checked in {fmt_s(r['check_s'])} ({r['checker']})" if r["proof_lines"] is not None
             else f"{r['argument']} not certified" for r in search[:20]) + ".", ""]
 
     # 2. the dense family
