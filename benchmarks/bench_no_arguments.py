@@ -77,7 +77,7 @@ def run_cell(n: int, share: float, closed: bool, boards: int, limit: float, matc
             if proof is not None:
                 cell[name][0] += 1
                 cell[name][1] += before is None
-                cell["checked"] &= check_proof(g, spec, proof) is None
+                cell["checked"] &= check_proof(g, spec, proof).valid
     return cell
 
 
@@ -118,7 +118,7 @@ def small_boards(count: int) -> list[list]:
                     settled = True
                     tally[name][0] += 1
                     tally[name][1] += before is None
-                    tally["checked"] &= check_proof(g, spec, proof) is None
+                    tally["checked"] &= check_proof(g, spec, proof).valid
             left += none and before is None and not settled
         row = ["4x4..6x6", "random", "closed" if closed else "open", tally["boards"], tally["none"],
                f"{tally['quick'] - tally['boards']} of {tally['quick']} (left out)", tally["matching"]]

@@ -45,6 +45,8 @@ _WHERE = {
     "enumerate_tours": "solve",
     "longest": "solve",
     "random_holed_board": "generate",
+    "verify_certificate": "certificates",
+    "Verdict": "proofs.verdict",
     "KtsolveError": "errors",
     "InvalidBoardError": "errors",
     "InvalidSquareError": "errors",

@@ -143,8 +143,9 @@ class Source:
         return out
 
     def raw_file(self):
-        """The underlying file, rewound, for a reader that needs to seek (a regular, uncompressed file only)."""
-        if not (self.regular and not self.gzipped):
+        """The underlying file, rewound, for a reader that needs to seek (a regular, uncompressed file only,
+        before :meth:`peek` read ahead: the reading that follows would hand out those bytes again)."""
+        if not (self.regular and not self.gzipped) or self._peeked:
             return None
         self._raw.seek(0)
         return self._raw

@@ -23,6 +23,10 @@ class is also a :class:`ValueError`, since each one reports a bad argument:
 ``TourFileError``          a tour file that cannot be read as tours at all:
                            not JSON, npy, a matrix or a square list, or
                            unreadable (a subclass of ``InvalidTourError``)
+``CertificateFileError``   a certificate file that cannot be read as one: not
+                           JSON, another format or version, too large, a
+                           bomb (a subclass of ``TourFileError``: ``verify``
+                           reads both kinds of file)
 ``CensusError``            a census that cannot run: workers that do not
                            start, a Dask scheduler that cannot be reached
 ``CensusFileError``        a census results file that cannot be used: not a
@@ -70,6 +74,7 @@ __all__ = [
     "InvalidParameterError",
     "OutputPathError",
     "TourFileError",
+    "CertificateFileError",
     "CensusError",
     "CensusFileError",
 ]
@@ -105,6 +110,10 @@ class OutputPathError(KtsolveError):
 
 class TourFileError(InvalidTourError):
     """A tour file that cannot be read as a tour at all (as opposed to an invalid tour)."""
+
+
+class CertificateFileError(TourFileError):
+    """A certificate file that cannot be read as a certificate at all (as opposed to one that does not check)."""
 
 
 class CensusError(KtsolveError):

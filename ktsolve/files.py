@@ -19,6 +19,13 @@ Any of them may be gzip-compressed (recognised by its first bytes, whatever
 the file's name) and may start with a UTF-8 byte-order mark; ``-`` reads
 standard input.  Output is written by :mod:`ktsolve.output`.
 
+Certificate files (:mod:`ktsolve.certificates`, what ``prove -o`` writes for
+a "no") are JSON objects whose first member is ``"format":
+"ktsolve-certificate"``: :func:`check_file`, the reader of ``verify``, tells
+them from tours by their first bytes and reads them within their own budget
+(:func:`ktsolve.certificates.certificate_budget`), through the same
+:class:`~ktsolve._reading.Source`.
+
 Budgets: a file is opened once and read front to back (a pipe works), and
 never more of it is read than a tour of the board can need, counted after
 gzip inflation (:class:`ktsolve._reading.Source`): a text tour 64 KiB plus
@@ -61,6 +68,7 @@ __all__ = [
     "write_atomic",
     "open_atomic",
     "write_tours",
+    "check_file",
 ]
 
 
@@ -561,27 +569,43 @@ def check_tours(board: Board, path, *, closed: bool = False, start=None, end=Non
         A tour breaks a rule; ``tour k:`` names the line when the file holds several.
     """
     with _source(board, path) as src:
-        stated, blocks = _open_tours(board, src.path, src)
-        want = bool(closed) or bool(stated)
-        count, last = 0, None
-        for block in blocks:
-            if isinstance(block, np.ndarray):
-                try:
-                    validate_many(board, block, closed=want, start=start, end=end)
-                except InvalidTourError as exc:
-                    # validate_many numbers the tours of its block; the file's numbering is wanted
-                    msg = re.sub(r"^tour (\d+):", lambda m: f"tour {int(m.group(1)) + count}:", str(exc))
-                    raise InvalidTourError(msg) from None
-                count += block.shape[0]
-                last = None
-            elif len(block) > 1:
-                arr = np.stack([t.squares for t in block])
-                validate_many(board, arr, closed=want, start=start, end=end)
-                count += len(block)
-            else:
-                last = validate(board, block[0], closed=want, start=start, end=end, complete=complete)
-                count += 1
-        return TourFileCheck(count, want, last if count == 1 else None)
+        return _check_tours_src(board, src, closed=closed, start=start, end=end, complete=complete)
+
+
+def _check_tours_src(board: Board, src: Source, *, closed: bool, start, end, complete: bool) -> TourFileCheck:
+    """:func:`check_tours` on a source already open."""
+    stated, blocks = _open_tours(board, src.path, src)
+    want = bool(closed) or bool(stated)
+    count, last = 0, None
+    for block in blocks:
+        if isinstance(block, np.ndarray):
+            try:
+                validate_many(board, block, closed=want, start=start, end=end)
+            except InvalidTourError as exc:
+                # validate_many numbers the tours of its block; the file's numbering is wanted
+                msg = re.sub(r"^tour (\d+):", lambda m: f"tour {int(m.group(1)) + count}:", str(exc))
+                raise InvalidTourError(msg) from None
+            count += block.shape[0]
+            last = None
+        elif len(block) > 1:
+            arr = np.stack([t.squares for t in block])
+            validate_many(board, arr, closed=want, start=start, end=end)
+            count += len(block)
+        else:
+            last = validate(board, block[0], closed=want, start=start, end=end, complete=complete)
+            count += 1
+    return TourFileCheck(count, want, last if count == 1 else None)
+
+
+def check_file(board: Board, path, *, closed: bool = False, start=None, end=None, complete: bool = True):
+    """What ``verify`` reads: a certificate object (a dict, not yet checked), or the :class:`TourFileCheck`
+    of a file of tours (:func:`check_tours`), told apart by the file's first bytes, in one pass."""
+    from .certificates import _is_certificate, _parse_certificate
+
+    with _source(board, path) as src:
+        if _is_certificate(src):
+            return _parse_certificate(src, board)
+        return _check_tours_src(board, src, closed=closed, start=start, end=end, complete=complete)
 
 
 def read_tours(board: Board, path) -> tuple[list[Tour], bool | None]:

@@ -77,7 +77,7 @@ def test_every_no_of_the_finders_is_confirmed_by_exhaustive_search():
                 continue
             said[f.__name__] += 1
             assert status is Status.INFEASIBLE, (board, spec, p)
-            assert check_proof(g, spec, p) is None, (board, spec, p)
+            assert check_proof(g, spec, p).valid, (board, spec, p)
     # each argument spoke on these boards, so the test is not vacuous
     assert all(k >= 3 for k in said.values()), said
 
@@ -91,7 +91,7 @@ def test_full_boards_closed_and_open():
             p = cut_proofs(g, spec)
             if p is not None:
                 assert _exact(Board(m, n), spec) is Status.INFEASIBLE, (m, n, closed, p)
-                assert check_proof(g, spec, p) is None
+                assert check_proof(g, spec, p).valid
 
 
 def test_open_tour_with_a_fixed_end_inside_the_removed_squares():
@@ -193,7 +193,7 @@ def _index(g, names):
 def test_forged_toughness_witnesses_are_judged_by_the_count(size, closed):
     g, spec = KnightGraph(Board(*size)), TourSpec(closed=closed)
     p = toughness_proof(g, spec)
-    assert p is not None and check_proof(g, spec, p) is None
+    assert p is not None and check_proof(g, spec, p).valid
     S = _index(g, p.evidence["removed"])
     refused = 0
     for kind, forged in _forgeries(g, S):
@@ -204,7 +204,7 @@ def test_forged_toughness_witnesses_are_judged_by_the_count(size, closed):
     assert refused > 0
     # the stated count must match too
     bad = dict(p.evidence, parts=p.evidence["parts"] + 1)
-    assert check_proof(g, spec, Proof("x", "toughness", bad)) is not None
+    assert not check_proof(g, spec, Proof("x", "toughness", bad)).valid
 
 
 def _region_valid(g, spec, R):
@@ -221,7 +221,7 @@ def _region_valid(g, spec, R):
 def test_forged_region_witnesses_are_judged_by_the_count():
     g, spec = KnightGraph(Board(3, 6)), TourSpec(closed=True)
     p = region_proof(g, spec)
-    assert p is not None and check_proof(g, spec, p) is None
+    assert p is not None and check_proof(g, spec, p).valid
     R = _index(g, p.evidence["region"])
     refused = 0
     for kind, forged in _forgeries(g, R):
@@ -236,7 +236,7 @@ def test_forged_region_witnesses_are_judged_by_the_count():
 def test_forged_two_cut_witnesses_are_refused():
     g, spec = KnightGraph(Board(3, 6)), TourSpec(closed=True)
     p = two_cut_proof(g, spec)
-    assert p is not None and p.argument == "two-square cut" and check_proof(g, spec, p) is None
+    assert p is not None and p.argument == "two-square cut" and check_proof(g, spec, p).valid
     item = p.evidence["pieces"][0]
     piece = _index(g, item["piece"])
     u, v = _index(g, p.evidence["cut"])
@@ -260,17 +260,19 @@ def test_forged_two_cut_witnesses_are_refused():
     # an open question (two free ends) needs more pieces; another reason is refused
     assert check_two_cut(g, TourSpec(), p.evidence) is not None
     magic = dict(p.evidence, pieces=[dict(item, reason="magic")])
-    assert check_proof(g, spec, Proof("x", "two-square cut", magic)) is not None
+    assert not check_proof(g, spec, Proof("x", "two-square cut", magic)).valid
 
 
-def test_check_proof_refuses_malformed_and_passes_unknown_arguments():
+def test_check_proof_refuses_malformed_and_cannot_check_unknown_arguments():
     g, spec = KnightGraph(Board(3, 4)), TourSpec(closed=True)
-    assert check_proof(g, spec, Proof("x", "toughness", {"removed": ["z9"]})) is not None
-    assert check_proof(g, spec, Proof("x", "toughness", {"removed": ["a1", "a1"]})) is not None
-    assert check_proof(g, spec, Proof("x", "toughness", {})) is not None
-    assert check_proof(g, spec, Proof("x", "region colours", {"region": []})) is not None
-    assert check_proof(g, spec, Proof("x", "matching", {"steps": []})) is not None
-    assert check_proof(g, spec, Proof("x", "colour parity", {})) is None  # nothing to re-check
+    assert not check_proof(g, spec, Proof("x", "toughness", {"removed": ["z9"]})).valid
+    assert not check_proof(g, spec, Proof("x", "toughness", {"removed": ["a1", "a1"]})).valid
+    assert not check_proof(g, spec, Proof("x", "toughness", {})).valid
+    assert not check_proof(g, spec, Proof("x", "region colours", {"region": []})).valid
+    assert not check_proof(g, spec, Proof("x", "matching", {"steps": []})).valid
+    # 3x4 has six squares of each colour: colour parity, recounted, refutes nothing
+    assert check_proof(g, spec, Proof("x", "colour parity", {})).invalid
+    assert check_proof(g, spec, Proof("x", "a new argument", {})).outcome == "not checkable"
 
 
 def test_check_proof_rechecks_the_2_factor_degree_and_listed_cut_square_proofs():
@@ -286,26 +288,26 @@ def test_check_proof_rechecks_the_2_factor_degree_and_listed_cut_square_proofs()
     board = Board(5, 4, holes=[(1, 3), (3, 0)])
     g = KnightGraph(board)
     p = two_factor_proof(board, spec)
-    assert p.argument == "2-factor" and check_proof(g, spec, p) is None
+    assert p.argument == "2-factor" and check_proof(g, spec, p).valid
     x = list(p.evidence["X"])
     moved = next(board.name(r, c) for r in range(5) for c in range(4)
                  if (r + c) % 2 == p.evidence["colour"] and board.mask[r, c] and board.name(r, c) not in x)
     forged = replace(p, evidence={**p.evidence, "X": [moved, *x[1:]]})
-    assert check_proof(g, spec, forged) is not None
+    assert not check_proof(g, spec, forged).valid
     # a degree proof: genuine passes; naming a square with two moves fails
     corner = Board(8, 8, holes=[(1, 2), (4, 4)])  # a8 keeps one move; the colours stay equal
     q = quick_proof(KnightGraph(corner), spec)
-    assert q.argument == "degree" and check_proof(KnightGraph(corner), spec, q) is None
+    assert q.argument == "degree" and check_proof(KnightGraph(corner), spec, q).valid
     wrong = replace(q, evidence={**q.evidence, "square": "d4"})
-    assert check_proof(KnightGraph(corner), spec, wrong) is not None
+    assert not check_proof(KnightGraph(corner), spec, wrong).valid
     # a cut square that lists the squares it cuts off (the local proofs'): re-checked by counting
     cut = Board(20, 20, [(0, 0), (0, 5), (1, 4), (2, 0), (2, 3), (2, 5), (3, 1), (3, 2), (3, 3), (3, 4), (4, 0),
                          (4, 2)])
     lp = local_proof(cut, spec)
     assert lp.argument == "cut square" and "part" in lp.evidence
-    assert check_proof(KnightGraph(cut), spec, lp) is None
+    assert check_proof(KnightGraph(cut), spec, lp).valid
     part = list(lp.evidence["part"])
-    assert check_proof(KnightGraph(cut), spec, replace(lp, evidence={**lp.evidence, "part": part[1:]})) is not None
+    assert check_proof(KnightGraph(cut), spec, replace(lp, evidence={**lp.evidence, "part": part[1:]})).invalid
 
 
 # ---------------------------------------------------------------------- budgets
@@ -350,7 +352,7 @@ def test_solve_and_prove_settle_with_the_cut_proofs_and_the_witness_checks():
     for res in (solve(WIRED, closed=True), prove(WIRED, closed=True), solve(WIRED, "warnsdorff", closed=True)):
         assert res.status is Status.INFEASIBLE
         assert res.stats["settled_by"] == "cut proofs" and res.proof.argument == "region colours"
-        assert check_proof(g, spec, res.proof) is None
+        assert check_proof(g, spec, res.proof).valid
 
 
 def test_the_testing_oracle_rechecks_witnesses(monkeypatch, tmp_path):

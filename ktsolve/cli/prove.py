@@ -7,7 +7,8 @@ import click
 from ..progress import terminal_progress
 from ..result import Status
 from ..solve import prove as prove_board
-from .answers import deliver, interruptible, nothing_written, report, say_interrupted
+from ..output import is_stdout
+from .answers import deliver, emit, interruptible, nothing_written, report, say_interrupted
 from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, board_options, load_question, output_option
 
 __all__ = ["prove_command"]
@@ -18,12 +19,16 @@ __all__ = ["prove_command"]
 @click.option("--seed", type=SEED, help="Seed of the heuristic attempt and of CP-SAT.")
 @click.option("--time-limit", type=TIME_LIMIT, metavar="S", help="Seconds before answering unknown.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", help="Output format.")
-@output_option("Write the answer (a tour or a proof) here instead of stdout; nothing when it is unknown.")
+@output_option("Write the answer here instead of stdout: a tour, or for a \"no\" a certificate (JSON, gzipped "
+               "when the name ends in .gz) that verify checks; nothing when it is unknown.")
 def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, output):
     """Settle whether BOARD has the tour asked for: a tour, or a proof that none exists.
 
     Runs the quick proofs, the matching proof, a short heuristic attempt and
-    then CP-SAT, and says on stderr which step settled it.
+    then CP-SAT, and says on stderr which step settled it.  With -o FILE a
+    "no" is written as a versioned certificate file, which
+    `ktsolve verify BOARD FILE` checks (exit 0 when it proves that no tour
+    exists).
     """
     b, start, end = load_question(board, holes, start, end)
     with terminal_progress("ktsolve prove") as progress:
@@ -31,8 +36,17 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, outpu
                                                 seed=seed, progress=progress))
     if res is None:
         return say_interrupted()
-    why = deliver(res, fmt, output, definite=(Status.FOUND, Status.INFEASIBLE))
+    if res.status is Status.INFEASIBLE and output is not None and not is_stdout(output):
+        from ..certificates import certificate_json
+
+        emit(certificate_json(res), output)
+        why = None
+    else:
+        why = deliver(res, fmt, output, definite=(Status.FOUND, Status.INFEASIBLE))
     report(res)
+    if res.status is Status.INFEASIBLE and res.proof.evidence.get("certified") is False:
+        click.echo(f"ktsolve: no (not certified): {res.proof.evidence.get('not_certified', 'no certificate')}",
+                   err=True)
     click.echo(f"ktsolve: settled by {res.stats.get('settled_by', 'none')}", err=True)
     if why:
         nothing_written(output, why)

@@ -1,4 +1,4 @@
-"""``ktsolve verify BOARD TOUR_FILE``: check a tour, a file of tours or a path with the one validator."""
+"""``ktsolve verify BOARD FILE``: check a tour, a file of tours, a path, or a certificate that no tour exists."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import click
 
 from ..errors import KtsolveError, TourFileError
 from ..exit_codes import ExitCode
-from ..files import check_tours
+from ..files import check_file
 from .answers import one_line
 from .args import BOARD_CONTEXT, BoardCommand, board_options, load_question
 
@@ -15,18 +15,24 @@ __all__ = ["verify_command"]
 
 @click.command("verify", cls=BoardCommand, context_settings=BOARD_CONTEXT)
 @board_options
-@click.argument("tour_file", metavar="TOUR_FILE")
+@click.argument("tour_file", metavar="FILE")
 @click.option("--path", "is_path", is_flag=True,
               help="Check a path that need not visit every square (what longest writes).")
-def verify_command(board, holes, closed, start, end, tour_file, is_path):
-    """Check TOUR_FILE (JSON, .npy, Euler's matrix, a list of squares, - for stdin) on BOARD.
+@click.option("--checker", type=click.Choice(["auto", "drup", "dratify"]), default="auto", show_default=True,
+              help="The DRUP checker of a search's certificate: drup (verified), dratify, or auto (drup on "
+                   "small proofs).")
+def verify_command(board, holes, closed, start, end, tour_file, is_path, checker):
+    """Check FILE on BOARD: a tour (JSON, .npy, Euler's matrix, a list of squares), tours one per line, or a
+    certificate that no tour exists (what prove -o writes for a "no"); - reads stdin.
 
-    A file of several tours, one per line (what enumerate writes, gzipped
-    or not), has every tour checked.  Exit 0 when valid, 1 when invalid
-    (the first fault is printed), 2 when the file cannot be read as tours.
+    A file of several tours (what enumerate writes, gzipped or not) has
+    every tour checked.  A certificate is checked by its argument's checker
+    against BOARD and, when --closed, --start or --end is given, against
+    that question (else its own).  Exit 0 when valid, 1 when invalid or not
+    checkable (the reason is printed), 2 when the file cannot be read.
     """
     if board == "-" and tour_file == "-":
-        raise click.UsageError("BOARD and TOUR_FILE cannot both be read from standard input")
+        raise click.UsageError("BOARD and FILE cannot both be read from standard input")
     b, start, end = load_question(board, holes, start, end)
     if start is not None:
         b.parse_square(start, what="start")
@@ -34,12 +40,14 @@ def verify_command(board, holes, closed, start, end, tour_file, is_path):
         b.parse_square(end, what="end")
     try:
         # one streaming pass: a file of many tours is validated a block at a time and the first fault ends it
-        checked = check_tours(b, tour_file, closed=closed, start=start, end=end, complete=not is_path)
+        checked = check_file(b, tour_file, closed=closed, start=start, end=end, complete=not is_path)
     except TourFileError:
         raise
     except KtsolveError as exc:
         click.echo(f"invalid: {one_line(exc)}")
         return ExitCode.INVALID
+    if isinstance(checked, dict):
+        return _certificate(b, checked, closed, start, end, checker)
     kind = "closed" if checked.closed else "open"
     if checked.count > 1:
         click.echo(f"valid: {checked.count:,} {kind} tours of {b.n_squares} squares")
@@ -51,3 +59,23 @@ def verify_command(board, holes, closed, start, end, tour_file, is_path):
     else:
         click.echo(f"valid: {kind} tour of {len(tour)} squares from {s} to {e}")
     return ExitCode.OK
+
+
+def _certificate(board, data: dict, closed: bool, start, end, checker: str) -> int:
+    """Check a certificate read from the file; the question is the options', or the certificate's own."""
+    from ..certificates import verify_certificate
+    from ..request import make_spec
+
+    asked = closed or start is not None or end is not None
+    spec = make_spec(board, closed=closed, start=start, end=end) if asked else None
+    verdict = verify_certificate(board, spec, data, checker=checker)
+    if verdict.valid:
+        from ..certificates import certificate_question
+
+        question = spec if spec is not None else certificate_question(board, data)
+        argument = str(data.get("argument"))
+        how = argument if verdict.checker in ("", argument) else f"{argument}; {verdict.checker}"
+        click.echo(f"valid: no {question.describe(board)} exists ({how})")
+        return ExitCode.OK
+    click.echo(one_line(verdict.line()))
+    return ExitCode.INVALID

@@ -76,39 +76,19 @@ def witness_counts(board: Board, net: Network, colour: int, x_flat, y_flat, x_ex
     return need, supply_y, rest
 
 
-def _flat_of(board: Board, squares, what: str) -> np.ndarray:
-    sq = np.asarray(squares)
-    if sq.ndim != 1 or (sq.size and not np.issubdtype(sq.dtype, np.integer)):
-        raise ValueError(f"{what} must be a list of square numbers")
-    sq = sq.astype(np.int64)
-    if sq.size and (sq.min() < 0 or sq.max() >= board.n_squares):
-        raise ValueError(f"{what} has a number that is not a square of the board")
-    if np.unique(sq).size != sq.size:
-        raise ValueError(f"{what} lists a square twice")
-    return board.flat_of(sq)
-
-
 def check_two_factor_evidence(board: Board, spec: TourSpec, evidence) -> str | None:
     """None when the evidence of a ``"2-factor"`` proof (:func:`witness_proof`) proves its point; else why not.
 
     The sets are read back (square names, or square numbers on large
-    boards) and given to :func:`check_two_factor_witness`; the counts the
-    evidence states are not trusted.
+    boards) and counted again by :mod:`.witness_check`, which shares no
+    code with the finder; the counts the evidence states are not trusted.
     """
-    def squares(items):
-        items = list(items)
-        if items and isinstance(items[0], str):
-            return np.array([board.index(*board.parse_square(x)) for x in items], dtype=np.int64)
-        return np.asarray(items)  # square numbers: check_two_factor_witness checks them
+    from .witness_check import check_two_factor_evidence as check
 
-    from .core import Witness
-
-    colour = evidence["colour"]
-    if colour not in (0, 1):
-        return "the colour must be 0 or 1"
-    w = Witness(int(colour), squares(evidence["X"]), squares(evidence["Y"]),
-                bool(evidence["x_extra"]), bool(evidence["y_extra"]))
-    return check_two_factor_witness(board, spec, w)
+    try:
+        return check(board, spec, evidence)
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"the 2-factor evidence is malformed: {exc}"
 
 
 def check_two_factor_witness(board: Board, spec: TourSpec, witness) -> str | None:
@@ -119,7 +99,8 @@ def check_two_factor_witness(board: Board, spec: TourSpec, witness) -> str | Non
     ``Y`` squares of the other, the extra vertices named only where the
     question has them, and the vertices of ``X`` must need more moves than
     ``Y`` and the moves leaving ``X`` elsewhere can give.  The counts the
-    witness states are not trusted: they are counted again.
+    witness states are not trusted: they are counted again, by
+    :mod:`.witness_check` (no code of the finder).
 
     Examples
     --------
@@ -132,32 +113,19 @@ def check_two_factor_witness(board: Board, spec: TourSpec, witness) -> str | Non
     >>> check_two_factor_witness(b, TourSpec(closed=True), replace(w, Y=w.Y[:0]))
     'the witness is not one: X needs 6 moves, and Y and the moves leaving X elsewhere give 0 + 6'
     """
+    from .witness_check import check_two_factor_sets
+
     try:
         colour = int(witness.colour)
-        if colour not in (0, 1):
-            return "the colour of X must be 0 or 1"
-        x = _flat_of(board, witness.X, "X")
-        y = _flat_of(board, witness.Y, "Y")
+        x = np.asarray(witness.X)
+        y = np.asarray(witness.Y)
+        if x.ndim != 1 or y.ndim != 1 or (x.size and not np.issubdtype(x.dtype, np.integer)) \
+                or (y.size and not np.issubdtype(y.dtype, np.integer)):
+            return "X and Y must be lists of square numbers"
+        return check_two_factor_sets(board, spec, colour, x.astype(np.int64).tolist(), y.astype(np.int64).tolist(),
+                                     bool(witness.x_extra), bool(witness.y_extra))
     except (ValueError, TypeError, AttributeError) as exc:
         return str(exc)
-    cols = board.cols
-    if x.size and (_cell_colour(x, cols) != colour).any():
-        return "X has a square of the other colour"
-    if y.size and (_cell_colour(y, cols) == colour).any():
-        return "Y has a square of X's colour"
-    net = network(board, closed=spec.closed, start=spec.start, end=spec.end)
-    if net.trivial:
-        return "an open tour of one square is its own tour"
-    x_extra, y_extra = bool(witness.x_extra), bool(witness.y_extra)
-    if x_extra and net.extra(colour) is None:
-        return "X names an extra vertex the question does not have"
-    if y_extra and net.extra(1 - colour) is None:
-        return "Y names an extra vertex the question does not have"
-    need, sy, rest = witness_counts(board, net, colour, x, y, x_extra, y_extra)
-    if need <= sy + rest:
-        return (f"the witness is not one: X needs {need} moves, and Y and the moves leaving X "
-                f"elsewhere give {sy} + {rest}")
-    return None
 
 
 def _names(board: Board, squares) -> str:

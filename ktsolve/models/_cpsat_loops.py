@@ -33,18 +33,22 @@ __all__ = ["solve_cuts", "solve_sat"]
 
 
 def solve_cuts(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int, num_workers: int,
-                parameters) -> SolveResult:
+                parameters, cuts_out: list | None = None) -> SolveResult:
     """The ``cuts`` model: solve the 2-factor model, cut its subtours, again, until one cycle or a proof.
 
     Every round is a fresh solver on the grown model with the time left,
     hinted with the last 2-factor.  Ctrl-C or the time limit, during a
     round or between two, give ``unknown`` with the rounds and cuts so far.
+    ``cuts_out``, a list, receives the square sets of the cuts added (for
+    the certificate of a "no").
     """
     from ortools.sat.python import cp_model
 
     from .cpsat_cuts import TwoFactorLoop
 
     loop = TwoFactorLoop(graph, spec, deadline)
+    if cuts_out is not None:
+        loop.cut_sets = cuts_out
     total = {"branches": 0, "conflicts": 0, "wall_time_s": 0.0, "deterministic_time": 0.0}
 
     def stats_now(status_name: str) -> dict:
@@ -186,17 +190,20 @@ def _factor_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, s
 
 
 def solve_sat(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int, num_workers: int,
-               parameters) -> SolveResult:
+               parameters, cuts_out: list | None = None) -> SolveResult:
     """The ``sat`` model: the cut loop of :func:`solve_cuts` in one incremental SAT solver.
 
     The first 2-factor comes from :mod:`ktsolve.factor` or CP-SAT
     (:func:`_first_two_factor`) and is the first round (solved under it as
     assumptions); the SAT solver keeps its learnt clauses and phases from
-    round to round.
+    round to round.  ``cuts_out``, a list, receives the square sets of the
+    cuts added (for the certificate of a "no").
     """
     from .satcuts import SAT_SOLVER, SatLoop
 
     loop = SatLoop(graph, spec, deadline)  # first: without python-sat, nothing else runs
+    if cuts_out is not None:
+        loop.cut_sets = cuts_out
     try:
         with interrupt_guard():
             try:

@@ -59,7 +59,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import jit
-from ..checks import COUNT_MAX, check_int
+from ..checks import COUNT_MAX, check_flag, check_int
 from ..driver import Deadline, Stopped, begin, drive, interrupt_guard
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
@@ -240,7 +240,7 @@ def _open_starts(graph: KnightGraph) -> tuple[np.ndarray, str]:
 
 
 def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None,
-                    max_nodes: int = DEFAULT_MAX_NODES, seed=None) -> SolveResult:
+                    max_nodes: int = DEFAULT_MAX_NODES, certify: bool = True, seed=None) -> SolveResult:
     """Exhaustive depth-first search: a tour, a proof that none exists, or ``unknown``.
 
     Parameters
@@ -259,13 +259,19 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, prog
     max_nodes : int
         Node budget over all start squares (default :data:`DEFAULT_MAX_NODES`,
         tens of seconds); a node is one move tried.
+    certify : bool
+        Certify a "no" (default): the question as a CNF refuted by a DRUP
+        proof (:func:`ktsolve.models.certify.certify_answer`, within the
+        time left), which anyone can check; without python-sat, or out of
+        time, the proof says "not certified".
 
     Returns
     -------
     SolveResult
         ``found``; ``infeasible`` with a :class:`Proof` (argument
-        ``"exhaustive search"``, evidence: nodes searched and the starts
-        tried) when the whole tree was searched; ``unknown`` when the node
+        ``"exhaustive search"``, evidence: nodes searched, the starts
+        tried, and the certificate or why there is none) when the whole
+        tree was searched; ``unknown`` when the node
         budget or the time limit ran out, or after Ctrl-C
         (``stats["interrupted"]``).
 
@@ -292,12 +298,17 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, prog
     except InvalidParameterError:
         raise InvalidParameterError(
             f"max_nodes must be a whole number from 1 to {COUNT_MAX}, not {max_nodes!r}") from None
+    certify = check_flag("certify", certify, method="backtrack")
     with interrupt_guard():
         try:
             graph.build(deadline, csr=False)
             res = _solve(graph, spec, deadline, progress, max_nodes)
         except Stopped as stop:
             res = SolveResult(Status.UNKNOWN, stats={**stop.stats(), "nodes": 0})
+        if res.status is Status.INFEASIBLE:
+            from .certify import settle
+
+            res = settle(res, graph.board, spec, deadline, certify)
     return res
 
 

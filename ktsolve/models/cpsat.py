@@ -61,13 +61,14 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..checks import check_int
+from ..checks import check_flag, check_int
 from ..driver import Deadline, Stopped, begin, call_guarded, interrupt_guard
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
+from .certify import settle
 
 __all__ = [
     "build_circuit_model",
@@ -439,6 +440,7 @@ def solve_cpsat(
     num_workers: int = 1,
     parameters: Mapping | None = None,
     model: str = "circuit",
+    certify: bool = True,
     seed: int | None = None,
 ) -> SolveResult:
     """Find a tour with CP-SAT's circuit constraint, or prove that none exists.
@@ -475,6 +477,12 @@ def solve_cpsat(
         2-factor comes from CP-SAT, with ``num_workers`` and ``parameters``).  ``cuts`` and ``sat``
         answer with ``stats["rounds"]`` and ``stats["cuts"]``; an open tour
         of fewer than two squares always uses ``circuit``.
+    certify : bool
+        Certify a "no" (default): CP-SAT writes no checkable proof of a
+        circuit model, so the question is written as a CNF with the cuts
+        the search needed and refuted by a DRUP proof within the time left
+        (:func:`ktsolve.models.certify.certify_answer`); else, or when it
+        cannot be made, the proof says "not certified".
 
     Returns
     -------
@@ -503,6 +511,7 @@ def solve_cpsat(
     """
     deadline, seed = begin(time_limit, seed, default=DEFAULT_TIME_LIMIT)
     num_workers = check_int("num_workers", num_workers, 1, MAX_WORKERS, method="cpsat")
+    certify = check_flag("certify", certify, method="cpsat")
     if model not in MODELS:
         raise InvalidParameterError(f"method 'cpsat': model must be one of {', '.join(MODELS)}, not {model!r}")
     n = graph.n
@@ -523,11 +532,15 @@ def solve_cpsat(
             if model == "cuts" and (spec.closed or n >= 2):
                 from ._cpsat_loops import solve_cuts
 
-                return solve_cuts(graph, spec, deadline, seed, num_workers, parameters)
+                cuts: list = []
+                res = solve_cuts(graph, spec, deadline, seed, num_workers, parameters, cuts_out=cuts)
+                return settle(res, graph.board, spec, deadline, certify, cuts=cuts)
             if model == "sat" and (spec.closed or n >= 2) and _colours_allow(graph, spec):
                 from ._cpsat_loops import solve_sat
 
-                return solve_sat(graph, spec, deadline, seed, num_workers, parameters)
+                cuts = []
+                res = solve_sat(graph, spec, deadline, seed, num_workers, parameters, cuts_out=cuts)
+                return settle(res, graph.board, spec, deadline, certify, cuts=cuts)
             cp = cp_model.CpModel()
             lits = build_circuit_model(cp, graph, spec, shuffle=derive_seed(seed, "cpsat shuffle"),
                                        deadline=deadline)
@@ -553,8 +566,10 @@ def solve_cpsat(
             f"CP-SAT proved the circuit model infeasible ({stats['branches']} branches, "
             f"{stats['conflicts']} conflicts, {stats['wall_time_s']:.3g} s)"
         )
-        return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats), seed=seed,
-                           stats=stats)
+        res = SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="cpsat", evidence=stats), seed=seed,
+                          stats=stats)
+        with interrupt_guard():
+            return settle(res, graph.board, spec, deadline, certify)
     stats["reason"] = f"CP-SAT found no tour and no proof within {deadline.time_limit:g} s"
     return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
 

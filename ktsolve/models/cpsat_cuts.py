@@ -233,6 +233,7 @@ class TwoFactorLoop:
         self.rounds = 0
         self.cuts = 0
         self.cycles: list[list[int]] = []
+        self.cut_sets: list[list[int]] = []  # the squares of every cut, for the certificate of a "no"
 
     def refine(self, solver) -> bool:
         """Read the 2-factor of a solved round; add its cuts and hint it.  True when it is one cycle."""
@@ -249,6 +250,8 @@ class TwoFactorLoop:
                 self.model.add(x == 0)
             self.model.add_bool_or(leaving)  # one leaving move means two, see the module docstring
             self.cuts += 1
+            if self.graph.n not in cycle or self.spec.closed:
+                self.cut_sets.append(sorted(int(v) for v in cycle))
         self.model.clear_hints()
         chosen_set = set(chosen)
         for e, x in self.lits.items():

@@ -78,7 +78,7 @@ from __future__ import annotations
 import numbers
 import time
 
-from ..checks import check_choice
+from ..checks import check_choice, check_flag
 from ..driver import begin, interrupt_guard
 from ..errors import InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
@@ -358,6 +358,7 @@ def solve_csp(
     progress=None,
     variant: str = "warnsdorff",
     solver=None,
+    certify: bool = True,
     seed: int | None = None,
 ) -> SolveResult:
     """Find a tour with the python-constraint model, or prove there is none by exhausting it.
@@ -380,6 +381,10 @@ def solve_csp(
         ``BacktrackingSolver(forwardcheck=True)``.
     solver : object, optional
         Any python-constraint solver object; overrides ``variant``.
+    certify : bool
+        Certify a "no" (default) with a CNF and a DRUP proof within the
+        time left (:func:`ktsolve.models.certify.certify_answer`); else, or
+        when it cannot be made, the proof says "not certified".
 
     Returns
     -------
@@ -405,6 +410,7 @@ def solve_csp(
     n = graph.n
     deadline, _ = begin(time_limit, seed, seeded=False, default=DEFAULT_TIME_LIMIT)
     budget, t0 = deadline.time_limit, deadline.t0
+    certify = check_flag("certify", certify, method="csp")
     solver = _solver(graph, variant, solver)
     name = type(solver).__name__
     if spec.closed and n < 3:
@@ -433,8 +439,11 @@ def solve_csp(
             f"python-constraint's {name} exhausted every sequence of squares allowed by the model "
             f"({clock.ticks:,} knight's-move checks, {stats['seconds']:.3g} s)"
         )
-        return SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="exhaustive search", evidence=stats),
-                           stats=stats)
+        from .certify import settle
+
+        res = SolveResult(Status.INFEASIBLE, proof=Proof(text, argument="exhaustive search", evidence=stats),
+                          stats=stats)
+        return settle(res, graph.board, spec, deadline, certify)
     order = [sol[k] for k in steps]
     return SolveResult(Status.FOUND, tour=Tour(graph.board, order, closed=spec.closed), stats=stats)
 

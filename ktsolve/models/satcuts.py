@@ -123,6 +123,7 @@ class SatLoop:
         self.rounds = 0
         self.cuts = 0
         self.cycles: list[list[int]] = []
+        self.cut_sets: list[list[int]] = []  # the squares of every cut, for the certificate of a "no"
 
     def solve_round(self, deadline: Deadline, assumptions=()) -> tuple[bool | None, bool]:
         """One SAT call with the time left: ``(answer, interrupted)``; answer None when stopped.
@@ -168,6 +169,8 @@ class SatLoop:
             for v in cycle:
                 inside[v] = False
             self.cuts += 1
+            if self.spec.closed or self.graph.n not in cycle:
+                self.cut_sets.append(sorted(int(v) for v in cycle))
         return False
 
     def successors(self) -> dict[int, int]:

@@ -87,8 +87,15 @@ The package is the layer both sides share:
   matching proof from its evidence alone;
 * :mod:`.cuts`: the cut proofs (toughness, two-square cuts, the colours
   of a region), found by bounded heuristics after the matching proof on
-  holed boards, and :mod:`.cut_check`: their independent checkers and
-  :func:`check_proof`, which re-checks any proof that carries a witness;
+  holed boards, and :mod:`.cut_check`: their independent checkers;
+* :mod:`.verdict`: :func:`check_proof`, which re-checks any proof through
+  the one table of checkers (:data:`CHECKERS`, one per argument) and
+  answers a :class:`Verdict`: valid, invalid with the reason, or not
+  checkable; the checkers besides those above are :mod:`.basic_check`
+  (size, colour parity, closing move, connectivity, cut squares, the
+  theorems), :mod:`.local_check` (degree), :mod:`ktsolve.factor.witness_check`
+  (2-factor) and :mod:`.cnf_check` (the certificate of a search's "no": a
+  CNF with cuts and a DRUP proof);
 * :mod:`.theorems`: the existence theorems of full boards (Schwenk; Cull &
   De Curtins; Conrad et al.) and :func:`full_board_proof`, which divide and
   conquer cites without building the graph;
@@ -107,7 +114,7 @@ Canadian Journal of Mathematics 10:517-534, 1958.
 """
 
 from .certificate import check_matching_proof
-from .cut_check import check_proof
+from .verdict import CHECKERS, Verdict, check_proof
 from .cuts import cut_proofs, region_proof, toughness_proof, two_cut_proof
 from .matching import matching_proof
 from .parity import colour_proof, size_proof
@@ -133,6 +140,8 @@ __all__ = [
     "two_cut_proof",
     "region_proof",
     "check_proof",
+    "Verdict",
+    "CHECKERS",
     "full_board_proof",
     "has_closed_tour",
     "has_open_tour",

@@ -12,14 +12,30 @@ True
 
 from __future__ import annotations
 
-from ..graph import KnightGraph
 from ..result import Proof
 from ..tour import TourSpec
+from ._grid_check import Grid
+from .verdict import Verdict, not_checkable
 
-__all__ = ["check_matching_proof"]
+__all__ = ["check_matching_proof", "check_matching", "MATCHING_CHECK_MAX"]
+
+#: Largest board whose matching proofs are re-checked (plain sets of every square's moves).
+MATCHING_CHECK_MAX = 200_000
 
 
-def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bool:
+def check_matching(where, spec: TourSpec, evidence) -> "str | Verdict | None":
+    """The checker of the one table: None when the matching proof's evidence is valid, else why not."""
+    board = getattr(where, "board", where)
+    if board.n_squares > MATCHING_CHECK_MAX:
+        return not_checkable(f"matching proofs are re-checked on boards of at most {MATCHING_CHECK_MAX:,} squares")
+    try:
+        check_matching_proof(board, spec, Proof("", argument="matching", evidence=evidence))
+    except ValueError as exc:
+        return f"the matching proof does not check: {exc}"
+    return None
+
+
+def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     """Re-check a matching proof from its evidence alone; True, or raise ``ValueError``.
 
     The checker rebuilds the network from the question (not from the
@@ -34,11 +50,16 @@ def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bo
     if getattr(proof, "argument", None) != "matching":
         raise ValueError("not a matching proof")
     ev = proof.evidence
+    if not isinstance(ev, dict) or not isinstance(ev.get("steps"), list) or not isinstance(ev.get("conclusion"), dict):
+        raise ValueError("the evidence needs a list of steps and a conclusion")
+    graph = Grid(where)
     board = graph.board
     n = graph.n
-    colour = [int(c) for c in graph.colour]
-    s = None if spec.start is None else board.index(*spec.start)
-    e = None if spec.end is None else board.index(*spec.end)
+    if n < 3:
+        raise ValueError("the matching argument needs at least three squares")
+    colour = graph.colour
+    s = None if spec.start is None else board.index(int(spec.start[0]), int(spec.start[1]))
+    e = None if spec.end is None else board.index(int(spec.end[0]), int(spec.end[1]))
     fixed = [x for x in dict.fromkeys((s, e)) if x is not None]
     # The network, from the question.
     adj: dict = {v: set(int(w) for w in graph.neighbours(v)) for v in range(n)}
@@ -86,6 +107,8 @@ def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bo
             if name not in adj:
                 raise ValueError(f"no extra square {name}")
             return name
+        if not isinstance(name, (str, list, tuple)):
+            raise ValueError(f"{name!r} is not a square name")
         return board.index(*board.parse_square(name))
 
     def edge(pair):
@@ -115,6 +138,10 @@ def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bo
         if kind == "hall":
             level = {v: 0 for v in nodes if side[v] == 0}
             for k, names in step["levels"].items():
+                # levels are whole numbers from 1 up: the squares of level >= k form a tight set for each
+                # k >= 1, and level 0 (every square not named) is the outside of them all
+                if not (isinstance(k, (str, int)) and str(k).isdigit() and int(k) >= 1):
+                    raise ValueError(f"level {str(k)[:20]!r} is not a whole number from 1 up")
                 for name in names:
                     v = node(name)
                     if side[v] != 0:
@@ -191,6 +218,8 @@ def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bo
             raise ValueError("what is left is connected")
     elif reason == "no perfect matching":
         S = {node(x) for x in c["S"]}
+        if len({side[v] for v in S}) != 1:
+            raise ValueError("the set S must be squares of one side")
         T = set().union(*(adj[v] for v in S))
         if len(T) >= len(S):
             raise ValueError("the set S has enough neighbours")
@@ -199,13 +228,36 @@ def check_matching_proof(graph: KnightGraph, spec: TourSpec, proof: Proof) -> bo
             # The last forcing step names the square with a third forced move.
             raise ValueError(f"{c['square']} does not have three forced moves")
     elif reason == "short cycle":
+        # the move was forced by the steps (its forcing step is the last one): with the other forced moves
+        # it must close a cycle that leaves squares out
         a, b = edge(c["move"])
-        forced.add(frozenset((a, b)))
-        path = path_from(a, None)
-        if not (len(path) < total and b in path and frozenset((path[-1], a)) in forced):
-            raise ValueError("the forced moves do not close a short cycle")
+        if frozenset((a, b)) not in forced:
+            raise ValueError(f"{c['move'][0]}-{c['move'][1]} is not a forced move")
+        length = _forced_cycle(a, b, forced_at)
+        if length is None or length >= total:
+            raise ValueError("the forced moves do not close a cycle that leaves squares out")
     elif reason == "forced excluded":
         raise ValueError("no Hall step deleted the forced move")
     else:
         raise ValueError(f"unknown conclusion {reason!r}")
     return True
+
+
+def _forced_cycle(a, b, forced_at) -> int | None:
+    """Squares of the shortest cycle of forced moves through the move ``a - b``, or None when there is none.
+
+    A breadth-first search from ``b`` to ``a`` over forced moves, leaving out
+    the move ``a - b`` itself.
+    """
+    dist = {b: 1}
+    queue = [b]
+    for v in queue:
+        for w in forced_at(v):
+            if v == b and w == a:
+                continue
+            if w not in dist:
+                dist[w] = dist[v] + 1
+                if w == a:
+                    return dist[w]
+                queue.append(w)
+    return None

@@ -6,13 +6,13 @@ names, and recount what the argument of :mod:`.cuts` claims: components by
 a plain breadth-first search, colours by counting, a Hamiltonian path on a
 small piece by a plain depth-first search.  They share no code with the
 finders (:mod:`.cuts` and its kernels), so a bug in a finder cannot hide in
-its checker.  Each returns None for a valid witness, or one sentence that
-says why it is not.
+its checker.  Each takes the board (or a graph, for its board), the tour
+asked and the evidence, and returns None for a valid witness, or one
+sentence that says why it is not.  The moves are counted from the board's
+rows and columns, not read from the finder's graph arrays.
 
-:func:`check_proof` is the one entry point that re-checks the evidence of
-any proof that carries a checkable witness (the cut proofs and the matching
-proof); :mod:`ktsolve.testing` calls it on every ``infeasible`` answer it
-keeps.
+:func:`~ktsolve.proofs.verdict.check_proof` dispatches every argument to its
+checker (the one table :data:`~ktsolve.proofs.verdict.CHECKERS`).
 
 Examples
 --------
@@ -21,23 +21,24 @@ Examples
 >>> from ktsolve.proofs.cuts import toughness_proof
 >>> g = KnightGraph(Board(3, 4))
 >>> p = toughness_proof(g, TourSpec(closed=True))
->>> check_proof(g, TourSpec(closed=True), p) is None
+>>> check_toughness(g, TourSpec(closed=True), p.evidence) is None
 True
 """
 
 from __future__ import annotations
 
-from ..graph import KnightGraph
-from ..result import Proof
+from ..board import Board
 from ..tour import TourSpec
+from ._grid_check import Grid
+from .verdict import Verdict, check_proof, not_checkable
 
 __all__ = [
     "check_proof",
     "check_toughness",
     "check_two_cut",
     "check_region",
-    "CHECKED_ARGUMENTS",
     "SEARCH_CHECK_MAX",
+    "CUT_CHECK_MAX",
 ]
 
 #: Largest piece (its squares and the two cut squares) whose "no Hamiltonian path"
@@ -47,24 +48,36 @@ SEARCH_CHECK_MAX = 24
 #: Node budget of the checker's own depth-first search (it refuses a witness it cannot re-check).
 SEARCH_CHECK_NODES = 2_000_000
 
+#: Largest board whose cut proofs are re-checked (the checkers hold every square's moves as Python sets).
+CUT_CHECK_MAX = 200_000
 
-def _squares(graph: KnightGraph, names) -> list[int] | str:
+
+def _grid(where) -> "_Grid | Verdict":
+    board = getattr(where, "board", where)
+    if board.n_squares > CUT_CHECK_MAX:
+        return not_checkable(f"the cut checkers re-check boards of at most {CUT_CHECK_MAX:,} squares")
+    return Grid(board)
+
+
+def _squares(graph: "Grid", names) -> list[int] | str:
     """Square numbers of ``names``, or the reason they are not distinct squares of the board."""
     board = graph.board
+    if not isinstance(names, (list, tuple)):
+        return "the squares must be a list of names"
     out = []
     for name in names:
         try:
             r, c = board.parse_square(name)
             out.append(board.index(r, c))
         except Exception:  # noqa: BLE001 - any unreadable name makes the witness invalid
-            return f"{name!r} is not a square of the board"
+            return f"{str(name)[:40]!r} is not a square of the board"
     if len(set(out)) != len(out):
         return "a square is named twice"
     return out
 
 
-def _adjacency(graph: KnightGraph) -> list[set[int]]:
-    return [set(int(w) for w in graph.neighbours(v)) for v in range(graph.n)]
+def _adjacency(graph: "Grid") -> list[set[int]]:
+    return graph.adj
 
 
 def _components(adj: list[set[int]], gone: set[int]) -> list[list[int]]:
@@ -87,13 +100,13 @@ def _components(adj: list[set[int]], gone: set[int]) -> list[list[int]]:
     return comps
 
 
-def _ends(graph: KnightGraph, spec: TourSpec) -> list[int]:
+def _ends(graph: "Grid", spec: TourSpec) -> list[int]:
     board = graph.board
-    ends = [None if x is None else board.index(*x) for x in (spec.start, spec.end)]
+    ends = [None if x is None else board.index(int(x[0]), int(x[1])) for x in (spec.start, spec.end)]
     return [x for x in dict.fromkeys(ends) if x is not None]
 
 
-def _pieces_bound(graph: KnightGraph, spec: TourSpec, removed: set[int]) -> int:
+def _pieces_bound(graph: "Grid", spec: TourSpec, removed: set[int]) -> int:
     """The most pieces a tour can fall into when the squares ``removed`` are taken out.
 
     A closed tour (a cycle) loses ``k`` squares and keeps at most ``k``
@@ -106,8 +119,11 @@ def _pieces_bound(graph: KnightGraph, spec: TourSpec, removed: set[int]) -> int:
     return k + 1 - sum(1 for x in _ends(graph, spec) if x in removed)
 
 
-def check_toughness(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+def check_toughness(where, spec: TourSpec, evidence) -> "str | Verdict | None":
     """None when taking out ``evidence["removed"]`` leaves more parts than a tour can have."""
+    graph = _grid(where)
+    if isinstance(graph, Verdict):
+        return graph
     if graph.n < 3 and spec.closed:
         return "the board is too small for the argument"
     removed = _squares(graph, evidence.get("removed", ()))
@@ -180,7 +196,7 @@ def _piece_fails(adj, colour, u: int, v: int, piece: set[int], item) -> str | No
     return f"unknown reason {reason!r}"
 
 
-def check_two_cut(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+def check_two_cut(where, spec: TourSpec, evidence) -> "str | Verdict | None":
     """None when the pieces cut off by ``evidence["cut"]`` with no path between its squares need more ends.
 
     Each piece must be a whole part of the board without the two cut
@@ -188,6 +204,9 @@ def check_two_cut(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
     squares (for its reason); a closed tour allows no such piece, an open
     tour as many as its ends that are not fixed.
     """
+    graph = _grid(where)
+    if isinstance(graph, Verdict):
+        return graph
     cut = _squares(graph, evidence.get("cut", ()))
     if isinstance(cut, str):
         return cut
@@ -195,7 +214,7 @@ def check_two_cut(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
         return "the cut must have exactly two squares"
     u, v = cut
     adj = _adjacency(graph)
-    colour = [int(c) for c in graph.colour]
+    colour = graph.colour
     comps = [set(c) for c in _components(adj, {u, v})]
     if len(comps) < 2:
         return "the two squares do not split the board"
@@ -222,7 +241,7 @@ def check_two_cut(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
     return None
 
 
-def check_region(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
+def check_region(where, spec: TourSpec, evidence) -> "str | Verdict | None":
     """None when the region ``evidence["region"]`` has more of one colour than its border can feed.
 
     Counting the tour's moves at the squares of the region ``R`` (each has
@@ -230,6 +249,9 @@ def check_region(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
     other colour of min(2, moves from c into R)`` plus the tour ends that may
     lie in ``R`` on the colour ``W`` (see :mod:`.cuts`).
     """
+    graph = _grid(where)
+    if isinstance(graph, Verdict):
+        return graph
     if graph.n < 3:
         return "the board is too small for the argument"
     region = _squares(graph, evidence.get("region", ()))
@@ -238,7 +260,7 @@ def check_region(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
     if not region:
         return "the region is empty"
     adj = _adjacency(graph)
-    colour = [int(c) for c in graph.colour]
+    colour = graph.colour
     inside = set(region)
     count = [0, 0]
     for r in region:
@@ -285,65 +307,5 @@ def _free_ends_of(colour: list[int], fixed: list[int], major: int) -> int:
     return pool.count(major)
 
 
-#: The arguments :func:`check_proof` re-checks, and their checkers.
-def _check_two_factor(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
-    from ..factor import check_two_factor_evidence
-
-    return check_two_factor_evidence(graph.board, spec, evidence)
-
-
-def _check_degree(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
-    from .local_check import check_local_proof
-
-    return check_local_proof(graph.board, spec, Proof("", argument="degree", evidence=evidence))
-
-
-def _check_cut_square(graph: KnightGraph, spec: TourSpec, evidence) -> str | None:
-    """A cut-square proof that lists the squares cut off (the local proofs' up to 1,000) is re-checked by
-    counting; the quick proofs' (the blocks of the graph's low-point search) carry no such list: None."""
-    from .local_check import check_local_proof
-
-    if "part" not in evidence:
-        return None
-    return check_local_proof(graph.board, spec, Proof("", argument="cut square", evidence=evidence))
-
-
-CHECKED_ARGUMENTS = {
-    "toughness": check_toughness,
-    "two-square cut": check_two_cut,
-    "region colours": check_region,
-    "2-factor": _check_two_factor,
-    "degree": _check_degree,
-    "cut square": _check_cut_square,
-}
-
-
-def check_proof(graph: KnightGraph, spec: TourSpec, proof) -> str | None:
-    """Re-check the witness of ``proof``; None when it is valid or carries no checkable witness.
-
-    The cut proofs (``"toughness"``, ``"two-square cut"``, ``"region
-    colours"``), the matching proof (``"matching"``, through
-    :func:`~ktsolve.proofs.check_matching_proof`), the 2-factor proof
-    (``"2-factor"``, :func:`ktsolve.factor.check_two_factor_evidence`) and
-    the ``"degree"`` and ``"cut square"`` proofs that list their squares
-    (:func:`~ktsolve.proofs.local_check.check_local_proof`) have checkers; a
-    proof of any other argument is not re-checked here (None).  Otherwise
-    the answer is the reason the witness is not valid.
-    """
-    argument = getattr(proof, "argument", "")
-    evidence = getattr(proof, "evidence", None) or {}
-    if argument == "matching":
-        from .certificate import check_matching_proof
-
-        try:
-            check_matching_proof(graph, spec, proof)
-        except (ValueError, KeyError, TypeError) as exc:
-            return f"the matching proof does not check: {exc}"
-        return None
-    checker = CHECKED_ARGUMENTS.get(argument)
-    if checker is None:
-        return None
-    try:
-        return checker(graph, spec, evidence)
-    except (ValueError, KeyError, TypeError) as exc:
-        return f"the {argument} evidence is malformed: {exc}"
+def _board_of(where) -> Board:
+    return getattr(where, "board", where)

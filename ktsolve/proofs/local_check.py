@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..board import Board
 from ..tour import TourSpec
 
-__all__ = ["check_local_proof"]
+__all__ = ["check_local_proof", "check_degree", "check_cut"]
 
 _MOVES = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
@@ -47,7 +47,8 @@ def _ends(board: Board, spec: TourSpec) -> list[tuple[int, int]]:
     return list(dict.fromkeys(x for x in (spec.start, spec.end) if x is not None))
 
 
-def _check_degree(board: Board, spec: TourSpec, ev) -> str | None:
+def check_degree(board: Board, spec: TourSpec, ev) -> str | None:
+    """A square without moves, or with one where no end of the tour may lie (counted around the squares named)."""
     if "square" in ev:
         sq = _square(board, ev["square"])
         k = len(_moves(board, sq))
@@ -85,7 +86,8 @@ def _pieces(board: Board, part: set) -> int:
     return groups
 
 
-def _check_cut(board: Board, spec: TourSpec, ev) -> str | None:
+def check_cut(board: Board, spec: TourSpec, ev) -> str | None:
+    """The squares cut off by one square, listed whole (``part``), recounted by their moves."""
     if "part" not in ev:
         return "the evidence does not list the squares cut off, so it cannot be re-checked by counting"
     v = _square(board, ev["square"])
@@ -118,7 +120,7 @@ def check_local_proof(board: Board, spec: TourSpec, proof) -> str | None:
     """
     argument = getattr(proof, "argument", "")
     evidence = getattr(proof, "evidence", None) or {}
-    checker = {"degree": _check_degree, "cut square": _check_cut}.get(argument)
+    checker = {"degree": check_degree, "cut square": check_cut}.get(argument)
     if checker is None:
         return None
     try:

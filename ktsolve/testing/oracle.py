@@ -370,25 +370,33 @@ _QUICK = ("size", "ends", "colour parity", "degree", "connectivity", "cut square
 
 
 def _refuted(board: Board, spec: TourSpec, proof: Proof) -> bool:
-    """True when a stored proof that no tour exists does not check: a matching proof by its checker, a quick
-    one by proving it again, a cut proof by its witness's checker; other arguments (cpsat, exhaustive
-    search) rest on the row's digest."""
-    from ..graph import KnightGraph
+    """True when a stored proof that no tour exists does not check (:func:`ktsolve.proofs.check_proof`).
 
-    if proof.argument == "matching":
-        from ..proofs.certificate import check_matching_proof
-
-        try:
-            return not check_matching_proof(KnightGraph(board), spec, proof)
-        except ValueError:
-            return True
+    A proof its checker cannot re-check here (a search's "no" without a
+    certificate, a board above :data:`RECHECK_MAX` squares) is proved again
+    when it is a quick one, else it rests on the row's digest."""
+    why = _witness_fails(board, spec, proof)
+    if why is not None:
+        return True
+    if _checked(board, spec, proof):
+        return False
     if proof.argument in _QUICK:
+        from ..graph import KnightGraph
         from ..proofs.quick import quick_proof
         from ..proofs.theorems import full_board_proof
 
         again = full_board_proof(board, spec) if board.is_full else None
         return (again or quick_proof(KnightGraph(board), spec)) is None
-    return _witness_fails(board, spec, proof) is not None
+    return False
+
+
+def _checked(board: Board, spec: TourSpec, proof) -> bool:
+    """Whether the checker of ``proof`` finds it valid (False when it is invalid or not checkable)."""
+    if proof is None or board.n_squares > RECHECK_MAX:
+        return False
+    from ..proofs import check_proof
+
+    return check_proof(board, spec, proof).valid
 
 
 def _disk_put(board: Board, spec: TourSpec, ans: ExactAnswer) -> None:
@@ -411,17 +419,18 @@ RECHECK_MAX = 20_000
 
 
 def _witness_fails(board: Board, spec: TourSpec, proof) -> str | None:
-    """Why the witness of ``proof`` does not check (:func:`ktsolve.proofs.check_proof`), or None.
+    """Why ``proof`` does not check (:func:`ktsolve.proofs.check_proof` says invalid), or None.
 
-    Proofs without a checkable witness (exhaustive search, CP-SAT, the
-    quick proofs) and boards above :data:`RECHECK_MAX` squares give None.
+    A proof that checks, or that its checker cannot re-check here (a
+    search's "no" that carries no certificate, a board above
+    :data:`RECHECK_MAX` squares), gives None.
     """
     if proof is None or board.n_squares > RECHECK_MAX:
         return None
-    from ..graph import KnightGraph
     from ..proofs import check_proof
 
-    return check_proof(KnightGraph.of(board), spec, proof)
+    verdict = check_proof(board, spec, proof)
+    return verdict.reason if verdict.invalid else None
 
 
 def _usable(ans: ExactAnswer, time_limit: float | None) -> bool:
