@@ -114,7 +114,8 @@ Canadian Journal of Mathematics 10:517-534, 1958.
 """
 
 from .certificate import check_matching_proof
-from .verdict import CHECKERS, Verdict, check_proof
+from .registry import CHECKERS
+from .verdict import Verdict, check_proof
 from .cuts import cut_proofs, region_proof, toughness_proof, two_cut_proof
 from .matching import matching_proof
 from .parity import colour_proof, size_proof

@@ -12,7 +12,7 @@ sentence that says why it is not.  The moves are counted from the board's
 rows and columns, not read from the finder's graph arrays.
 
 :func:`~ktsolve.proofs.verdict.check_proof` dispatches every argument to its
-checker (the one table :data:`~ktsolve.proofs.verdict.CHECKERS`).
+checker (the one table :data:`~ktsolve.proofs.registry.CHECKERS`).
 
 Examples
 --------

@@ -21,10 +21,12 @@ whether it reads the knight graph's arrays (``graph``; the others read only
 ``graph.board``, the cells), the method name its answers carry, whether
 its proofs are necessary conditions, and the ``arguments`` (the
 :attr:`Proof.argument` values) it may write; each argument has a checker
-(:func:`ktsolve.proofs.check_proof`).
+in :data:`CHECKERS`, beside the steps (:func:`ktsolve.proofs.check_proof`
+looks it up).
 
 Adding a proof kind: its finder (with the signature above), its checker,
-and one :class:`ProofStep` line in :data:`PROOF_STEPS`; then the plans can
+and in this file one :class:`ProofStep` line in :data:`PROOF_STEPS` and
+one line of :data:`CHECKERS` for each new argument; then the plans can
 name it.
 
 Examples
@@ -40,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import import_module
 
-__all__ = ["ProofStep", "PROOF_STEPS", "PROOFS", "proof_step"]
+__all__ = ["ProofStep", "PROOF_STEPS", "PROOFS", "CHECKERS", "proof_step"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,30 @@ PROOF_STEPS: dict[str, ProofStep] = {s.name: s for s in (
     ProofStep("cut proofs", "ktsolve.proofs.cuts:cut_proofs", "cuts", graph=True, necessary=False,
               arguments=("toughness", "two-square cut", "region colours"), cost=1e-4),
 )}
+
+#: The one table: every argument a finder writes, and the ``"module:function"`` of its checker.
+#: A checker is ``checker(board, spec, evidence)``; see the module docstring for what it returns.
+CHECKERS: dict[str, str] = {
+    "size": "ktsolve.proofs.basic_check:check_size",
+    "colour parity": "ktsolve.proofs.basic_check:check_colour_parity",
+    "ends": "ktsolve.proofs.basic_check:check_closing_move",
+    "closing move": "ktsolve.proofs.basic_check:check_closing_move",
+    "degree": "ktsolve.proofs.local_check:check_degree",
+    "connectivity": "ktsolve.proofs.basic_check:check_connectivity",
+    "cut square": "ktsolve.proofs.basic_check:check_cut_square",
+    "theorem": "ktsolve.proofs.basic_check:check_theorem",
+    "outer and inner rows": "ktsolve.proofs.basic_check:check_outer_inner",
+    "matching": "ktsolve.proofs.certificate:check_matching",
+    "toughness": "ktsolve.proofs.cut_check:check_toughness",
+    "two-square cut": "ktsolve.proofs.cut_check:check_two_cut",
+    "region colours": "ktsolve.proofs.cut_check:check_region",
+    "2-factor": "ktsolve.factor.witness_check:check_two_factor_evidence",
+    "exhaustive search": "ktsolve.proofs.cnf_check:check_search",
+    "cpsat": "ktsolve.proofs.cnf_check:check_search",
+}
+#: (The searches' arguments, "exhaustive search" and "cpsat", are written by the exact methods, and the
+#: theorems' by divide and conquer; every other one by a proof step above.)
+
 
 #: The names of the proof steps (every other step of a plan is a method of the registry).
 PROOFS = tuple(PROOF_STEPS)

@@ -2,7 +2,8 @@
 
 Every proof ktsolve writes (:class:`~ktsolve.result.Proof`) names its
 argument (``proof.argument``) and carries its evidence.  :data:`CHECKERS`
-is the one table from an argument to the function that re-checks it, each
+(in :mod:`ktsolve.proofs.registry`, beside the proof steps that write
+the arguments) is the one table from an argument to the function that re-checks it, each
 in a module of its own that shares no code with the finder of that
 argument (it rebuilds the question from the board and the tour asked, and
 reads the evidence only for the squares and steps it names).
@@ -37,8 +38,9 @@ import importlib
 from dataclasses import dataclass
 
 from ..tour import TourSpec
+from .registry import CHECKERS
 
-__all__ = ["Verdict", "VALID", "INVALID", "NOT_CHECKABLE", "CHECKERS", "check_proof", "checker_of", "not_checkable"]
+__all__ = ["Verdict", "VALID", "INVALID", "NOT_CHECKABLE", "check_proof", "checker_of", "not_checkable"]
 
 VALID = "valid"
 INVALID = "invalid"
@@ -103,28 +105,6 @@ class Verdict:
 def not_checkable(reason: str) -> Verdict:
     """The verdict a checker returns when it cannot tell (its caller fills in ``checker``)."""
     return Verdict(NOT_CHECKABLE, reason)
-
-
-#: The one table: every argument a finder writes, and the ``"module:function"`` of its checker.
-#: A checker is ``checker(board, spec, evidence)``; see the module docstring for what it returns.
-CHECKERS: dict[str, str] = {
-    "size": "ktsolve.proofs.basic_check:check_size",
-    "colour parity": "ktsolve.proofs.basic_check:check_colour_parity",
-    "ends": "ktsolve.proofs.basic_check:check_closing_move",
-    "closing move": "ktsolve.proofs.basic_check:check_closing_move",
-    "degree": "ktsolve.proofs.local_check:check_degree",
-    "connectivity": "ktsolve.proofs.basic_check:check_connectivity",
-    "cut square": "ktsolve.proofs.basic_check:check_cut_square",
-    "theorem": "ktsolve.proofs.basic_check:check_theorem",
-    "outer and inner rows": "ktsolve.proofs.basic_check:check_outer_inner",
-    "matching": "ktsolve.proofs.certificate:check_matching",
-    "toughness": "ktsolve.proofs.cut_check:check_toughness",
-    "two-square cut": "ktsolve.proofs.cut_check:check_two_cut",
-    "region colours": "ktsolve.proofs.cut_check:check_region",
-    "2-factor": "ktsolve.factor.witness_check:check_two_factor_evidence",
-    "exhaustive search": "ktsolve.proofs.cnf_check:check_search",
-    "cpsat": "ktsolve.proofs.cnf_check:check_search",
-}
 
 
 def checker_of(argument: str):
