@@ -11,16 +11,26 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ktsolve"
 
-#: No module of the package grows past this many lines: a module that needs
-#: more holds more than one idea (issue 21).
-MAX_LINES = 700
+#: A module past this many lines is a sign that it may hold more than one idea: the suite says so (a warning),
+#: and the module is split where its ideas part, if they do, never at a line count (issue 30).
+SIGN_LINES = 700
+#: No module grows past this many lines.
+MAX_LINES = 1000
+
+
+def _sizes() -> dict[str, int]:
+    return {p.relative_to(PACKAGE).as_posix(): sum(1 for _ in p.open(encoding="utf-8")) for p in PACKAGE.rglob("*.py")}
 
 
 def test_no_module_above_the_line_limit():
-    sizes = {p.relative_to(PACKAGE).as_posix(): sum(1 for _ in p.open(encoding="utf-8"))
-             for p in PACKAGE.rglob("*.py")}
+    sizes = _sizes()
     big = {name: n for name, n in sizes.items() if n > MAX_LINES}
     assert not big, f"modules above {MAX_LINES} lines: {big}"
+    long = {name: n for name, n in sizes.items() if n > SIGN_LINES}
+    if long:
+        import warnings
+
+        warnings.warn(f"modules above {SIGN_LINES} lines (do they hold one idea each?): {long}", stacklevel=1)
 
 
 SNIPPET = r"""

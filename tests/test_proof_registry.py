@@ -85,3 +85,13 @@ def test_methods_that_need_the_graph_are_left_out_of_plans_beyond_its_size():
         from ktsolve import solve
 
         solve(big, "rotation", closed=True, time_limit=1)
+
+
+def test_every_argument_a_proof_step_writes_has_its_checker_beside_it():
+    from ktsolve.proofs.registry import CHECKERS
+    from ktsolve.proofs.verdict import checker_of
+
+    for step in STEPS:
+        for argument in step.arguments:
+            assert argument in CHECKERS, (step.name, argument)
+            assert callable(checker_of(argument))
