@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from .board import Board
 from .graph import MAX_GRAPH_SQUARES
 from .proofs.quick import CUT_MAX
-from .proofs.registry import PROOFS, proof_step
+from .proofs.registry import PROOF_STEPS, PROOFS, proof_step
 from .registry import methods
 from .request import supports
 from .tour import TourSpec
@@ -159,6 +159,18 @@ def two_factor_step(n: int) -> Step:
 def proof_steps(board: Board, *, prove: bool) -> list[Step]:
     """The proof steps of :func:`auto_plan` (``prove=False``) or of the racing plans (``prove=True``: the
     longer caps of :func:`prove_plan`), in their order, for ``board``'s size."""
+    return _placed_steps(board, prove=prove) + _every_plan_steps(board)
+
+
+def _every_plan_steps(board: Board) -> list[Step]:
+    """The proof steps the registry marks for every plan (:attr:`ProofStep.every_plan`), in the registry's
+    order, where the board lets them run: one that reads the knight graph only up to PRESOLVE_MAX squares."""
+    n = board.n_squares
+    return [Step(s.name) for s in PROOF_STEPS.values() if s.every_plan and (not s.graph or n <= PRESOLVE_MAX)]
+
+
+def _placed_steps(board: Board, *, prove: bool) -> list[Step]:
+    """The proof steps placed here by name, for the board's size."""
     n = board.n_squares
     if n > PRESOLVE_MAX:
         # no graph: the one-pass checks (size, ends, colours, degrees), then the depth-first search, then

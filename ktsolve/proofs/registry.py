@@ -25,9 +25,9 @@ in :data:`CHECKERS`, beside the steps (:func:`ktsolve.proofs.check_proof`
 looks it up).
 
 Adding a proof kind: its finder (with the signature above), its checker,
-and in this file one :class:`ProofStep` line in :data:`PROOF_STEPS` and
-one line of :data:`CHECKERS` for each new argument; then the plans can
-name it.
+and in this file one :class:`ProofStep` line in :data:`PROOF_STEPS` (with
+``every_plan=True`` every plan runs it, where its needs allow) and one line
+of :data:`CHECKERS` for each new argument.
 
 Examples
 --------
@@ -66,6 +66,9 @@ class ProofStep:
     cost: float = 0.0
     #: Keyword arguments the finder gets (pairs, so the step stays hashable).
     params: tuple = ()
+    #: Run in every plan, after the steps :mod:`ktsolve.plans` places by name (beside the constructions,
+    #: by its cost), where its needs allow; the steps above are placed by name, with their size limits.
+    every_plan: bool = False
 
     def load(self):
         """The finder function (imports its module)."""
