@@ -249,7 +249,7 @@ def prove(
         ``(row, col)`` or a name such as ``"a1"``.
     time_limit : float, optional
         Seconds for the whole call; without one, CP-SAT runs for its default
-        budget (:data:`ktsolve.models.cpsat.DEFAULT_TIME_LIMIT`).
+        budget (:data:`ktsolve.models.cpsat_run.DEFAULT_TIME_LIMIT`).
     progress : callable, optional
     race : bool
         Race CP-SAT beside the other steps where it pays (see above); False

@@ -182,7 +182,7 @@ def test_colour_parity_is_seen_by_cpsat_alone(board, kw):
 
 
 def test_colour_counts_are_added_exactly_when_colour_parity_fails():
-    from ktsolve.models.cpsat import _colours_allow
+    from ktsolve.models.cpsat_run import colours_allow
     from ktsolve.proofs import colour_proof
 
     rng = np.random.default_rng(17)
@@ -193,4 +193,4 @@ def test_colour_counts_are_added_exactly_when_colour_parity_fails():
         coords = [tuple(int(x) for x in b.coords_of([i])[0]) for i in range(n)]
         for spec in (TourSpec(True), TourSpec(False), TourSpec(False, coords[int(rng.integers(n))], None),
                      TourSpec(False, coords[int(rng.integers(n))], coords[int(rng.integers(n))])):
-            assert _colours_allow(g, spec) == (colour_proof(g, spec) is None), (b, spec)
+            assert colours_allow(g, spec) == (colour_proof(g, spec) is None), (b, spec)

@@ -74,7 +74,7 @@ def test_stopped_early_reports_path_and_bound():
 
 def test_an_early_stop_reports_the_time_it_took_not_the_limit(monkeypatch):
     """CP-SAT may stop after its presolve, well before the limit: the reason says when it stopped."""
-    import ktsolve.models.cpsat as cpsat
+    import ktsolve.models.cpsat_run as cpsat
 
     def stop_after_presolve(solver, model, deadline, what=""):
         solver.parameters.stop_after_presolve = True

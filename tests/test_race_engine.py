@@ -155,12 +155,12 @@ def test_a_cancelled_engine_stops_its_solver_at_once(monkeypatch, model):
     neither engine settles in seconds, and the budget is ten minutes: a
     stop that is lost shows as a run of ten minutes.
     """
-    from ktsolve.models import cpsat, satcuts
+    from ktsolve.models import cpsat, cpsat_run, satcuts
 
     if model == "sat" and not satcuts.have_pysat():
         pytest.skip("python-sat is an optional extra")
     cancel = threading.Event()
-    module = satcuts if model == "sat" else cpsat  # sat: its first 2-factor from CP-SAT runs unflagged
+    module = satcuts if model == "sat" else cpsat_run  # sat: its first 2-factor from CP-SAT runs unflagged
     real_call = module.call_guarded
     calls = []
 

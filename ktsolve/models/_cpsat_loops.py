@@ -19,15 +19,8 @@ from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import TourSpec
-from .cpsat import (
-    DEFAULT_PARAMETERS,
-    _as_mapping,
-    _status_map,
-    _tour_from_successors,
-    apply_parameters,
-    run_solver,
-    solver_stats,
-)
+from .cpsat_run import (DEFAULT_PARAMETERS, apply_parameters, as_mapping, run_solver, solver_stats, status_map,
+                        tour_from_successors)
 
 __all__ = ["solve_cuts", "solve_sat"]
 
@@ -62,7 +55,7 @@ def solve_cuts(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int
             except Stopped as stop:
                 return SolveResult(Status.UNKNOWN, seed=seed, stats={**stats_now("UNKNOWN"), **stop.stats()})
             solver = cp_model.CpSolver()
-            apply_parameters(solver, {**DEFAULT_PARAMETERS, **_as_mapping(parameters)})
+            apply_parameters(solver, {**DEFAULT_PARAMETERS, **as_mapping(parameters)})
             solver.parameters.num_workers = num_workers
             solver.parameters.random_seed = derive_seed(seed, f"cpsat cuts {loop.rounds}") % 2**31
             status, interrupted = run_solver(solver, loop.model, deadline, what="2-factor model")
@@ -73,7 +66,7 @@ def solve_cuts(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int
             if interrupted:
                 stats.update(reason="interrupted (Ctrl-C) while CP-SAT searched", interrupted=True)
                 return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
-            mapped = _status_map()[status]
+            mapped = status_map()[status]
             if mapped is Status.INFEASIBLE:
                 text = (
                     f"CP-SAT proved the 2-factor model with {loop.cuts} subtour cuts infeasible "
@@ -88,7 +81,7 @@ def solve_cuts(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int
                 return SolveResult(Status.UNKNOWN, seed=seed, stats=stats)
             if loop.refine(solver):
                 stats["rounds"] = loop.rounds
-                tour = _tour_from_successors(graph, spec, loop.successors())
+                tour = tour_from_successors(graph, spec, loop.successors())
                 return SolveResult(Status.FOUND, tour=tour, seed=seed, stats=stats)
 
 
@@ -123,7 +116,7 @@ def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, se
 
     first = TwoFactorLoop(graph, spec, deadline)
     solver = cp_model.CpSolver()
-    apply_parameters(solver, {**DEFAULT_PARAMETERS, **_as_mapping(parameters)})
+    apply_parameters(solver, {**DEFAULT_PARAMETERS, **as_mapping(parameters)})
     solver.parameters.num_workers = num_workers
     solver.parameters.random_seed = derive_seed(seed, "cpsat sat first") % 2**31
     status, interrupted = run_solver(solver, first.model, deadline, what="2-factor model")
@@ -131,7 +124,7 @@ def _first_two_factor(graph: KnightGraph, spec: TourSpec, deadline: Deadline, se
     if interrupted:
         stats.update(reason="interrupted (Ctrl-C) while CP-SAT searched", interrupted=True)
         return SolveResult(Status.UNKNOWN, seed=seed, stats=stats), None
-    mapped = _status_map()[status]
+    mapped = status_map()[status]
     if mapped is Status.INFEASIBLE:
         text = (f"CP-SAT proved that the board has no 2-factor for this tour ({stats['branches']} branches, "
                 f"{stats['conflicts']} conflicts, {stats['wall_time_s']:.3g} s)")
@@ -224,7 +217,7 @@ def solve_sat(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int,
                     "rounds": 0, "cuts": 0, "model": "sat", "interrupted": True,
                     "reason": "interrupted (Ctrl-C) while the SAT solver searched"})
             if answer is True and loop.refine():
-                tour = _tour_from_successors(graph, spec, loop.successors())
+                tour = tour_from_successors(graph, spec, loop.successors())
                 return SolveResult(Status.FOUND, tour=tour, seed=seed, stats={
                     "status": "FEASIBLE", "rounds": loop.rounds, "cuts": 0, "edges": len(loop.edges), "model": "sat",
                     "sat_solver": SAT_SOLVER})
@@ -251,7 +244,7 @@ def solve_sat(graph: KnightGraph, spec: TourSpec, deadline: Deadline, seed: int,
                                        seed=seed, stats=stats)
                 if loop.refine():
                     stats.update(status="FEASIBLE", rounds=loop.rounds)
-                    tour = _tour_from_successors(graph, spec, loop.successors())
+                    tour = tour_from_successors(graph, spec, loop.successors())
                     return SolveResult(Status.FOUND, tour=tour, seed=seed, stats=stats)
     finally:
         loop.close()

@@ -63,7 +63,7 @@ def build_two_factor_model(model, graph: KnightGraph, spec: TourSpec, *, deadlin
     >>> len(edges)  # 14 moves, plus one edge from every square to the dummy
     26
     """
-    from .cpsat import _colours_allow
+    from .cpsat_run import colours_allow
 
     n = graph.n
     board = graph.board
@@ -107,7 +107,7 @@ def build_two_factor_model(model, graph: KnightGraph, spec: TourSpec, *, deadlin
         if len(at[v]) == 2:  # a node of degree two: both its moves are forced
             for x in at[v]:
                 model.add(x == 1)
-    if not _colours_allow(graph, spec):
+    if not colours_allow(graph, spec):
         _add_colour_counts(model, graph, lits)
     return lits
 

@@ -108,7 +108,7 @@ def longest_path(
         Seconds for the whole call, building the model included (default
         :data:`DEFAULT_TIME_LIMIT`).
     num_workers : int
-        CP-SAT search threads, 1 to :data:`~ktsolve.models.cpsat.MAX_WORKERS`;
+        CP-SAT search threads, 1 to :data:`~ktsolve.models.cpsat_run.MAX_WORKERS`;
         1 is reproducible, more are not.
     seed : int, optional
         Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
@@ -139,7 +139,7 @@ def longest_path(
     >>> res.stats["length"], res.stats["optimal"]
     (8, True)
     """
-    from .cpsat import MAX_WORKERS, run_solver
+    from .cpsat_run import MAX_WORKERS, run_solver
 
     deadline, seed = begin(time_limit, seed, default=DEFAULT_TIME_LIMIT)
     n = graph.n
