@@ -26,7 +26,7 @@ _DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
 WINDOW = 6
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def degrees(rows, cols, alive, deg):  # pragma: no cover
     """Fill ``deg`` with the moves from every square to squares of the region (0 on holes)."""
     for r in range(rows):
@@ -42,7 +42,7 @@ def degrees(rows, cols, alive, deg):  # pragma: no cover
             deg[f] = d
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _flood(rows, cols, alive, seen, mark, start, queue):  # pragma: no cover
     """Breadth-first search from ``start`` over the region, setting ``seen`` to ``mark``; the squares reached."""
     queue[0] = start
@@ -66,7 +66,7 @@ def _flood(rows, cols, alive, seen, mark, start, queue):  # pragma: no cover
     return tail
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def largest_part(rows, cols, alive):  # pragma: no cover
     """Keep only the largest knight-connected part of the region (the first in row-major order of its
     first square, on a tie); returns ``(parts, squares removed)``."""
@@ -98,7 +98,7 @@ def largest_part(rows, cols, alive):  # pragma: no cover
     return parts, removed
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def prune(rows, cols, alive, deg):  # pragma: no cover
     """Remove, again and again, every square with fewer than two moves; ``deg`` must hold :func:`degrees`
     and is kept up to date.  Returns the squares removed.
@@ -141,7 +141,7 @@ def prune(rows, cols, alive, deg):  # pragma: no cover
     return removed
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _forced(h, rows, cols, alive, deg):  # pragma: no cover
     """Moves from square ``h`` to squares with exactly two moves (each such move is in every closed tour)."""
     r = h // cols
@@ -157,7 +157,7 @@ def _forced(h, rows, cols, alive, deg):  # pragma: no cover
     return m
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _joined_around(f, nbs, m, rows, cols, alive, win, queue):  # pragma: no cover
     """Whether the ``m`` squares ``nbs`` (the moves of ``f``) are joined by moves inside the window of half-side
     :data:`WINDOW` around ``f`` without ``f``: then taking ``f`` out leaves the region as connected as it was."""
@@ -202,7 +202,7 @@ def _joined_around(f, nbs, m, rows, cols, alive, win, queue):  # pragma: no cove
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _try_remove(f, strict, rows, cols, alive, deg, nbs, win, queue):  # pragma: no cover
     """Take square ``f`` out if every square keeps two moves (three when ``strict``: no new square of two
     moves), no square gets more than two moves to squares of two moves, and the region stays connected."""
@@ -252,7 +252,7 @@ def _try_remove(f, strict, rows, cols, alive, deg, nbs, win, queue):  # pragma: 
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def balance(rows, cols, alive, deg, keep, par, want, stride):  # pragma: no cover
     """Remove up to ``want`` squares of parity ``par`` (``(row + col) % 2``); returns how many it removed.
 

@@ -30,7 +30,7 @@ _DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
 _DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def degree_grid(rows, cols, deg):  # pragma: no cover
     """Fill ``deg`` (int8, flat) with the number of knight's moves from every cell of the full rectangle."""
     for r in range(rows):
@@ -44,7 +44,7 @@ def degree_grid(rows, cols, deg):  # pragma: no cover
             deg[r * cols + c] = d
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def class_cell(i, par, cols):  # pragma: no cover
     """Flat position of the ``i``-th cell (row-major) of parity ``(row + col) % 2 == par``."""
     if cols % 2 == 0:
@@ -64,7 +64,7 @@ def class_cell(i, par, cols):  # pragma: no cover
     return r * cols + c0 + 2 * j
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _forced(f, rows, cols, deg, alive):  # pragma: no cover
     """Number of alive neighbours of cell ``f`` with exactly two neighbours."""
     r = f // cols
@@ -80,7 +80,7 @@ def _forced(f, rows, cols, deg, alive):  # pragma: no cover
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def try_hole(f, rows, cols, deg, alive):  # pragma: no cover
     """Make cell ``f`` a hole if the rule allows it (see the module docstring); True when it did."""
     r = f // cols
@@ -126,7 +126,7 @@ def try_hole(f, rows, cols, deg, alive):  # pragma: no cover
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def draw_ordered(rows, cols, par, order, want, deg, alive):  # pragma: no cover
     """Try the cells of parity ``par`` in ``order`` (indices into the class) until ``want`` are holes; returns the count."""
     got = 0
@@ -141,7 +141,7 @@ def draw_ordered(rows, cols, par, order, want, deg, alive):  # pragma: no cover
     return got
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def draw_random(rows, cols, par, rng, want, tries, deg, alive):  # pragma: no cover
     """Try cells of parity ``par`` drawn by SplitMix64 (state ``rng[0]``) until ``want`` are holes or
     ``tries`` draws are spent; returns the count."""
@@ -158,7 +158,7 @@ def draw_random(rows, cols, par, rng, want, tries, deg, alive):  # pragma: no co
     return got
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def connected(rows, cols, alive):  # pragma: no cover
     """True when the knight's moves join every alive cell (breadth-first search, int32 queue)."""
     n = rows * cols

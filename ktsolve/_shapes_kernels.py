@@ -19,7 +19,7 @@ from ._splitmix import below, uniform
 __all__ = ["maze_tree", "paint_maze", "paint_rings", "paint_cheese"]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def maze_tree(n_rows, n_cols, rng, east, south):  # pragma: no cover
     """A random spanning tree of the ``n_rows x n_cols`` grid of maze cells, by depth-first search (the
     recursive backtracker: long corridors, few branches).
@@ -76,14 +76,14 @@ def maze_tree(n_rows, n_cols, rng, east, south):  # pragma: no cover
         top += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _fill(out, cols, r0, r1, c0, c1):  # pragma: no cover
     for r in range(r0, r1):
         for c in range(c0, c1):
             out[r * cols + c] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def paint_maze(rows, cols, n_rows, n_cols, corridor, wall, east, south, out):  # pragma: no cover
     """Paint the maze of :func:`maze_tree` on ``out`` (zeros): cell ``(i, j)`` is the ``corridor x corridor``
     block at row ``wall + i * (corridor + wall)``, column ``wall + j * (corridor + wall)``, and an opening
@@ -101,7 +101,7 @@ def paint_maze(rows, cols, n_rows, n_cols, corridor, wall, east, south, out):  #
                 _fill(out, cols, r0 + corridor, r0 + step, c0, c0 + corridor)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def paint_rings(rows, cols, width, gap, out):  # pragma: no cover
     """Concentric rings about the rectangle's centre inside its inscribed disk: a cell at distance ``d`` from
     the centre is a square when ``floor(d) mod (width + gap) < width`` and ``d <= min(rows, cols) / 2``.
@@ -129,7 +129,7 @@ def paint_rings(rows, cols, width, gap, out):  # pragma: no cover
             out[f] = 1 if (s // 2) % period < width else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def paint_cheese(rows, cols, target, r1, r2, rng, out, max_disks):  # pragma: no cover
     """Cut disks out of ``out`` (ones) until at least ``target`` cells are holes or ``max_disks`` are drawn;
     returns ``(holes, disks)``.

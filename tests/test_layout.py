@@ -142,3 +142,27 @@ def test_kernels_live_only_in_underscore_modules():
             defining[name] = _own_kernels(module)
     assert len(public) > 30
     assert not defining, f"numba kernels outside underscore modules: {defining}"
+
+
+def test_every_kernel_releases_the_interpreter():
+    """Every kernel is compiled with nogil=True (those inlined into their callers aside): the proofs run in a
+    lane beside the constructions (ktsolve.race), and a kernel that holds the interpreter stops the other lane
+    for its whole call."""
+    import importlib
+    import pkgutil
+
+    from numba.core.dispatcher import Dispatcher
+
+    import ktsolve
+
+    holding = []
+    for info in pkgutil.walk_packages(ktsolve.__path__, "ktsolve."):
+        if not info.name.rsplit(".", 1)[-1].endswith("kernels") and "_splitmix" not in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if isinstance(obj, Dispatcher) and obj.py_func.__module__ == module.__name__:
+                options = obj.targetoptions
+                if options.get("inline", "never") == "never" and not options.get("nogil"):
+                    holding.append(f"{info.name}.{name}")
+    assert not holding, holding

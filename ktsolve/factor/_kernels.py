@@ -151,7 +151,7 @@ def _short(v, n, links, epart, net):
     return _cap(v, net) - _deg(links, v)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _link(a, b, code, n, links, epart):
     """Link nodes ``a`` and ``b``; ``code`` is the move from ``a`` to ``b`` (8 if one is an extra vertex)."""
     if a >= n:
@@ -165,7 +165,7 @@ def _link(a, b, code, n, links, epart):
         _put(links, b, code ^ 4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _unlink(a, b, code, n, links, epart):
     if a >= n:
         _etake(epart, a - n, b)
@@ -178,7 +178,7 @@ def _unlink(a, b, code, n, links, epart):
         _take(links, b, code ^ 4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sanitize_links(mask, links, rows, cols, net, epart, lo, hi):
     """Drop the links of the cells ``lo <= f < hi`` that are not links of the network; fill ``epart`` from the
     kept links to extras.  Returns the number of slots cleared.
@@ -211,7 +211,7 @@ def sanitize_links(mask, links, rows, cols, net, epart, lo, hi):
     return dropped
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sanitize_caps(mask, links, rows, cols, net, epart, lo, hi):
     """After :func:`sanitize_links` over every cell: a capacity-1 cell among ``lo <= f < hi`` with two links
     loses its second; returns the slots cleared."""
@@ -229,7 +229,7 @@ def sanitize_caps(mask, links, rows, cols, net, epart, lo, hi):
     return dropped
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def tile(mask, links, rows, cols, net, r0, r1):
     """Lay the 4 x 4 2-factor :data:`_TILE` on every whole 4 x 4 block of an empty link array, in the rows
     ``r0 .. r1 - 1`` (a caller looks at its deadline between parts).
@@ -257,7 +257,7 @@ def tile(mask, links, rows, cols, net, r0, r1):
     return added
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def greedy_moves(mask, links, rows, cols, net, lo, hi):
     """Link squares among the cells ``lo <= f < hi`` that still need moves to neighbours that do, in
     row-major order; returns the links added (:func:`greedy_extras` follows)."""
@@ -283,7 +283,7 @@ def greedy_moves(mask, links, rows, cols, net, lo, hi):
     return added
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def greedy_extras(mask, links, rows, cols, net, epart, c, lo, hi):
     """Links to the extra vertex of colour ``c`` from the cells ``lo <= f < hi`` that still need moves, in
     order, until it has its moves; returns the links added."""
@@ -300,7 +300,7 @@ def greedy_extras(mask, links, rows, cols, net, epart, c, lo, hi):
     return added
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deficient_cells(mask, links, rows, cols, net, colour, lo, hi):
     """The squares of ``colour`` among the cells ``lo <= f < hi`` that still need moves, as int64."""
     k = 0
@@ -316,7 +316,7 @@ def deficient_cells(mask, links, rows, cols, net, colour, lo, hi):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deficient_extra(net, epart, colour, n):
     """The extra vertex of ``colour`` (node ``n + colour``) when it still needs moves: an int64 array of it, or
     empty."""
@@ -334,7 +334,7 @@ def _seen(v, n, stamp, estamp, cur):
     return s == cur or s == DEAD
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _grow(a):
     """``a`` in an array twice as long (the rest uninitialised)."""
     out = np.empty(2 * a.size, dtype=a.dtype)
@@ -343,7 +343,7 @@ def _grow(a):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hpush(hp, hn, key):
     """Push ``key`` on the binary min-heap ``hp[:hn]``; returns the heap (grown if full) and its size."""
     if hn == hp.size:
@@ -361,7 +361,7 @@ def _hpush(hp, hn, key):
     return hp, hn + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hpop(hp, hn):
     """The smallest key of the heap ``hp[:hn]``, and the new size."""
     top = hp[0]
@@ -396,7 +396,7 @@ def _distance(f, t, cols):
     return max(d, (dr + dc + 2) // 3)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reach(v, code, frm, n, stamp, estamp, parent, eparent, cur, vis, nvis):
     """Mark node ``v`` reached from ``frm`` (``code``: the move from ``v`` back), and list it."""
     if v >= n:
@@ -411,7 +411,7 @@ def _reach(v, code, frm, n, stamp, estamp, parent, eparent, cur, vis, nvis):
     return vis, nvis + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _expand_sink(v, n, rows, cols, links, epart, stamp, estamp, parent, eparent, cur, vis, nvis, hp, hn, src,
                  target):
     """Reach the source nodes linked to sink node ``v`` (its factor moves, walked backwards), and queue
@@ -441,7 +441,7 @@ def _expand_sink(v, n, rows, cols, links, epart, stamp, estamp, parent, eparent,
     return vis, nvis, hp, hn
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _up(v, n, cols, rows, parent, eparent):
     """The node ``v`` was reached from, and the code of the move from ``v`` to it."""
     if v >= n:
@@ -452,7 +452,7 @@ def _up(v, n, cols, rows, parent, eparent):
     return step(v, code, rows, cols), code
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _target(root, rows, cols, bsize, bstart, bentry, bcount, links, net):
     """A short sink square near ``root``: the first found in rings of buckets around it (-1: none)."""
     n = rows * cols
@@ -485,7 +485,7 @@ def _target(root, rows, cols, bsize, bstart, bentry, bcount, links, net):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, eparent, vis, hp, sinks, target,
             cur):
     """One residual search from source node ``root``, nearest-to-``target`` first.
@@ -580,7 +580,7 @@ def _search(root, mask, links, rows, cols, net, epart, stamp, estamp, parent, ep
     return True, found, nvis, vis, hp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def buckets(sinks, rows, cols, bsize):
     """The short sink squares by square buckets of side ``bsize``: (start, entries, live counts)."""
     n = rows * cols
@@ -604,7 +604,7 @@ def buckets(sinks, rows, cols, bsize):
     return start, entry, count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def augment(mask, links, rows, cols, net, epart, stamp, estamp, parent, eparent, vis, hp, todo, pos,
             max_searches, sinks, bsize, bstart, bentry, bcount, counters):
     """Search from ``todo[pos:]`` (source nodes) until each is full or dead, at most ``max_searches`` searches.
@@ -643,7 +643,7 @@ def augment(mask, links, rows, cols, net, epart, stamp, estamp, parent, eparent,
     return i, vis, hp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def label_cycles(links, rows, cols):
     """Component of every cell along its move links (int32, -1 for cells with no link); and the count.
 

@@ -16,7 +16,7 @@ from .._grid_kernels import NONE
 __all__ = ["short_among", "pair_along_curve"]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def short_among(cells, links, alive):  # pragma: no cover
     """Of ``cells`` (int64), the squares with an empty slot (in the given order) and how many each has."""
     count = 0
@@ -36,7 +36,7 @@ def short_among(cells, links, alive):  # pragma: no cover
     return out, miss
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def pair_along_curve(cells, colour, order):  # pragma: no cover
     """Pair cells of colour 0 with cells of colour 1 along ``order`` (their order on a space-filling
     curve) like brackets: a cell meets the last unpaired cell before it when that one is of the other

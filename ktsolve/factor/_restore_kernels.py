@@ -69,7 +69,7 @@ __all__ = [
     "reroute",
 ]
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def links_from_successors(nxt, rows, cols, links, lo, hi):  # pragma: no cover
     """Fill ``links`` (all :data:`NONE` on entry) from a successor array (-1 after an open path's end), the
     links from the cells ``lo <= f < hi`` (a caller looks at its deadline between parts).
@@ -89,7 +89,7 @@ def links_from_successors(nxt, rows, cols, links, lo, hi):  # pragma: no cover
     return made
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def delete_holes(links, alive, rows, cols, lo, hi):  # pragma: no cover
     """Cut every link of every hole among the cells ``lo <= f < hi`` at both ends; returns the links cut."""
     cut = 0
@@ -121,7 +121,7 @@ def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
         p = qp[p]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1, lo=0, hi=1 << 62):  # pragma: no cover
     """One alternating-path search from square ``u`` (short of a link); 0 when none was found, else the path
     was applied and the answer is 1 + the queue position of its last square of ``u``'s colour.
@@ -218,7 +218,7 @@ def _on_short_cycle(q, links, rows, cols, budget):  # pragma: no cover
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, force, small):  # pragma: no cover
     """Cut the link in slot ``s`` of square ``f`` (a move to ``g``) from a 2-factor and close an alternating
     cycle through it: the path of :func:`augment_from` from ``f`` back to ``g`` that does not take the
@@ -258,7 +258,7 @@ def reroute(f, s, links, alive, rows, cols, stamp, mark, qv, qx, qp, budget, for
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def unlink_slot(links, f, s, rows, cols):  # pragma: no cover
     """Cut the link in slot ``s`` of cell ``f`` (a move) at both ends; returns the cell it led to."""
     j = links[f, s]
@@ -267,13 +267,13 @@ def unlink_slot(links, f, s, rows, cols):  # pragma: no cover
     return g
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def short_cells(links, alive, cols):  # pragma: no cover
     """The squares with an empty slot (int64, in order) and how many empty slots each has (int8)."""
     return short_range(links, alive, 0, alive.size)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def short_range(links, alive, lo, hi):  # pragma: no cover
     """:func:`short_cells` among the cells ``lo <= f < hi``."""
     count = 0
@@ -291,7 +291,7 @@ def short_range(links, alive, lo, hi):  # pragma: no cover
     return cells, miss
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def split_end(u, links, alive, rows, cols):  # pragma: no cover
     """Square ``u`` has no link: take a link ``x - y`` next to it and make it ``u - x``; True when done.
 
@@ -313,7 +313,7 @@ def split_end(u, links, alive, rows, cols):  # pragma: no cover
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def forest_start(roots, tree, parent, queue, done, state):  # pragma: no cover
     """Start one round of alternating-path searches from all ``roots`` at once (:func:`forest_steps` runs it).
 
@@ -344,7 +344,7 @@ def forest_start(roots, tree, parent, queue, done, state):  # pragma: no cover
     state[2] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def forest_steps(links, alive, rows, cols, tree, parent, queue, done, state, budget):  # pragma: no cover
     """Up to ``budget`` squares of the round :func:`forest_start` began taken off its queue; returns the
     paths applied.  ``state[2]`` becomes 1 when the round has ended (its queue empty, or its ring full)."""
@@ -418,7 +418,7 @@ def forest_steps(links, alive, rows, cols, tree, parent, queue, done, state, bud
     return applied
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_short(u, target, links, alive, rows, cols, stamp, mark, max_steps, lo=0, hi=1 << 62):  # pragma: no cover
     """Carry the missing link of square ``u`` towards cell ``target``; returns the square it ended on, or
     -1 when it met a square of the other colour short of a link and the two were linked.
@@ -559,7 +559,7 @@ def _heap_pop(hkey, hpos, size):  # pragma: no cover
     return top
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx, qp, hkey, hpos):  # pragma: no cover
     """An alternating-path search from square ``u`` (short of a link), best first towards cell ``target``;
     True when a path was applied.
@@ -614,7 +614,7 @@ def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def augment_toward_many(us, vs, links, alive, rows, cols, stamp, mark, slack,  # pragma: no cover
                         qv, qx, qp, hkey, hpos):
     """:func:`augment_toward` from every ``us[i]`` towards ``vs[i]`` in turn (marks ``mark + 1`` on), each

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fitness(table, codes, start, mark, stamp):
     """Valid moves of ``codes`` (0-based) from ``start``; ``mark[x] == stamp`` means visited."""
     cur = start
@@ -35,7 +35,7 @@ def _fitness(table, codes, start, mark, stamp):
     return L
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _crossover(x, y, c1, c2, c3, out):
     """``out`` = x[:c1] + y[c1:c2] + x[c2:c3] + y[c3:]."""
     L = x.size
@@ -50,7 +50,7 @@ def _crossover(x, y, c1, c2, c3, out):
             out[p] = y[p]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _cuts(L):
     """Three cut points drawn uniformly from 0..L, sorted."""
     a = int(np.random.random() * (L + 1))
@@ -65,7 +65,7 @@ def _cuts(L):
     return a, b, c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _repair(table, codes, start, fit, mark, stamp, valid):
     """Replace the first invalid code (position ``fit``) by a random move to an unvisited square.
 
@@ -89,14 +89,14 @@ def _repair(table, codes, start, fit, mark, stamp, valid):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _random_codes(codes, first):
     """Uniform random move codes (0..7) at positions ``first..``."""
     for p in range(first, codes.size):
         codes[p] = int(np.random.random() * 8)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _init(table, codes, starts, fit, preset, fixed_start, seed, mark):
     """Fill the food sources; returns the run's start square.
 
@@ -125,7 +125,7 @@ def _init(table, codes, starts, fit, preset, fixed_start, seed, mark):
     return start
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _work(table, codes, starts, fit, i, tmp, mark, stamp, counters):
     """One bee on source ``i``: cross with a random partner at three cuts, keep it if fitter."""
     SN = codes.shape[0]
@@ -148,7 +148,7 @@ def _work(table, codes, starts, fit, i, tmp, mark, stamp, counters):
     return stamp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _block(table, codes, starts, fit, iterations, seed, mark, counters, extend_best):
     """Up to ``iterations`` colony iterations after reseeding; returns how many ran (stops at a tour).
 

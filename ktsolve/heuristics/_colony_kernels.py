@@ -172,7 +172,7 @@ def _draw(av, w, row, cum, rng):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def walk(tpad, full, rev, weight, start, reserved, avail, path, moves, cum, rng):
     """One ant from ``start`` with weights ``weight[s, j]``; fills ``path[0..L]``, ``moves[0..L-1]``; returns ``L``.
 
@@ -217,7 +217,7 @@ def finish_reserved(tpad, reserved, path, moves, length):
     return length
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def walk_degree(tpad, full, rev, tau, start, reserved, avail, path, moves, cum, w, rng):
     """One ant with weights ``tau[s, j] ** D``, ``D`` the destination's unvisited neighbours now.
 
@@ -256,7 +256,7 @@ def walk_degree(tpad, full, rev, tau, start, reserved, avail, path, moves, cum, 
     return finish_reserved(tpad, reserved, path, moves, length)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def warnsdorff_walk(tpad, full, rev, start, avail, path, moves, rng):
     """Warnsdorff's rule from ``start``: the destination with the fewest unvisited neighbours, ties at random.
 
@@ -466,7 +466,7 @@ def track_best(path, length, best, best_len):
         best_len[0] = length
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def aco_cycles(tpad, full, rev, tau, weight, reals, ints, starts, reserve, rng, out, counts, best, best_len):
     """Run up to ``n_cycles`` cycles of Hingston & Kendall's colony; ``tau`` and ``weight`` change in place.
 
@@ -536,7 +536,7 @@ def aco_cycles(tpad, full, rev, tau, weight, reals, ints, starts, reserve, rng, 
     return n_cycles, n_out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def iaco_cycles(tpad, full, rev, deg, tau, reals, ints, starts, reserve, rng, out, counts, best, best_len):
     """Run up to ``n_cycles`` cycles of every colony; ``tau`` (colonies x n x 8) changes in place.
 

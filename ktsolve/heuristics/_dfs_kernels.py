@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _order_by_degree(tpad, order, visited, s, word):
     """Moves from ``s`` into ``word``, fewest unvisited onward squares first (Warnsdorff), ties in ``order``."""
     deg = np.empty(8, np.int64)
@@ -40,7 +40,7 @@ def _order_by_degree(tpad, order, visited, s, word):
         word[j + 1] = mv
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dfs(tpad, order, warnsdorff, want_closed, end, max_nodes, max_leaves, path, nxt, word, visited, state, counts,
          out, first_only):
     """Continue the search for up to ``max_nodes`` moves and ``max_leaves`` leaves.

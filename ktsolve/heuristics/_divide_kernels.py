@@ -30,7 +30,7 @@ import numpy as np
 __all__ = ["fill_blocks", "fill_successors", "walk_part", "walk"]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def fill_blocks(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, b0, b1):  # pragma: no cover
     """Write the successors of blocks ``b0 .. b1 - 1`` into ``nxt``; returns the squares written.
 
@@ -76,7 +76,7 @@ def fill_blocks(nxt, ncols, r0, c0, btype, th, tw, tptr, tsr, tsc, b0, b1):  # p
     return written
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_part(nxt, q, k0, k1, total, out, nrows, ncols, flip_r, flip_c, transpose, out_cols, reverse):  # pragma: no cover
     """Follow ``nxt`` from square ``q`` for steps ``k0 .. k1 - 1``; returns ``(next square, steps reached)``.
 

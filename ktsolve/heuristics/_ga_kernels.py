@@ -49,7 +49,7 @@ def _adjacent(tpad, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def decode(tpad, genes, start, visited, stamp, path):
     """Walk ``genes`` from ``start`` with repair (written back); returns the fitness.
 
@@ -81,7 +81,7 @@ def decode(tpad, genes, start, visited, stamp, path):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ga_init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, counts):
     """Random chromosomes (one draw per gene) and a start (one draw unless fixed); decodes them all."""
     n = tpad.shape[0]
@@ -99,7 +99,7 @@ def ga_init(tpad, pop, fit, start_fixed, starts, rng, visited, stamp, path, coun
         counts[0] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def tournament(fit, rng):
     """Binary tournament: two draws, the fitter contestant (ties to the first)."""
     p = fit.shape[0]
@@ -108,7 +108,7 @@ def tournament(fit, rng):
     return b if fit[b] > fit[a] else a
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _child(pop, new, i, a, b, crossover, mutation, rng):
     """Child ``i`` of ``new`` from parents ``a`` and ``b``: one-point crossover at a bit, then bit flips."""
     m = pop.shape[1]
@@ -130,7 +130,7 @@ def _child(pop, new, i, a, b, crossover, mutation, rng):
                 new[i, k] ^= 1 << bit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ga_generations(tpad, pop, fit, new, starts, reals, ints, rng, visited, stamp, path, out, state, counts):
     """Run up to ``ints[GENERATIONS]`` generations of Gordon & Slocum's GA.
 

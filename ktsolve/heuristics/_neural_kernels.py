@@ -24,7 +24,7 @@ from .._splitmix import below
 _TOUR, _MULTI, _OTHER, _NONCONV = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sweep(ea, eb, U, V, dv, order, newv, clamp, a, b, mode, rng):
     """One sweep of the update rule over every free neuron; returns how many outputs changed.
 
@@ -85,7 +85,7 @@ def _sweep(ea, eb, U, V, dv, order, newv, clamp, a, b, mode, rng):
     return changes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _stable(ea, eb, V, dv, clamp, a, b):
     """True when no output can change again: active neurons rise or stay, inactive ones fall or stay."""
     for e in range(ea.size):
@@ -101,7 +101,7 @@ def _stable(ea, eb, V, dv, clamp, a, b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _count_cycles(eid, ea, eb, V, dv, mark):
     """Number of cycles of the active subgraph when every square has two active edges, else -1."""
     n = dv.size
@@ -135,7 +135,7 @@ def _count_cycles(eid, ea, eb, V, dv, mark):
     return cycles
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _begin(ea, eb, p_on, clamp, U, V, dv, order, rng):
     """Start an attempt from numba's generator (seeded by the caller): random outputs, ``U = 0``.
 
@@ -161,7 +161,7 @@ def _begin(ea, eb, p_on, clamp, U, V, dv, order, rng):
             dv[eb[e]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _settle(ea, eb, eid, a, b, mode, clamp, U, V, dv, order, newv, mark, rng, budget):
     """Up to ``budget`` sweeps of the attempt under way; returns (sweeps run, outcome or -1 when going)."""
     for s in range(1, budget + 1):
@@ -176,7 +176,7 @@ def _settle(ea, eb, eid, a, b, mode, clamp, U, V, dv, order, newv, mark, rng, bu
     return budget, -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _advance(eid, ea, eb, a, b, mode, p_on, max_sweeps, clamp, seeds, stop, counts, tour_V, found,
              U, V, dv, order, newv, mark, rng, st, budget):
     """Run the attempts of ``seeds`` for at most ``budget`` sweeps; returns the sweeps run.
@@ -222,7 +222,7 @@ def _advance(eid, ea, eb, a, b, mode, p_on, max_sweeps, clamp, seeds, stop, coun
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _edge_of(table, eid, u, v):
     for j in range(table.shape[1]):
         if table[u, j] == v:
@@ -230,7 +230,7 @@ def _edge_of(table, eid, u, v):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _merge_cycles(table, eid, ea, eb, V, clamp, nb2, comp):
     """Merge the cycles of a 2-factor ``V`` into one Hamiltonian cycle, in place; True on success.
 

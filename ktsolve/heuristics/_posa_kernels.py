@@ -32,7 +32,7 @@ def _adjacent(tpad, a, b):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _free_degree(tpad, pos, d):
     """Free squares (``pos == -1``) a move away from ``d``."""
     n = tpad.shape[0]
@@ -44,7 +44,7 @@ def _free_degree(tpad, pos, d):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def posa_extend(tpad, path, pos, length, rng):
     """Extend ``path[:length]`` from its end by Warnsdorff's rule (ties at random) while it can; returns the length.
 
@@ -81,7 +81,7 @@ def posa_extend(tpad, path, pos, length, rng):
         length += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def posa_pivot(tpad, path, pos, length, goal, rng):
     """Pivot index ``i`` of a Posa rotation of ``path[:length]``, or -1 when there is none.
 

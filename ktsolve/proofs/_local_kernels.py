@@ -21,14 +21,14 @@ __all__ = ["grid_degree", "degree_rows", "grid_labels", "labels_start", "labels_
            "cut_steps"]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def grid_degree(alive, rows, cols, deg):  # pragma: no cover
     """Fill ``deg`` (int8, flat) with the number of knight's moves from each square to squares; 0 on holes
     (:func:`degree_rows` over every row)."""
     return degree_rows(alive, rows, cols, deg, 0, rows)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def degree_rows(alive, rows, cols, deg, r0, r1):  # pragma: no cover
     """:func:`grid_degree` for the rows ``r0 .. r1 - 1``; returns the rows done.
 
@@ -56,7 +56,7 @@ def degree_rows(alive, rows, cols, deg, r0, r1):  # pragma: no cover
     return r1 - r0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def grid_labels(alive, rows, cols, label, queue):  # pragma: no cover
     """Component of every square (int32 ``label``, -1 on holes), numbered in order of first cell; the count.
 
@@ -68,7 +68,7 @@ def grid_labels(alive, rows, cols, label, queue):  # pragma: no cover
     return state[3]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def labels_start(label, state):  # pragma: no cover
     """Set every ``label`` to -1 and ``state`` (int64 ``[next cell, head, tail, count, ended]``) to the start."""
     for f in range(label.size):
@@ -77,7 +77,7 @@ def labels_start(label, state):  # pragma: no cover
         state[i] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def labels_steps(alive, rows, cols, label, queue, state, budget):  # pragma: no cover
     """About ``budget`` more units of :func:`grid_labels`' work (a cell scanned or a move looked at), from
     where ``state`` says; ``state[4]`` becomes 1 when every square is labelled."""
@@ -117,7 +117,7 @@ def labels_steps(alive, rows, cols, label, queue, state, budget):  # pragma: no 
     return work
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cut_parts(alive, rows, cols, root, disc, low, stack, moves, parts):  # pragma: no cover
     """Depth-first search from ``root``: ``parts[v]`` pieces left when square ``v`` is taken out.
 
@@ -136,7 +136,7 @@ def cut_parts(alive, rows, cols, root, disc, low, stack, moves, parts):  # pragm
     return state[0]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cut_start(root, disc, low, stack, moves, parts, state):  # pragma: no cover
     """Begin the search of :func:`cut_parts` at ``root``: ``disc`` -1 everywhere else, and ``state`` (int64
     ``[time, top of the stack, ended]``)."""
@@ -152,7 +152,7 @@ def cut_start(root, disc, low, stack, moves, parts, state):  # pragma: no cover
     state[2] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cut_steps(alive, rows, cols, disc, low, stack, moves, parts, state, budget):  # pragma: no cover
     """Up to ``budget`` more steps (a move tried, or a square left) of the search :func:`cut_start` began;
     ``state[2]`` becomes 1 when it has ended.  Returns the steps taken."""

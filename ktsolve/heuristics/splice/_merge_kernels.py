@@ -57,7 +57,7 @@ __all__ = [
     "ruin_box",
 ]
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def label_components(links, alive, rows, cols, labels):  # pragma: no cover
     """Label the components of the links (paths and cycles) 0, 1, ... in the order of their first square;
     returns their number.
@@ -74,7 +74,7 @@ def label_components(links, alive, rows, cols, labels):  # pragma: no cover
     return label_number(labels, 0, n, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def label_scan(links, alive, rows, cols, labels, lo, hi):  # pragma: no cover
     """The first scan of :func:`label_components` over the cells ``lo <= f < hi`` (the cells before them
     scanned already): union-find in ``labels`` itself, each square pointing to an earlier square of its
@@ -99,7 +99,7 @@ def label_scan(links, alive, rows, cols, labels, lo, hi):  # pragma: no cover
     return hi - lo
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def label_number(labels, lo, hi, count):  # pragma: no cover
     """The second scan of :func:`label_components` over the cells ``lo <= f < hi`` (the cells before them
     numbered already, ``count`` components among them): each root gets the next number and every other
@@ -147,7 +147,7 @@ def find(parent, a):  # pragma: no cover
     return root
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  # pragma: no cover
     """One pass of four-square exchanges over ``cells`` (in order; those of pieces other than ``skip``'s
     are tried); returns the pieces left.
@@ -207,7 +207,7 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
     return pieces
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def rank_cells(alive, rank, lo, hi, k):  # pragma: no cover
     """``rank[f]``: the square number of cell ``f`` (squares counted row by row), -1 on holes, for the
     cells ``lo <= f < hi``, ``k`` squares before them; returns the squares counted up to ``hi``."""
@@ -220,7 +220,7 @@ def rank_cells(alive, rank, lo, hi, k):  # pragma: no cover
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cycle_positions(links, rows, cols, start, pos, base):  # pragma: no cover
     """``pos[f] = base + k`` for the ``k``-th cell met walking the links from ``start`` through its first
     slot; returns how many cells (the walk stops back at ``start`` or at an end)."""
@@ -239,7 +239,7 @@ def cycle_positions(links, rows, cols, start, pos, base):  # pragma: no cover
         f, j = g, _onward(links, g, j)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cycle_cells(q, links, rows, cols, out):  # pragma: no cover
     """The squares of the cycle through ``q`` in walking order (from its first slot), into ``out``; how many
     (at most ``out.size``; a path's end stops the walk)."""
@@ -258,7 +258,7 @@ def cycle_cells(q, links, rows, cols, out):  # pragma: no cover
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
     """Write the square numbers met walking the links from cell ``start`` into ``out``; returns the count.
 
@@ -273,7 +273,7 @@ def walk_links(links, rows, cols, start, rank, out):  # pragma: no cover
     return state[2]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_begin(links, start, state):  # pragma: no cover
     """Set ``state`` (int64 ``[cell, slot value, squares written, ended]``) for a walk from ``start``."""
     j = links[start, 0]
@@ -285,7 +285,7 @@ def walk_begin(links, start, state):  # pragma: no cover
     state[3] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_part(links, cols, start, rank, out, state, budget):  # pragma: no cover
     """Up to ``budget`` more squares of the walk of :func:`walk_links` (where it stands in ``state``, from
     :func:`walk_begin`); ``state[3]`` becomes 1 when it has ended.  Links are moves inside the board, so
@@ -316,7 +316,7 @@ def walk_part(links, cols, start, rank, out, state, budget):  # pragma: no cover
     return k - first
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def component_sizes(labels, count):  # pragma: no cover
     """Squares of every component label ``0 .. count - 1`` (int64; :func:`count_sizes` over every cell)."""
     sizes = np.zeros(count, dtype=np.int64)
@@ -324,7 +324,7 @@ def component_sizes(labels, count):  # pragma: no cover
     return sizes
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def count_sizes(labels, lo, hi, sizes):  # pragma: no cover
     """Add the squares of the cells ``lo <= f < hi`` to their labels' counts in ``sizes``; returns the cells."""
     for f in range(lo, hi):
@@ -333,7 +333,7 @@ def count_sizes(labels, lo, hi, sizes):  # pragma: no cover
     return hi - lo
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _first_met(start, avoid, e, f, rows, cols, links, steps):  # pragma: no cover
     """Walk the links from ``start``, not back to ``avoid``: 1 when ``e`` comes before ``f``, 2 when ``f``
     comes first, 0 when neither within ``steps`` squares (or the walk meets an end)."""
@@ -359,7 +359,7 @@ def _first_met(start, avoid, e, f, rows, cols, links, steps):  # pragma: no cove
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, steps):  # pragma: no cover
     """One pass of six-square exchanges over ``cells``, for pieces that no four-square exchange joins;
     returns the pieces left.
@@ -448,14 +448,14 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
     return pieces
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cells_outside(labels, parent, root):  # pragma: no cover
     """The linked cells (int64, in order) whose piece (union-find ``parent`` over ``labels``) is not ``root``'s,
     and their pieces' roots (int32)."""
     return outside_range(labels, parent, root, 0, labels.size)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def outside_range(labels, parent, root, lo, hi):  # pragma: no cover
     """:func:`cells_outside` among the cells ``lo <= f < hi``."""
     count = 0
@@ -475,7 +475,7 @@ def outside_range(labels, parent, root, lo, hi):  # pragma: no cover
     return cells, roots
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def cells_apart(labels, skip, total):  # pragma: no cover
     """The ``total`` linked cells (int64, in order) whose label is not ``skip``: :func:`cells_outside` of a
     fresh labelling (no unions yet), whose count the sizes of the labels give, in one pass."""
@@ -484,7 +484,7 @@ def cells_apart(labels, skip, total):  # pragma: no cover
     return cells
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def apart_range(labels, skip, lo, hi, cells, k):  # pragma: no cover
     """:func:`cells_apart` among the cells ``lo <= f < hi``, written into ``cells`` from index ``k`` (at most
     up to its end); returns the next index."""
@@ -496,7 +496,7 @@ def apart_range(labels, skip, lo, hi, cells, k):  # pragma: no cover
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def outside_among(among, labels, parent, root):  # pragma: no cover
     """The cells of ``among`` (in order) whose piece is not ``root``'s, and their pieces' roots (int32):
     :func:`cells_outside` over a list of cells known to hold every such cell."""
@@ -520,7 +520,7 @@ def outside_among(among, labels, parent, root):  # pragma: no cover
     return cells, roots
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def keep_outside(cells, labels, parent, root):  # pragma: no cover
     """Move the cells of ``cells`` whose piece is not ``root``'s (union-find ``parent`` over ``labels``) to its
     front, in order; returns how many there are.
@@ -556,7 +556,7 @@ def _crossing_links(f, links, rows, cols, r0, r1, c0, c1):  # pragma: no cover
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit):  # pragma: no cover
     """From window square ``q`` out through its slot ``s`` (a link leaving the window), along the links until
     a window square; returns that square, or -1 past ``limit`` squares or at a gap.
@@ -590,7 +590,7 @@ def walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def ruin_box(links, alive, rows, cols, r0, r1, c0, c1):  # pragma: no cover
     """Cut every link (not :data:`END`) with an end in rows ``r0 .. r1 - 1`` and columns ``c0 .. c1 - 1``;
     returns the links cut."""
