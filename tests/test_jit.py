@@ -267,4 +267,4 @@ def test_the_proofs_kernels_compile_one_signature_each():
     warm_proofs()
     assert {k.__name__: len(k.signatures) for k in jit.kernels_of(_kernels)} == {
         "lowpoint_dfs": 1, "blocks": 1, "component_labels": 1, "hopcroft_karp": 1, "alternating_scc": 1,
-        "network_csr": 1}
+        "network_csr": 1, "matching_from_factor": 1}

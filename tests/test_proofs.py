@@ -448,3 +448,43 @@ def test_matching_proof_starts_no_round_it_cannot_end_in_the_time_left(monkeypat
     with pytest.raises(Stopped):
         matching_proof(KnightGraph(board), spec(closed=True), time_limit=Deadline(0.6))
     assert matching_proof(KnightGraph(board), spec(closed=True), time_limit=Deadline(5)) is None
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_matching_from_factor_pairs_every_square_along_the_2_factor(compiled):
+    from ktsolve.factor import two_factor
+    from ktsolve.generate import random_holed_board
+
+    build = K.matching_from_factor if compiled else K.matching_from_factor.py_func
+    for seed in range(6):
+        board = random_holed_board(9 + seed, 12, 0.1, closed=True, seed=seed)
+        tf = two_factor(board, closed=True)
+        assert tf.status == "found"
+        links = np.ascontiguousarray(tf.links, dtype=np.int8).reshape(board.size, 2)
+        number = np.full(board.size, -1, dtype=np.int32)
+        number[np.flatnonzero(board.mask.reshape(-1))] = np.arange(board.n_squares, dtype=np.int32)
+        match = np.full(board.n_squares, -1, dtype=np.int32)
+        assert build(links, board.rows, board.cols, number, match) == board.n_squares
+        g = KnightGraph(board)
+        cells = np.flatnonzero(board.mask.reshape(-1))
+        factor_moves = set()
+        for f in cells.tolist():
+            for j in links[f]:
+                dr, dc = [(-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)][int(j)]
+                h = (f // board.cols + dr) * board.cols + f % board.cols + dc
+                factor_moves.add((int(number[f]), int(number[h])))
+        for v in range(board.n_squares):  # a perfect matching of the 2-factor's moves
+            w = int(match[v])
+            assert match[w] == v and w != v and w in g.neighbours(v).tolist() and (v, w) in factor_moves
+
+
+def test_matching_proofs_of_large_boards_start_from_the_2_factor_and_still_check():
+    """Above PY_MAX squares a closed question's first matching comes from a 2-factor: the proofs still check."""
+    from ktsolve.generate import random_holed_board
+    from ktsolve.proofs import check_proof
+
+    four = KnightGraph(Board(4, 400))  # no closed tour; 1,600 squares
+    proof = matching_proof(four, spec(closed=True))
+    assert proof is not None and check_proof(four, spec(closed=True), proof).valid
+    board = random_holed_board(40, 40, 0.05, closed=True, seed=3)
+    assert matching_proof(KnightGraph(board), spec(closed=True)) is None  # a tour exists (the oracle's kind)

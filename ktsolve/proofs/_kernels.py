@@ -24,7 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels", "network_csr"]
+from .._grid_kernels import NONE, step
+
+__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels", "network_csr",
+           "matching_from_factor"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
 # (ktsolve.race), and a kernel that holds the interpreter would stop the other lane for its whole call.
@@ -426,3 +429,37 @@ def network_csr(src, dst, n):
                 hi = mid
         twin[p] = lo
     return indptr, indices, rows, twin
+
+
+@njit(cache=True, nogil=True)
+def matching_from_factor(links, rows, cols, number, match):
+    """Every second move of each cycle of a 2-factor, as a perfect matching, in place; the squares matched.
+
+    ``links`` holds the 2-factor two slots a cell (:mod:`ktsolve._grid_kernels`: a move index, or
+    :data:`~ktsolve._grid_kernels.NONE`), ``number[f]`` the square number of cell ``f`` (-1 on holes).
+    The knight graph is bipartite, so every cycle is even and its alternate moves pair all its squares:
+    ``match[number[f]]`` is the square paired with ``f``.
+    """
+    seen = np.zeros(rows * cols, dtype=np.uint8)
+    matched = 0
+    for f0 in range(rows * cols):
+        if number[f0] < 0 or seen[f0] != 0 or links[f0, 0] == NONE or links[f0, 1] == NONE:
+            continue
+        prev = -1
+        f = f0
+        take = True
+        while True:
+            seen[f] = 1
+            g = step(f, links[f, 0], rows, cols)
+            if g == prev:
+                g = step(f, links[f, 1], rows, cols)
+            if take:
+                match[number[f]] = number[g]
+                match[number[g]] = number[f]
+                matched += 2
+            take = not take
+            prev = f
+            f = g
+            if f == f0:
+                break
+    return matched
