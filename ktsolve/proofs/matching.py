@@ -448,29 +448,27 @@ def _setup_seconds(n: int) -> float:
 FACTOR_SHARE = 0.3
 
 
-def _factor_matching(graph: KnightGraph, match: np.ndarray, clock) -> None:
-    """A perfect matching of a closed question's board from a 2-factor, as the first matching, in place.
+def _factor_matching(graph: KnightGraph, match: np.ndarray, clock) -> bool:
+    """A perfect matching of the board from a 2-factor of it, as the first matching, in place.
 
     Hopcroft and Karp's phases find shortest augmenting paths, and the paths that carry one colour's
     surplus across a holed board are long: on 10^6 squares the first matching took 34 s from a greedy start.
     :func:`ktsolve.factor.two_factor` builds a 2-factor of such a board in about a second (its restoration
     carries the surplus by walks), and every second move of its even cycles pairs every square.  Without a
     2-factor in a share of the time (none may exist: the 2-factor proof says so), the matching starts
-    greedy as before.
+    greedy as before.  Returns whether the board's squares were paired.
     """
     from ..factor import two_factor
 
     board = graph.board
-    try:
-        tf = two_factor(board, closed=True, deadline=clock.part(FACTOR_SHARE))
-    except Stopped:
-        return
+    tf = two_factor(board, closed=True, deadline=clock.part(FACTOR_SHARE))
     if tf.status != "found":
-        return
+        return False
     number = np.full(board.size, -1, dtype=np.int32)
     number[np.flatnonzero(board.mask.reshape(-1))] = np.arange(graph.n, dtype=np.int32)
     links = np.ascontiguousarray(tf.links, dtype=np.int8).reshape(board.size, 2)
     kernel("matching_from_factor", graph.n)(links, board.rows, board.cols, number, match)
+    return True
 
 
 def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Proof | None:
@@ -522,8 +520,10 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
     if net is None:
         return None
     prover = _MatchingProver(net)
-    if not net.extra and graph.n > PY_MAX:
-        _factor_matching(graph, prover.match, clock)
+    if len(net.extra) != 1 and graph.n > PY_MAX:
+        # a closed question, or an open one on a board of equal colours (*1 and *2 then pair each other)
+        if _factor_matching(graph, prover.match, clock) and net.extra:
+            prover.match[graph.n], prover.match[graph.n + 1] = graph.n + 1, graph.n
     rounds = 0
     try:
         queue: deque = deque()
