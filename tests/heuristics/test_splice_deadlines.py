@@ -122,8 +122,21 @@ def test_every_phase_stops_at_its_deadline(one_item, monkeypatch, phase, alone, 
     res = solve_splice(KnightGraph(board), TourSpec(closed=True), time_limit=clock)
     assert clock.counts.get(phase, 0) >= 1, clock.counts
     assert res.status is Status.UNKNOWN and res.tour is None
-    assert res.stats["reason"].endswith(f"while {phase}")
+    assert f"while {phase}" in res.stats["reason"]
     assert res.stats["interrupted"] is interrupted
+
+
+def test_an_attempt_stopped_among_the_repairs_says_what_it_left():
+    """The reason names the phase, the pieces left and each finished phase's seconds (issue 28: an unknown
+    says why)."""
+    board = random_holed_board(80, 80, 0.15, closed=True, seed=11)
+    clock = CountingDeadline("rerouting the pieces left", at=1)
+    res = solve_splice(KnightGraph(board), TourSpec(closed=True), time_limit=clock)
+    assert res.status is Status.UNKNOWN and res.stats["pieces"] > 1
+    reason = res.stats["reason"]
+    assert f"with {res.stats['pieces']} pieces left" in reason
+    assert "restore" in reason and "merge" in reason and set(res.stats["seconds"]) >= {"restore", "merge"}
+    assert "first_attempt" not in res.stats  # a stopped attempt is not followed by a second one
 
 
 def test_long_phases_look_at_the_deadline_between_small_parts(one_item):

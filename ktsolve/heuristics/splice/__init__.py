@@ -223,6 +223,7 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
     window_method = check_window_method(window_method)
     deadline, seed = begin(time_limit, seed, seeded=window_method != "cpsat")
     board = graph.board
+    said: dict = {}  # what the attempt left as its phases ended, for an answer cut short
     with interrupt_guard():
         try:
             why = refused(board, spec)
@@ -230,9 +231,25 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
                 res = unknown(why)
             else:
                 deadline.extend(warm() + warm_window(window_method))
-                res = run_steps(board, spec, deadline, progress, window_method, seed)
+                res = run_steps(board, spec, deadline, progress, window_method, seed, said)
         except Stopped as stop:
-            res = unknown(stop.describe(), interrupted=stop.interrupted)
-        if res.status is Status.UNKNOWN and res.stats.get("pieces", 0) > 1 and "cut_off" not in res.stats:
+            res = unknown(_stopped_reason(stop, said), interrupted=stop.interrupted, stopped=True, **said)
+        if (res.status is Status.UNKNOWN and res.stats.get("pieces", 0) > 1 and "cut_off" not in res.stats
+                and not res.stats.get("stopped")):
             res = second_attempt(board, spec, deadline, progress, window_method, seed, res)
     return res if window_method == "cpsat" else replace(res, seed=seed)
+
+
+def _stopped_reason(stop: Stopped, said: dict) -> str:
+    """Why an attempt was cut short, and what it had left: the pieces, or the moves short, and the phases' seconds.
+
+    Examples
+    --------
+    >>> _stopped_reason(Stopped("time limit", "repairing the pieces"), {"pieces": 12, "seconds": {"restore": 3.0}})
+    'the time limit ran out while repairing the pieces, with 12 pieces left (restore 3 s)'
+    """
+    left = (f"{said['pieces']:,} pieces left" if "pieces" in said
+            else f"{said['short']:,} moves short" if said.get("short") else "")
+    spent = ", ".join(f"{name.replace('_', ' ')} {sec:.3g} s" for name, sec in said.get("seconds", {}).items())
+    tail = f" ({spent})" if spent else ""
+    return f"{stop.describe()}{', with ' + left if left else ''}{tail}"

@@ -48,6 +48,9 @@ class Job:
     deadline: Deadline
     method: str = "cpsat"
     seed: int | None = None
+    #: What the attempt has left so far (:func:`~.pipeline.run_steps`'s ``said``): the repairs keep its
+    #: ``pieces`` current, so an attempt stopped among them says how many were left.
+    said: dict | None = None
 
     def merge(self) -> "Pieces":
         """The links labelled and merged by exchanges (:func:`merge_pieces`)."""

@@ -64,9 +64,15 @@ def _first_square(board: Board, spec: TourSpec, links, alive, path_ends, free_en
 
 
 def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str,
-              seed) -> SolveResult:
+              seed, said: dict | None = None) -> SolveResult:
     """One attempt of splice on ``board`` (see the module docstring); raises :class:`~ktsolve.driver.Stopped`
-    when ``deadline`` runs out or Ctrl-C is pressed."""
+    when ``deadline`` runs out or Ctrl-C is pressed.
+
+    ``said``, when given, is filled as the phases end: ``seconds`` (each phase that ended), ``short`` (moves
+    left missing after the restoration) and ``pieces`` (after merging, and after the repairs), so that a
+    caller whose attempt was stopped can say what it left."""
+    said = {} if said is None else said
+    said["seconds"] = {}
     rows, cols = board.rows, board.cols
     why = refused(board, spec)
     if why:
@@ -76,8 +82,11 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     if progress is not None:
         progress(1, 4)
     t1 = time.perf_counter()
+    said["seconds"]["tour_of_full_board"] = round(t1 - t0, 3)
     start = restore(board, spec, start, deadline)
     fstats = start.stats
+    said["seconds"]["restore"] = round(time.perf_counter() - t1, 3)
+    said["short"] = int(start.short)
     if progress is not None:
         progress(2, 4)
     if start.links is None:
@@ -87,11 +96,13 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     t2 = time.perf_counter()
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
+    said["seconds"]["merge"] = round(time.perf_counter() - t2, 3)
+    said["pieces"] = int(state.pieces)
     stuck = cut_off(state, alive, rows, cols, closed=spec.closed, deadline=deadline) if state.pieces > 1 else None
     if stuck is not None:
         return unknown(_stuck_reason(board, stuck), cut_off=stuck, **stats)
     t3 = time.perf_counter()
-    job = Job(links, alive, rows, cols, deadline, window_method, seed)
+    job = Job(links, alive, rows, cols, deadline, window_method, seed, said)
     state, repair = repair_pieces(job, state)
     stats.update(repair)
     pieces = state.pieces

@@ -81,6 +81,8 @@ def repair_pieces(job: Job, state: Pieces, *, turns: int = REPAIR_TURNS, stages=
             state, counts = stage.run(job, state, turn)
             for key in stage.counts:
                 stats[key] += counts[key]
+            if job.said is not None:
+                job.said["pieces"] = int(state.pieces)
         if state.pieces <= 1:
             break
     stats["pieces"] = state.pieces
