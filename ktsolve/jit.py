@@ -26,6 +26,15 @@ from the cache is ordinary start-up time.
 ``ktsolve warm [METHOD...]`` calls the ``warm()`` of every method's module
 (:func:`warm_method`), so the first real run starts at once.
 
+numba keeps its cache beside the kernels' source files (``__pycache__``)
+or, when those cannot be written, in the user's cache folder; with neither
+(a read-only install and no writable home) it refuses to define a kernel.
+:func:`ensure_cache`, run when ``ktsolve`` is imported, sees that coming:
+the kernels are then cached in a private folder of the temporary directory
+(``ktsolve-numba-UID``, mode 0700, owned by the user), or run uncached when
+no such folder can be had, and the first preparation says so on standard
+error in one ``ktsolve: warning:`` line (:func:`cache_note`).
+
 Examples
 --------
 >>> import numba
@@ -42,14 +51,126 @@ True
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
+import tempfile
 import threading
 import time
 import types
 from collections.abc import Callable, Iterable
 
 __all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready", "take_compile_seconds",
-           "python_twin"]
+           "python_twin", "ensure_cache", "cache_note"]
+
+#: The package's folders that hold kernel modules (numba caches a kernel in its folder's ``__pycache__``).
+_KERNEL_FOLDERS = ("", "heuristics", "models", "proofs", "factor")
+
+#: Set in the environment once the cache note was said, so worker processes do not say it again.
+_SAID_ENV = "KTSOLVE_CACHE_NOTE_SAID"
+
+#: What :func:`ensure_cache` found, once per process: None when numba caches where it always does.
+_CACHE_NOTE: list = []
+
+
+def _usable(folder: str) -> bool:
+    """numba's own test of a cache folder: it can be made, and a file can be created in it."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _private_folder(parent: str) -> str | None:
+    """``parent/ktsolve-numba-UID``, made or found as a folder only this user can write; None otherwise.
+
+    Compiled code is loaded from the cache and run, so a folder that
+    another user could have made or could write (or a link in its place)
+    is never used.
+    """
+    path = os.path.join(parent, f"ktsolve-numba-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077:
+        return None
+    return path if _usable(path) else None
+
+
+def _no_caching() -> None:
+    """Every kernel defined from now on runs uncached: numba's ``cache=True`` becomes a no-op."""
+    from numba.core import dispatcher
+
+    def enable_caching(self):  # the dispatcher keeps the NullCache it was made with
+        return None
+
+    dispatcher.Dispatcher.enable_caching = enable_caching
+
+
+def ensure_cache() -> str | None:
+    """Make sure numba can define ktsolve's ``cache=True`` kernels; what was done, or None.
+
+    Run once, when ``ktsolve`` is imported (before any kernel module), by
+    the same test numba applies: a folder is usable when it can be made and
+    a file created in it.  When ``NUMBA_CACHE_DIR``, the kernels' own
+    folders or the user's cache folder (``$XDG_CACHE_HOME`` or
+    ``~/.cache``) will do, nothing changes.  Otherwise ``NUMBA_CACHE_DIR``
+    points at a private folder of the temporary directory (kept between
+    runs, and inherited by worker processes), or, failing that, kernels
+    run uncached.  The returned sentence is :func:`cache_note`.
+    """
+    if _CACHE_NOTE:
+        return _CACHE_NOTE[0]
+    note = None
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    home = os.path.dirname(os.path.abspath(__file__))
+    in_tree = all(_usable(os.path.join(home, sub, "__pycache__")) for sub in _KERNEL_FOLDERS)
+    if not ((given and _usable(given)) or in_tree
+            or _usable(os.path.join(os.getenv("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "numba"))):
+        folder = _private_folder(tempfile.gettempdir())
+        if folder is not None:
+            os.environ["NUMBA_CACHE_DIR"] = folder
+            config = sys.modules.get("numba.core.config")
+            if config is not None:
+                config.CACHE_DIR = folder
+            note = (f"numba cannot cache compiled kernels beside ktsolve or in the home folder (neither can be "
+                    f"written), so it caches them in the temporary folder {folder}")
+        else:
+            _no_caching()
+            note = ("numba cannot cache compiled kernels (neither ktsolve's folder, the home folder nor the "
+                    "temporary folder can be written), so kernels run uncached and compile on every run")
+    _CACHE_NOTE.append(note)
+    return note
+
+
+def cache_note() -> str | None:
+    """The sentence :func:`ensure_cache` left (where numba's cache went and why), or None when all is usual.
+
+    Examples
+    --------
+    >>> cache_note() is None or "numba" in cache_note()
+    True
+    """
+    return ensure_cache()
+
+
+def _say_cache_note(stream) -> None:
+    """The cache note, once per process and its children, as one ``ktsolve: warning:`` line."""
+    note = cache_note()
+    if note is None or os.environ.get(_SAID_ENV):
+        return
+    os.environ[_SAID_ENV] = "1"
+    if stream is not None:
+        print(f"ktsolve: warning: {note}", file=stream, flush=True)
 
 #: Seconds each name's preparation took in this process (compiling, or loading from the cache).
 _READY: dict[str, float] = {}
@@ -174,6 +295,7 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     compiling = needs_compile(kernels)
     if stream is STDERR:
         stream = sys.stderr
+        _say_cache_note(stream)
     if compiling and stream is not None and hasattr(stream, "isatty") and stream.isatty():
         print(compile_note(name), file=stream, flush=True)
     before = _misses(kernels)
