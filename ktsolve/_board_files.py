@@ -42,22 +42,33 @@ def _notes(seen: set, gaps: int | None) -> tuple[str, ...]:
 
 
 def _read_npy_mask(fh, shown: str) -> np.ndarray:
-    """The 2-D bool or integer array of a ``.npy`` file, its header checked before its data is read."""
+    """The 2-D bool or integer array of a ``.npy`` file, its header checked before its data is read.
+
+    ``fh`` is read front to back (``read`` only), so a pipe or a gzip
+    stream works as a file does.
+    """
     from numpy.lib import format as npy_format
 
     try:
-        version = npy_format.read_magic(fh)
+        magic = fh.read(8)  # the magic string and the version's two bytes
+        if len(magic) < 8 or not magic.startswith(NPY_MAGIC):
+            raise ValueError("it does not start as a .npy file")
+        version = (magic[6], magic[7])
         if version not in ((1, 0), (2, 0), (3, 0)):
             raise ValueError(f"unknown .npy version {version}")
         # the header's length is the next 2 (version 1) or 4 bytes; refuse a huge one unread
         size = 2 if version == (1, 0) else 4
-        pos = fh.tell()
-        (hlen,) = struct.unpack("<H" if size == 2 else "<I", fh.read(size))
+        length = fh.read(size)
+        (hlen,) = struct.unpack("<H" if size == 2 else "<I", length)
         if hlen > _NPY_HEADER_MAX:
             raise ValueError(f"its header claims {hlen:,} bytes")
-        fh.seek(pos)
+        header = fh.read(hlen)
+        if len(header) != hlen:
+            raise ValueError("it ends inside its header")
+        head = io.BytesIO(magic + length + header)
+        head.seek(len(magic))
         reader = npy_format.read_array_header_1_0 if version == (1, 0) else npy_format.read_array_header_2_0
-        shape, fortran, dtype = reader(fh, max_header_size=_NPY_HEADER_MAX)
+        shape, fortran, dtype = reader(head, max_header_size=_NPY_HEADER_MAX)
     except (ValueError, struct.error, OSError, EOFError) as exc:
         raise InvalidBoardError(f"board file {shown} is not a readable .npy array: {exc}") from None
     if len(shape) != 2:
@@ -71,6 +82,24 @@ def _read_npy_mask(fh, shown: str) -> np.ndarray:
         raise InvalidBoardError(f"board file {shown} ends before the {shape[0]}x{shape[1]} array it announces")
     arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
     return arr
+
+
+class _Stream:
+    """A :class:`~ktsolve._reading.Source` read as a binary file (``read(k)``: exactly ``k`` bytes, fewer at
+    the end), for a mask that comes through a pipe or gzip: the header says how much to read, and only that."""
+
+    def __init__(self, src):
+        self._src = src
+
+    def read(self, k: int) -> bytes:
+        parts, got = [], 0
+        while got < k:
+            part = self._src._chunk(min(k - got, 1 << 24))
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+        return b"".join(parts)
 
 
 def parse_text(cls, text: str) -> "BoardFile":
@@ -132,12 +161,12 @@ def read_path(cls, path) -> "BoardFile":
     path = str(path)
     what = "the board from standard input" if path == "-" else f"board file {_shown(path, 200)}"
     with Source(path, what, MAX_BOARD_FILE_BYTES, InvalidBoardError) as src:
-        if src.head.startswith(NPY_MAGIC):
+        # a gzipped mask (board random -o m.npy.gz) is a mask by its inflated first bytes
+        if src.head.startswith(NPY_MAGIC) or (src.gzipped and src.peek(len(NPY_MAGIC)) == NPY_MAGIC):
             shown = "standard input" if path == "-" else _shown(path, 200)
             raw = src.raw_file()
-            if raw is None:  # a pipe: the largest mask and its header, at most
-                src.budget = MAX_SQUARES + _NPY_HEADER_MAX + 16
-                raw = io.BytesIO(src.read("more than the largest board mask"))
+            if raw is None:  # a pipe or gzip: read as it comes, no more than the header announces
+                raw = _Stream(src)
             return BoardFile(cls.read_npy(raw, shown), None, None, ())
         data = src.read("more than any text board file (a .npy mask holds larger boards)")
     if b"\0" in data:

@@ -44,6 +44,7 @@ __all__ = [
     "picture_svg",
     "heat_svg",
     "result_html",
+    "result_page",
     "proof_marks",
     "Marks",
     "SVG_MAX_SQUARES",
@@ -695,3 +696,19 @@ def result_html(res: SolveResult) -> str:
                    "</pre></details>")
     out.append("</div>")
     return "\n".join(out)
+
+
+def result_page(res: SolveResult) -> str:
+    """A whole HTML page of a SolveResult (``--format html``): :func:`result_html` with a title, for a browser.
+
+    Examples
+    --------
+    >>> from ktsolve import solve
+    >>> page = result_page(solve("5x5", start="a1", seed=1))
+    >>> page.startswith("<!DOCTYPE html>"), "<svg" in page
+    (True, True)
+    """
+    title = res.summary() if res.board is not None else "ktsolve"
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{_esc(title)}</title>\n</head>\n<body style=\"margin:16px\">\n{result_html(res)}\n"
+            "</body>\n</html>\n")

@@ -21,26 +21,49 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-from .board import Board
+from .board import Board, BoardFile
 from .checks import check_flag
 from .errors import InvalidBoardError, InvalidParameterError, UnsupportedError
 from .graph import MAX_GRAPH_SQUARES
 from .registry import MethodInfo
 from .tour import TourSpec
 
-__all__ = ["as_board", "make_spec", "check_supported", "check_params", "supports", "RESERVED"]
+__all__ = ["as_board", "as_question", "make_spec", "check_supported", "check_params", "supports", "RESERVED"]
 
 #: Keywords every method takes from the caller, never through ``**params``.
 RESERVED = ("graph", "spec", "seed", "time_limit", "progress", "closed", "start", "end")
 
 
 def as_board(board) -> Board:
-    """A :class:`Board` from a Board or a size string such as ``"8x8"``."""
+    """A :class:`Board` from a Board, a :class:`~ktsolve.board.BoardFile` or a size string such as ``"8x8"``."""
     if isinstance(board, Board):
         return board
+    if isinstance(board, BoardFile):
+        return board.board
     if isinstance(board, str):
         return Board.from_spec(board)
     raise InvalidBoardError(f"expected a Board or a size like '8x8', got {type(board).__name__}")
+
+
+def as_question(board, start=None, end=None) -> tuple[Board, object, object]:
+    """The board, start and end of a call: a :class:`~ktsolve.board.BoardFile` gives the squares it marks.
+
+    What :meth:`Board.read_file` returns (a puzzle's board with its ``S``
+    and ``E``) can be passed as it is; a ``start`` or ``end`` given to the
+    call wins over the file's.
+
+    Examples
+    --------
+    >>> bf = Board.parse_file("S..\\n...\\n...\\n..E\\n")
+    >>> b, s, e = as_question(bf)
+    >>> b.shape, s, e
+    ((4, 3), (0, 0), (3, 2))
+    >>> as_question(bf, start="a1")[1:]
+    ('a1', (3, 2))
+    """
+    if isinstance(board, BoardFile):
+        return board.board, board.start if start is None else start, board.end if end is None else end
+    return as_board(board), start, end
 
 
 def make_spec(board: Board, *, closed: bool = False, start=None, end=None) -> TourSpec:

@@ -20,7 +20,7 @@ from .plans import EXACT_MAX, PRESOLVE_MAX, Step, auto_plan, prove_plan
 from .proofs.registry import PROOFS
 from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
 from .registry import MethodInfo, enumerating_methods, method_info, methods
-from .request import as_board, check_params, check_supported, make_spec
+from .request import as_board, as_question, check_params, check_supported, make_spec  # noqa: F401 - as_board: imported from here
 from .result import Enumeration, SolveResult, Status
 from .tour import validate, validate_many
 
@@ -52,8 +52,10 @@ def solve(
 
     Parameters
     ----------
-    board : Board or str
-        The board, or a size such as ``"8x8"``.
+    board : Board, BoardFile or str
+        The board, a size such as ``"8x8"``, or what :meth:`Board.read_file`
+        returns (its marked start and end are used unless ``start`` or
+        ``end`` is given).
     method : str or callable
         A registered method name (see :func:`methods`); ``"auto"``, which
         runs the plan of :func:`~ktsolve.plans.auto_plan` and records
@@ -119,7 +121,7 @@ def solve(
     'infeasible'
     """
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, end = as_question(board, start, end)
     spec = make_spec(board, closed=closed, start=start, end=end)
     check_seed(seed)
     presolve_proofs = check_flag("presolve_proofs", presolve_proofs)
@@ -243,7 +245,7 @@ def prove(
 
     Parameters
     ----------
-    board : Board or str
+    board : Board, BoardFile or str
     closed : bool
     start, end : square, optional
         ``(row, col)`` or a name such as ``"a1"``.
@@ -276,7 +278,7 @@ def prove(
     ('infeasible', 'matching proof', 'matching')
     """
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, end = as_question(board, start, end)
     spec = make_spec(board, closed=closed, start=start, end=end)
     race = check_flag("race", race)
     deadline, seed = begin(deadline, seed)
@@ -304,7 +306,7 @@ def longest(
 
     Parameters
     ----------
-    board : Board or str
+    board : Board, BoardFile or str
     start : square, optional
         ``(row, col)`` or a name such as ``"a1"``.
     time_limit : float, optional
@@ -342,7 +344,7 @@ def longest(
     from .checks import check_choice, check_int
 
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, _ = as_question(board, start)
     spec = make_spec(board, start=start)
     deadline, seed = begin(deadline, seed)
     method = check_choice("method", method, LONGEST_METHODS)
@@ -388,7 +390,7 @@ def enumerate_tours(
 
     Parameters
     ----------
-    board : Board or str
+    board : Board, BoardFile or str
     method : str
         A method that can enumerate (``aco``, ``iaco``; see
         :func:`enumerating_methods`).
@@ -425,7 +427,7 @@ def enumerate_tours(
     True
     """
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, end = as_question(board, start, end)
     spec = make_spec(board, closed=closed, start=start, end=end)
     info = method_info(method)
     if info.enumerate is None:

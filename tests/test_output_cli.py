@@ -137,11 +137,11 @@ def test_enumerate_refuses_dash_before_any_work():
     ids=lambda a: " ".join(a),
 )
 def test_an_existing_file_is_kept_when_there_is_no_tour(tmp_path, args):
-    f = tmp_path / "keep.txt"
+    f = tmp_path / "keep.out"
     f.write_text("precious")
     res = run([*args, "-o", str(f)])
     assert res.exit_code in (1, 3), res.stderr
-    assert f.read_text() == "precious" and _listing(tmp_path) == ["keep.txt"]
+    assert f.read_text() == "precious" and _listing(tmp_path) == ["keep.out"]
     assert f"nothing was written to '{f}'" in res.stderr.splitlines()[-1]
 
 

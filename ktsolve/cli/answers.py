@@ -34,7 +34,15 @@ import click
 from ..board import Board
 from ..exit_codes import ExitCode
 from ..output import is_stdout, open_output, write_output
-from ..render import JSON_MAX_SQUARES, result_json, tour_matrix_text, tour_svg, write_tour_matrix, write_tour_npy
+from ..render import (
+    JSON_MAX_SQUARES,
+    result_json,
+    result_page,
+    tour_matrix_text,
+    tour_svg,
+    write_tour_matrix,
+    write_tour_npy,
+)
 from ..result import Status
 
 __all__ = [
@@ -119,7 +127,11 @@ def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] =
     """
     if res.status is Status.FOUND and fmt in ("text", "npy"):
         emit_tour(res.tour, fmt, output)
-    elif res.status in definite or (is_stdout(output) and fmt != "npy"):
+    elif fmt == "npy":
+        if res.status is Status.INFEASIBLE and Status.INFEASIBLE in definite:
+            return "no tour exists, and an npy file holds only a tour (text, json, svg or html write the proof)"
+        return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
+    elif res.status in definite or is_stdout(output):
         emit(render_result(res, fmt), output)
     else:
         return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
@@ -132,6 +144,8 @@ def render_result(res, fmt: str) -> str:
         return result_json(res) + "\n"
     if fmt == "svg":
         return tour_svg(res.board, res.tour)
+    if fmt == "html":
+        return result_page(res)
     if res.status is Status.FOUND:
         return tour_matrix_text(res.tour) + "\n"
     if res.status is Status.INFEASIBLE:

@@ -7,17 +7,29 @@ import click
 from ..progress import terminal_progress
 from ..result import Status
 from ..solve import prove as prove_board
-from .answers import deliver, interruptible, nothing_written, report, say_interrupted
-from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, board_options, load_question, output_option
+from .answers import check_output, deliver, interruptible, nothing_written, report, say_interrupted
+from .args import (
+    BOARD_CONTEXT,
+    SEED,
+    TIME_LIMIT,
+    BoardCommand,
+    board_options,
+    format_option,
+    load_question,
+    output_format,
+    output_option,
+)
 
 __all__ = ["prove_command"]
+
+FORMATS = ("text", "json", "svg", "html", "npy")
 
 
 @click.command("prove", cls=BoardCommand, context_settings=BOARD_CONTEXT)
 @board_options
 @click.option("--seed", type=SEED, help="Seed of the heuristic attempt and of CP-SAT.")
 @click.option("--time-limit", type=TIME_LIMIT, metavar="S", help="Seconds before answering unknown.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", help="Output format.")
+@format_option(FORMATS, "Output format (npy holds a tour only: a proof is written as text, json or a picture).")
 @output_option("Write the answer (a tour or a proof) here instead of stdout; nothing when it is unknown.")
 def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, output):
     """Settle whether BOARD has the tour asked for: a tour, or a proof that none exists.
@@ -25,7 +37,9 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, outpu
     Runs the quick proofs, the matching proof, a short heuristic attempt and
     then CP-SAT, and says on stderr which step settled it.
     """
+    fmt = output_format(fmt, output, FORMATS)
     b, start, end = load_question(board, holes, start, end)
+    check_output(b, fmt, output)
     with terminal_progress("ktsolve prove") as progress:
         res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit,
                                                 seed=seed, progress=progress))
@@ -33,7 +47,12 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, outpu
         return say_interrupted()
     why = deliver(res, fmt, output, definite=(Status.FOUND, Status.INFEASIBLE))
     report(res)
-    click.echo(f"ktsolve: settled by {res.stats.get('settled_by', 'none')}", err=True)
+    settled = res.stats.get("settled_by", "none")
+    if settled != "none":
+        click.echo(f"ktsolve: settled by {settled}", err=True)
+    else:
+        reason = res.stats.get("reason")
+        click.echo(f"ktsolve: no step settled it{': ' + reason if reason else ''}", err=True)
     if why:
         nothing_written(output, why)
     return res.exit_code

@@ -14,12 +14,16 @@ from .args import (
     BoardCommand,
     MethodChoice,
     board_options,
+    format_option,
     load_question,
+    output_format,
     output_option,
     parse_params,
 )
 
 __all__ = ["solve_command"]
+
+FORMATS = ("text", "json", "svg", "html", "npy")
 
 
 @click.command("solve", cls=BoardCommand, context_settings=BOARD_CONTEXT)
@@ -27,13 +31,11 @@ __all__ = ["solve_command"]
 @click.option("--method", "-m", type=MethodChoice(), default="auto", help="Method to use.")
 @click.option("--seed", type=SEED, help="Seed (a fresh one is drawn and reported if omitted).")
 @click.option("--time-limit", type=TIME_LIMIT, metavar="S", help="Seconds before answering unknown.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "svg", "npy"]),
-    default="text",
-    help="Output format. text: Euler's matrix of step numbers (streamed row by row); json: one object "
-    "(tours of at most 1,000,000 squares); svg: a picture; npy: a numpy .npy int32 array of square "
+@format_option(
+    FORMATS,
+    "Output format. text: Euler's matrix of step numbers (streamed row by row); json: one object "
+    "(tours of at most 1,000,000 squares); svg: a picture; html: a page with the picture, the summary and "
+    "the stats; npy: a numpy .npy int32 array of square "
     "numbers in visiting order, the squares that are not holes numbered row by row from the top-left "
     "square (needs -o FILE or a redirected stdout; nothing is written when no tour is found).",
 )
@@ -41,6 +43,7 @@ __all__ = ["solve_command"]
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Method parameter (repeatable).")
 def solve_command(board, holes, closed, start, end, method, seed, time_limit, fmt, output, params):
     """Find a knight's tour of BOARD (a size like 8x8, or a board file)."""
+    fmt = output_format(fmt, output, FORMATS)
     b, start, end = load_question(board, holes, start, end)
     kw = parse_params(params, solve_board)
     check_output(b, fmt, output)
