@@ -163,13 +163,15 @@ def cache_note() -> str | None:
     return ensure_cache()
 
 
-def _say_cache_note(stream) -> None:
-    """The cache note, once per process and its children, as one ``ktsolve: warning:`` line."""
+def _say_cache_note(stream, bar=None) -> None:
+    """The cache note, once per process and its children, as one ``ktsolve: warning:`` line (above a bar)."""
     note = cache_note()
     if note is None or os.environ.get(_SAID_ENV):
         return
     os.environ[_SAID_ENV] = "1"
-    if stream is not None:
+    if bar is not None:
+        bar.say(f"ktsolve: warning: {note}")
+    elif stream is not None:
         print(f"ktsolve: warning: {note}", file=stream, flush=True)
 
 #: Seconds each name's preparation took in this process (compiling, or loading from the cache).
@@ -293,11 +295,20 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
         return 0.0
     kernels = list(kernels)
     compiling = needs_compile(kernels)
+    bar = None
     if stream is STDERR:
+        from .progress import active_bar
+
         stream = sys.stderr
-        _say_cache_note(stream)
+        bar = active_bar()  # a bar on the terminal shows the compile as one of its phases
+        _say_cache_note(stream, bar)
+    interlude = None
     if compiling and stream is not None and hasattr(stream, "isatty") and stream.isatty():
-        print(compile_note(name), file=stream, flush=True)
+        if bar is not None:
+            interlude = bar.state()
+            bar.phase(compile_note(name).removeprefix("ktsolve: "))
+        else:
+            print(compile_note(name), file=stream, flush=True)
     before = _misses(kernels)
     _READY[name] = 0.0  # a warm() that runs the method itself finds the name ready
     t0 = time.perf_counter()
@@ -306,6 +317,9 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     except BaseException:
         del _READY[name]
         raise
+    finally:
+        if interlude is not None:
+            bar.restore(interlude)
     seconds = time.perf_counter() - t0
     _READY[name] = seconds
     compiled = compiling or _misses(kernels) > before

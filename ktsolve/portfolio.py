@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .board import Board
-from .driver import Deadline, Stopped, interrupt_guard, interrupted
+from .driver import Deadline, Stopped, interrupt_guard, interrupted, phase
 from .errors import InvalidTourError
 from .graph import KnightGraph
 from .jit import take_compile_seconds
@@ -137,6 +137,7 @@ def run_method(
     status = res.status
     t1 = time.perf_counter()
     if status is Status.FOUND:
+        phase(progress, "checking the tour")
         if tour is None:
             raise RuntimeError(f"method {info.name!r} reported a tour but returned none")
         try:
@@ -327,6 +328,7 @@ def run_plan(
             if not is_proof and proofs_behind is not None:
                 proofs_behind.set()
             try:
+                phase(progress, step.title)  # the bar names the step, its graph's building included
                 needs = proof_step(step.name).graph if is_proof else reg[step.name].needs_graph
                 built = _build_graph(graph, deadline, csr=is_proof) if needs else {}
             except Stopped as stop:

@@ -113,19 +113,40 @@ def check_supported(info: MethodInfo, board: Board, spec: TourSpec) -> None:
         raise UnsupportedError(why)
 
 
-def check_params(info: MethodInfo, params: dict, func: Callable | None = None) -> None:
+def check_params(info: MethodInfo, params: dict, func: Callable | None = None, *, n: int | None = None) -> None:
     """Refuse parameters ``info``'s function does not take, and the reserved keywords.
 
     ``seed``, ``time_limit``, ``progress``, ``closed``, ``start`` and ``end``
     are arguments of the call, never method parameters: passing them as
     parameters (``-p seed=3`` on the command line) is refused with a message
-    that says where they belong.
+    that says where they belong.  A method with a parameter table
+    (:meth:`MethodInfo.load_params`) has its names, and with ``n`` (the
+    board's squares) its values, checked by that table before any work, the
+    table ``ktsolve methods NAME`` prints.
+
+    Examples
+    --------
+    >>> from ktsolve.registry import method_info
+    >>> check_params(method_info("rotation"), {"depth": 9}, n=36)
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidParameterError: method 'rotation': depth = 9 must be from 1 to 6
     """
     for key in params:
         if key in RESERVED:
             raise InvalidParameterError(
                 f"{key!r} is an argument of the call, not a parameter of method {info.name!r}"
             )
+    table = info.load_params() if func is None else None
+    if table is not None:
+        if n is None:
+            for key in params:
+                if key not in table.by_name:
+                    takes = ", ".join(table.names) or "no parameters"
+                    raise InvalidParameterError(f"method {info.name!r} has no parameter {key!r} (it takes {takes})")
+        else:
+            table.check(params, n=n)
+        return
     sig = inspect.signature(info.load() if func is None else func)
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return

@@ -145,7 +145,7 @@ def solve(
         raise UnsupportedError("race=True races the steps of method 'auto'; a single method has none")
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
-    check_params(info, params)
+    check_params(info, params, n=board.n_squares)
     deadline, seed = begin(deadline, seed, seeded=info.seeded)
     # beside a method that cannot prove, the proofs race it: their "no" and its tour never both exist
     mode = "proofs" if race is None and beside and not info.proves and not callable(method) else False

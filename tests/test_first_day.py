@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from conftest import invoke
 
 from ktsolve import Board, prove, solve

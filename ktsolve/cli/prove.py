@@ -7,7 +7,15 @@ import click
 from ..progress import terminal_progress
 from ..result import Status
 from ..solve import prove as prove_board
-from .answers import check_output, deliver, interruptible, nothing_written, report, say_interrupted
+from .answers import (
+    check_output,
+    deliver,
+    interruptible,
+    nothing_written,
+    numbers_option,
+    report,
+    say_interrupted,
+)
 from .args import (
     BOARD_CONTEXT,
     SEED,
@@ -30,8 +38,9 @@ FORMATS = ("text", "json", "svg", "html", "npy")
 @click.option("--seed", type=SEED, help="Seed of the heuristic attempt and of CP-SAT.")
 @click.option("--time-limit", type=TIME_LIMIT, metavar="S", help="Seconds before answering unknown.")
 @format_option(FORMATS, "Output format (npy holds a tour only: a proof is written as text, json or a picture).")
+@numbers_option
 @output_option("Write the answer (a tour or a proof) here instead of stdout; nothing when it is unknown.")
-def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, output):
+def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, numbers, output):
     """Settle whether BOARD has the tour asked for: a tour, or a proof that none exists.
 
     Runs the quick proofs, the matching proof, a short heuristic attempt and
@@ -39,13 +48,13 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, outpu
     """
     fmt = output_format(fmt, output, FORMATS)
     b, start, end = load_question(board, holes, start, end)
-    check_output(b, fmt, output)
+    check_output(b, fmt, output, numbers)
     with terminal_progress("ktsolve prove") as progress:
         res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit,
                                                 seed=seed, progress=progress))
     if res is None:
         return say_interrupted()
-    why = deliver(res, fmt, output, definite=(Status.FOUND, Status.INFEASIBLE))
+    why = deliver(res, fmt, output, definite=(Status.FOUND, Status.INFEASIBLE), numbers=numbers)
     report(res)
     settled = res.stats.get("settled_by", "none")
     if settled != "none":
