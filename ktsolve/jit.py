@@ -52,6 +52,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -60,8 +61,8 @@ import time
 import types
 from collections.abc import Callable, Iterable
 
-__all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready", "take_compile_seconds",
-           "python_twin", "ensure_cache", "cache_note"]
+__all__ = ["needs_compile", "prepare", "warm_method", "warm_shared", "SHARED", "compile_note", "compile_reason",
+           "is_ready", "take_compile_seconds", "python_twin", "ensure_cache", "cache_note"]
 
 #: The package's folders that hold kernel modules (numba caches a kernel in its folder's ``__pycache__``).
 _KERNEL_FOLDERS = ("", "heuristics", "models", "proofs", "factor")
@@ -238,6 +239,38 @@ def compile_note(name: str) -> str:
     return f"ktsolve: compiling the {name} kernels, first run only"
 
 
+#: How a reason says that compiling took part of the time (:func:`compile_reason`).
+_COMPILE_CLAUSE = re.compile(r"; compiling the numba kernels took [^;()]+ s more \(first run only: "
+                             r"'ktsolve warm' compiles them ahead\)")
+
+
+def compile_reason(stats: dict) -> dict:
+    """``stats`` whose reason says how long compiling took, with the one figure of ``stats["compile_s"]``.
+
+    An ``unknown`` whose time ran out says where the time went: the
+    first-run compile of every step (the proofs' and the method's), which
+    the clock did not count.  A clause an inner step wrote with its own
+    figure is replaced, so the reason, ``compile_s`` and the command
+    line's summary agree.
+
+    Examples
+    --------
+    >>> compile_reason({"reason": "the time limit ran out", "compile_s": 2.5})["reason"]
+    "the time limit ran out; compiling the numba kernels took 2.5 s more (first run only: 'ktsolve warm' compiles them ahead)"
+    """
+    reason = stats.get("reason")
+    if not isinstance(reason, str):
+        return stats
+    plain = _COMPILE_CLAUSE.sub("", reason)
+    seconds = stats.get("compile_s") or 0.0
+    if seconds and "time limit" in plain:
+        plain += (f"; compiling the numba kernels took {seconds:.3g} s more (first run only: 'ktsolve warm' "
+                  "compiles them ahead)")
+    if plain == reason:
+        return stats
+    return {**stats, "reason": plain}
+
+
 def _misses(kernels) -> int:
     total = 0
     for k in kernels:
@@ -327,6 +360,66 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
         return 0.0
     _PENDING.seconds = getattr(_PENDING, "seconds", 0.0) + seconds
     return seconds
+
+
+#: The kernels that runs reach besides their method's own, by name and the ``module:function`` path of
+#: their ``warm()``: the proofs every plan runs first (their grid form above ``PRESOLVE_MAX`` squares, and
+#: the 2-factor proof's restoration), the validator of tours of 65,536 squares or more, and the drawing of
+#: random boards (``ktsolve board random``).  ``ktsolve warm`` prepares them all, then every method.
+SHARED = (
+    ("proofs", "ktsolve.proofs:warm"),
+    ("local proofs", "ktsolve.proofs.local:warm"),
+    ("2-factor restoration", "ktsolve.factor.restore:warm"),
+    ("validator", "ktsolve.jit:warm_validator"),
+    ("random boards", "ktsolve.generate:warm"),
+)
+
+
+def warm_validator() -> float:
+    """Compile (or load) the one-pass walk of long tours (:mod:`ktsolve._tour_kernels`); seconds spent compiling.
+
+    The validator walks tours of 65,536 squares or more in numba; it is
+    given what a real check gives it (a read-only int32 tour, a board with
+    a hole), a row-by-row walk that fails at its first step.
+
+    Examples
+    --------
+    >>> warm_validator() >= 0.0
+    True
+    """
+    import numpy as np
+
+    from ._tour_kernels import square_flats, walk_tour
+    from .board import Board
+    from .errors import InvalidTourError
+    from .tour import validate
+
+    def calls():
+        board = Board(256, 257, holes=[(0, 0)])
+        try:
+            validate(board, np.arange(board.n_squares, dtype=np.int32))
+        except InvalidTourError:
+            pass  # the walk ran: that is all a warm-up asks
+
+    return prepare("validator", calls, (square_flats, walk_tour))
+
+
+def warm_shared(path: str) -> tuple[str, float, float]:
+    """Prepare one entry of :data:`SHARED` (its ``module:function`` path): ``(state, compile_s, seconds)``.
+
+    ``state`` is ``"compiled"`` or ``"loaded"``, as :func:`warm_method` says it.
+
+    Examples
+    --------
+    >>> warm_shared("ktsolve.jit:warm_validator")[0] in ("compiled", "loaded")
+    True
+    """
+    import importlib
+
+    module, _, name = path.partition(":")
+    t0 = time.perf_counter()
+    compiled = float(getattr(importlib.import_module(module), name)() or 0.0)
+    return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0
 
 
 def _has_kernels(module) -> bool:

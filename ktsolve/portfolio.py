@@ -22,7 +22,7 @@ from .board import Board
 from .driver import Deadline, Stopped, interrupt_guard, interrupted, phase
 from .errors import InvalidTourError
 from .graph import KnightGraph
-from .jit import take_compile_seconds
+from .jit import compile_reason, take_compile_seconds
 from .plans import Step, left_of, plan_reason, proof_steps
 from .proofs.registry import PROOFS, proof_step
 from .registry import MethodInfo, methods
@@ -158,10 +158,10 @@ def run_method(
         stats["reason"] = (f"method {info.name!r} said no tour exists, but it is not registered as a method "
                            "that proves (MethodInfo(..., proves=True)); the claim is not taken")
         res = res.replace(proof=None)
-    if compiled and status is Status.UNKNOWN and "time limit" in str(stats.get("reason", "")):
+    if compiled and status is Status.UNKNOWN:
         # the clock was extended by the compile, but the user waited for it: say where the time went
-        stats["reason"] = (f"{stats['reason']}; compiling the numba kernels took {compiled:.3g} s more (first "
-                           "run only: 'ktsolve warm' compiles them ahead)")
+        # (the call's entry says it again with every step's compile: one figure, jit.compile_reason)
+        stats = compile_reason(stats)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)

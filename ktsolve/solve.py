@@ -16,6 +16,7 @@ from .checks import check_flag, check_seed
 from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
+from .jit import compile_reason
 from .plans import EXACT_MAX, PRESOLVE_MAX, Step, auto_plan, prove_plan
 from .proofs.registry import PROOFS
 from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
@@ -165,7 +166,12 @@ def solve(
 
 
 def _presolved(res: SolveResult, requested: str | None) -> SolveResult:
-    """A result settled by a proof step of :func:`solve` is the method ``"proofs"``'s answer."""
+    """A result settled by a proof step of :func:`solve` is the method ``"proofs"``'s answer.
+
+    An ``unknown``'s reason says how long compiling took with the call's one
+    figure, ``stats["compile_s"]`` (:func:`ktsolve.jit.compile_reason`).
+    """
+    res = res.replace(stats=compile_reason(res.stats))
     if res.stats.get("settled_by") not in PROOFS:
         return res
     stats = dict(res.stats)
@@ -286,7 +292,7 @@ def prove(
     res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed, race=race)
     if res.status is Status.UNKNOWN and not res.method:
         res = res.replace(method="prove")
-    return res.replace(seed=seed)
+    return res.replace(seed=seed, stats=compile_reason(res.stats))
 
 
 #: The methods of :func:`longest`; the first is the default.

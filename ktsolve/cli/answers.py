@@ -168,9 +168,13 @@ def render_result(res, fmt: str, *, numbers: bool = False) -> str:
 
 
 def report(res) -> None:
-    """The one-line summary on stderr."""
+    """The one-line summary on stderr, with the seconds a first run spent compiling numba kernels."""
     line = res.summary()
-    auto = res.stats.get("auto") if isinstance(res.stats, dict) else None
+    stats = res.stats if isinstance(res.stats, dict) else {}
+    compiled = stats.get("compile_s")
+    if compiled:
+        line += f", {compiled:.3g} s of it compiling numba kernels (first run only)"
+    auto = stats.get("auto")
     if auto:
         line += f" [auto: {auto}]"
     click.echo(f"ktsolve: {line}", err=True)
