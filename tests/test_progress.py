@@ -164,7 +164,8 @@ def test_the_command_line_shows_its_steps_on_a_terminal_and_nothing_when_piped()
     text = seen.decode("utf-8", "replace")
     assert proc.returncode == 0, text
     frames = [f.replace("\x1b[K", "") for f in text.split("\r") if f.strip()]
-    assert any(re.match(r"ktsolve rotation \| quick proofs.* \| \d+:\d\d", f) for f in frames), frames
-    assert any(f.startswith("ktsolve rotation | rotation") for f in frames), frames
+    # the step by its name with the clock, then the method's phase with its count
+    assert any(re.match(r"ktsolve rotation \| rotation \| \d+:\d\d$", f) for f in frames), frames
+    assert any(re.match(r"ktsolve rotation \| rotation: squares on the path \d+/900 \[", f) for f in frames), frames
     piped = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0 and "\r" not in piped.stderr and "|" not in piped.stderr
