@@ -8,9 +8,11 @@ read.  Imported when a board file is read, never by ``import ktsolve``.
 
 from __future__ import annotations
 
+import gzip
 import io
 import re
 import struct
+import zlib
 
 import numpy as np
 
@@ -51,6 +53,9 @@ def _read_npy_mask(fh, shown: str) -> np.ndarray:
 
     try:
         magic = fh.read(8)  # the magic string and the version's two bytes
+        if magic.startswith(b"\x1f\x8b"):  # Board.read_npy of a gzipped mask: read through the inflation
+            fh = gzip.GzipFile(fileobj=_Prefixed(magic, fh), mode="rb")
+            magic = fh.read(8)
         if len(magic) < 8 or not magic.startswith(NPY_MAGIC):
             raise ValueError("it does not start as a .npy file")
         version = (magic[6], magic[7])
@@ -69,7 +74,7 @@ def _read_npy_mask(fh, shown: str) -> np.ndarray:
         head.seek(len(magic))
         reader = npy_format.read_array_header_1_0 if version == (1, 0) else npy_format.read_array_header_2_0
         shape, fortran, dtype = reader(head, max_header_size=_NPY_HEADER_MAX)
-    except (ValueError, struct.error, OSError, EOFError) as exc:
+    except (ValueError, struct.error, OSError, EOFError, zlib.error) as exc:
         raise InvalidBoardError(f"board file {shown} is not a readable .npy array: {exc}") from None
     if len(shape) != 2:
         raise InvalidBoardError(f"board file {shown} holds an array of shape {shape}; a board mask is 2-D")
@@ -77,11 +82,28 @@ def _read_npy_mask(fh, shown: str) -> np.ndarray:
         raise InvalidBoardError(f"board file {shown} holds {dtype} values; a board mask holds bools or 0 and 1")
     _check_size(int(shape[0]), int(shape[1]))  # before any memory is taken for the cells
     count = int(shape[0]) * int(shape[1])
-    data = fh.read(count * dtype.itemsize)
+    try:
+        data = fh.read(count * dtype.itemsize)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InvalidBoardError(f"board file {shown} is not a readable .npy array: {exc}") from None
     if len(data) != count * dtype.itemsize:
         raise InvalidBoardError(f"board file {shown} ends before the {shape[0]}x{shape[1]} array it announces")
     arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
     return arr
+
+
+class _Prefixed:
+    """A binary file whose first bytes were read already: ``head``, then the rest of ``fh``."""
+
+    def __init__(self, head: bytes, fh):
+        self._head, self._fh = head, fh
+
+    def read(self, k: int = -1) -> bytes:
+        if self._head:
+            k = len(self._head) if k is None or k < 0 else k
+            part, self._head = self._head[:k], self._head[k:]
+            return part
+        return self._fh.read(k)
 
 
 class _Stream:

@@ -187,3 +187,15 @@ def test_prove_npy_of_a_proof_writes_nothing_and_says_so(tmp_path):
     res = invoke(["prove", "4x4", "-o", out], 1)
     assert out.read_bytes() == b"before"
     assert "nothing was written" in res.stderr and "npy" in res.stderr
+
+
+def test_board_read_npy_takes_a_gzipped_mask_and_census_from_a_gzipped_question_file(tmp_path):
+    mask = np.zeros((5, 7), dtype=bool)
+    mask[1, 2] = True
+    np.save(tmp_path / "m.npy", mask)
+    _gzip(tmp_path / "m.npy.gz", (tmp_path / "m.npy").read_bytes())
+    assert Board.read_npy(tmp_path / "m.npy.gz") == Board.read_npy(tmp_path / "m.npy")
+    questions = tmp_path / "q.jsonl.gz"
+    _gzip(questions, (json.dumps({"board": "5x5", "holes": "a1"}) + "\n").encode())
+    res = invoke(["census", "--from", questions, "-o", tmp_path / "r.jsonl", "--workers", "1", "--time-limit", "5"])
+    assert "1 of 1 question answered" in res.stdout
