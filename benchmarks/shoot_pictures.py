@@ -30,7 +30,7 @@ PICTURES = [
     ("holed_12x12.html", ["solve", "12x12", "--holes", "c3,d4,j9,k10", "--seed", "2"], (820, 820)),
     ("prove_4x100_closed.svg", ["prove", "4x100", "--closed", "--seed", "1"], (760, 470)),
     ("prove_5x5_hole_closed.html", ["prove", "5x5", "--holes", "c3", "--closed", "--seed", "1"], (820, 620)),
-    ("heat_300x300.html", ["solve", "300x300", "--holes", "a1,h8", "--seed", "1"], (820, 900)),
+    ("heat_300x300.html", ["solve", "300x300", "--holes", "a1,b1", "--closed", "--seed", "1"], (820, 900)),
 ]
 
 
@@ -59,8 +59,8 @@ def main(argv=None) -> None:
         for name, cmd, size in PICTURES:
             page = Path(work) / name
             res = subprocess.run([KTSOLVE, *cmd, "-o", str(page)], capture_output=True, text=True)
-            if res.returncode not in (0, 1):
-                sys.exit(f"ktsolve {' '.join(cmd)} exited {res.returncode}: {res.stderr}")
+            if res.returncode not in (0, 1) or not page.exists():
+                sys.exit(f"ktsolve {' '.join(cmd)} exited {res.returncode} and wrote no picture: {res.stderr}")
             png = out / (page.stem + ".png")
             shoot(browser, page, png, size)
             print(f"{png}  ({' '.join(cmd)})")

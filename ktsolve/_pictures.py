@@ -398,10 +398,15 @@ def heat_svg(board: Board, tour: Tour | None = None, *, title: str, marks: Marks
     gh, gw = rgb.shape[:2]
     scale = max(1, TARGET_PX // max(gh, gw))
     w, h = gw * scale, gh * scale
+    # a few files and ranks around the image, at the blocks that hold them
+    font = 11
+    left = int(font * 0.62 * len(str(board.rows)) + 7)
+    under = font + 6
     strip = 14 if tour is not None else 0
-    total_h = h + (strip + 18 if strip else 0)
+    total_h = h + under + (strip + 18 if strip else 0)
     data = base64.b64encode(_png(rgb)).decode("ascii")
-    out = _svg_open(w, total_h, title)
+    out = _svg_open(left + w + 4, total_h, title)
+    out.append(f'<g transform="translate({left},0)">')
     out.append(f'<image width="{w}" height="{h}" preserveAspectRatio="none" style="image-rendering:pixelated" '
                f'href="data:image/png;base64,{data}"/>')
     if marks is not None:
@@ -409,15 +414,28 @@ def heat_svg(board: Board, tour: Tour | None = None, *, title: str, marks: Marks
             for r, c in squares[:200]:
                 out.append(f'<circle cx="{(c / block + 0.5) * scale:g}" cy="{(r / block + 0.5) * scale:g}" '
                            f'r="{max(4, scale):g}" fill="none" stroke="{colour}" stroke-width="2"/>')
+    out.append(f'<g font-family="sans-serif" font-size="{font}" fill="#444">')
+    for c in sorted({0, board.cols // 4, board.cols // 2, 3 * board.cols // 4, board.cols - 1}):
+        anchor = "start" if c == 0 else "end" if c == board.cols - 1 else "middle"
+        x = 0 if c == 0 else w if c == board.cols - 1 else (c / block + 0.5) * scale
+        out.append(f'<text x="{x:g}" y="{h + font + 1}" text-anchor="{anchor}">{file_letters(c)}</text>')
+    for r in sorted({0, board.rows // 2, board.rows - 1}):
+        baseline = "hanging" if r == 0 else "auto" if r == board.rows - 1 else "central"
+        y = 0 if r == 0 else h if r == board.rows - 1 else (r / block + 0.5) * scale
+        out.append(f'<text x="-4" y="{y:g}" text-anchor="end" dominant-baseline="{baseline}">{board.rows - r}'
+                   "</text>")
+    out.append("</g>")
     if strip:
         stops = "".join(f'<stop offset="{k / (len(_VIRIDIS) - 1):.3g}" stop-color="{c}"/>'
                         for k, c in enumerate(_VIRIDIS))
+        y0 = h + under
         out.append(f'<defs><linearGradient id="{pid}-g">{stops}</linearGradient></defs>')
-        out.append(f'<rect y="{h + 2}" width="{w}" height="{strip}" fill="url(#{pid}-g)"/>')
+        out.append(f'<rect y="{y0 + 2}" width="{w}" height="{strip}" fill="url(#{pid}-g)"/>')
         out.append(f'<g font-family="sans-serif" font-size="11" fill="#333"><text x="0" y="{total_h - 2}">step 1'
                    f'</text><text x="{w}" y="{total_h - 2}" text-anchor="end">step {len(tour):,}</text>'
                    f'<text x="{w / 2:g}" y="{total_h - 2}" text-anchor="middle">one block: {block}x{block} squares'
                    "</text></g>")
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

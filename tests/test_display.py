@@ -183,7 +183,7 @@ def test_a_million_square_result_is_small():
     res = solve("1000x1000", method="divide", seed=1)
     out = res._repr_html_()
     assert len(out) < 100_000
-    assert out.count("<rect") < 10 and out.count("<text") < 10
+    assert out.count("<rect") < 10 and out.count("<text") < 20  # the coordinates: a few files and ranks
     root = svg_in(out)
     assert heat_pixels(root).shape[:2] == (200, 200)
 
