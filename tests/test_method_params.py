@@ -132,3 +132,8 @@ def test_a_users_method_without_a_table_shows_its_keywords():
         reset_methods()
     assert "depth" in out and "3" in out and "greedy" in out and "True" in out
     assert "no declared table" in out
+
+
+def test_a_method_without_parameters_says_so():
+    with pytest.raises(InvalidParameterError, match=r"has no parameter 'x' \(it takes no parameters\)"):
+        solve("6x6", "divide", x=1)

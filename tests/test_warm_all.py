@@ -109,3 +109,30 @@ def test_after_warm_no_command_on_any_board_compiles(tmp_path):
     assert out.pop("control")["compiled"] == ["ktsolve.control.<lambda>"], "the listener hears no compile"
     bad = {cmd: r for cmd, r in out.items() if r["code"] not in (0, 1, 3) or r["compiled"]}
     assert not bad, json.dumps(bad, indent=1)
+
+
+def test_the_wheel_carries_every_kernel_compiled_unless_told_not_to(tmp_path):
+    """setup.py compiles every kernel into the wheel (numba's cache beside the sources), and skips it when told."""
+    import shutil
+    import zipfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    src = tmp_path / "src"
+    shutil.copytree(root, src, ignore=shutil.ignore_patterns(".venv", "__pycache__", "*.nbi", "*.nbc", ".git",
+                                                             "*.egg-info", "build", "results", "pictures"))
+    wheels = {}
+    for flag in ("1", "0"):
+        out = tmp_path / f"wheel{flag}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+        env["KTSOLVE_WARM_AT_INSTALL"] = flag
+        done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                               "-w", str(out), str(src)], env=env, capture_output=True, text=True, timeout=3600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        (wheel,) = out.glob("*.whl")
+        wheels[flag] = zipfile.ZipFile(wheel).namelist()
+        shutil.rmtree(src / "build", ignore_errors=True)
+    cached = [n for n in wheels["1"] if n.endswith(".nbi")]
+    folders = {n.split("/__pycache__/")[0] for n in cached}
+    assert {"ktsolve", "ktsolve/heuristics", "ktsolve/models", "ktsolve/proofs", "ktsolve/factor"} <= folders
+    assert not [n for n in wheels["0"] if n.endswith((".nbi", ".nbc"))]

@@ -296,8 +296,8 @@ class Params:
         """
         for key in given:
             if key not in self.by_name:
-                raise InvalidParameterError(
-                    f"method {self.method!r} has no parameter {key!r} (it takes {', '.join(self.names)})")
+                takes = f"it takes {', '.join(self.names)}" if self.names else "it takes no parameters"
+                raise InvalidParameterError(f"method {self.method!r} has no parameter {key!r} ({takes})")
         ctx = SimpleNamespace(n=int(n), method=self.method)
         done: dict = {}
 
