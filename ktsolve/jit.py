@@ -62,7 +62,8 @@ import types
 from collections.abc import Callable, Iterable
 
 __all__ = ["needs_compile", "prepare", "warm_method", "warm_shared", "SHARED", "compile_note", "compile_reason",
-           "is_ready", "take_compile_seconds", "python_twin", "ensure_cache", "cache_note"]
+           "compile_wall", "settle_compile", "is_ready", "take_compile_seconds", "python_twin", "ensure_cache",
+           "cache_note"]
 
 #: The package's folders that hold kernel modules (numba caches a kernel in its folder's ``__pycache__``).
 _KERNEL_FOLDERS = ("", "heuristics", "models", "proofs", "factor")
@@ -182,6 +183,34 @@ _READY: dict[str, float] = {}
 #: (:mod:`ktsolve.race`) each count what they compiled.
 _PENDING = threading.local()
 
+#: ``(start, end)`` of every preparation that compiled, in ``time.perf_counter()`` seconds, for
+#: :func:`compile_wall` (the lanes of a race compile at once, each waiting for numba's lock in turn).
+_INTERVALS: list[tuple[float, float]] = []
+_INTERVALS_LOCK = threading.Lock()
+
+
+def compile_wall(since: float, until: float | None = None) -> float:
+    """Wall seconds between ``since`` and ``until`` (now) during which some thread compiled kernels.
+
+    The sum of what each lane of a race compiled counts twice the time one
+    lane waited for numba's compiler lock while the other compiled; the
+    user waited once.  This is the union of the preparations' intervals.
+
+    Examples
+    --------
+    >>> compile_wall(time.perf_counter())
+    0.0
+    """
+    until = time.perf_counter() if until is None else until
+    with _INTERVALS_LOCK:
+        spans = sorted((max(a, since), min(b, until)) for a, b in _INTERVALS if b > since and a < until)
+    total, end = 0.0, since
+    for a, b in spans:
+        if b > end:
+            total += b - max(a, end)
+            end = b
+    return total
+
 
 def take_compile_seconds() -> float:
     """Seconds this thread spent compiling kernels since its last call (and start counting again from 0).
@@ -242,6 +271,24 @@ def compile_note(name: str) -> str:
 #: How a reason says that compiling took part of the time (:func:`compile_reason`).
 _COMPILE_CLAUSE = re.compile(r"; compiling the numba kernels took [^;()]+ s more \(first run only: "
                              r"'ktsolve warm' compiles them ahead\)")
+
+
+def settle_compile(stats: dict, elapsed: float) -> dict:
+    """The call's one compile figure: ``stats["compile_s"]`` as wall seconds, and the reason that says it.
+
+    Steps record what they compiled each; in a race two lanes compile at
+    once and their sum can pass the call's own time.  An entry point
+    (:func:`ktsolve.solve`, :func:`ktsolve.prove`) calls this once at its
+    end with its elapsed seconds: ``compile_s`` becomes the wall time some
+    compile ran within the call (:func:`compile_wall`), and the reason of
+    an ``unknown`` says that figure (:func:`compile_reason`).
+    """
+    if not stats.get("compile_s"):
+        return compile_reason(stats)
+    wall = compile_wall(time.perf_counter() - elapsed)
+    if wall > 0:
+        stats = {**stats, "compile_s": round(min(float(stats["compile_s"]), wall), 3)}
+    return compile_reason(stats)
 
 
 def compile_reason(stats: dict) -> dict:
@@ -359,6 +406,9 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     if not compiled:
         return 0.0
     _PENDING.seconds = getattr(_PENDING, "seconds", 0.0) + seconds
+    with _INTERVALS_LOCK:
+        _INTERVALS.append((t0, t0 + seconds))
+        del _INTERVALS[:-1000]  # a long process keeps the last ones: calls ask about their own span
     return seconds
 
 

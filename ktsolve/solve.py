@@ -16,7 +16,7 @@ from .checks import check_flag, check_seed
 from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
-from .jit import compile_reason
+from .jit import settle_compile
 from .plans import EXACT_MAX, PRESOLVE_MAX, Step, auto_plan, prove_plan
 from .proofs.registry import PROOFS
 from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
@@ -169,9 +169,9 @@ def _presolved(res: SolveResult, requested: str | None) -> SolveResult:
     """A result settled by a proof step of :func:`solve` is the method ``"proofs"``'s answer.
 
     An ``unknown``'s reason says how long compiling took with the call's one
-    figure, ``stats["compile_s"]`` (:func:`ktsolve.jit.compile_reason`).
+    figure, ``stats["compile_s"]``, the wall time some compile ran (:func:`ktsolve.jit.settle_compile`).
     """
-    res = res.replace(stats=compile_reason(res.stats))
+    res = res.replace(stats=settle_compile(res.stats, res.elapsed))
     if res.stats.get("settled_by") not in PROOFS:
         return res
     stats = dict(res.stats)
@@ -292,7 +292,7 @@ def prove(
     res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed, race=race)
     if res.status is Status.UNKNOWN and not res.method:
         res = res.replace(method="prove")
-    return res.replace(seed=seed, stats=compile_reason(res.stats))
+    return res.replace(seed=seed, stats=settle_compile(res.stats, res.elapsed))
 
 
 #: The methods of :func:`longest`; the first is the default.
