@@ -100,3 +100,6 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+# before any kernel module: numba needs a cache folder it can write (a read-only install may have none)
+importlib.import_module(".jit", __name__).ensure_cache()

@@ -8,9 +8,11 @@ read.  Imported when a board file is read, never by ``import ktsolve``.
 
 from __future__ import annotations
 
+import gzip
 import io
 import re
 import struct
+import zlib
 
 import numpy as np
 
@@ -42,23 +44,37 @@ def _notes(seen: set, gaps: int | None) -> tuple[str, ...]:
 
 
 def _read_npy_mask(fh, shown: str) -> np.ndarray:
-    """The 2-D bool or integer array of a ``.npy`` file, its header checked before its data is read."""
+    """The 2-D bool or integer array of a ``.npy`` file, its header checked before its data is read.
+
+    ``fh`` is read front to back (``read`` only), so a pipe or a gzip
+    stream works as a file does.
+    """
     from numpy.lib import format as npy_format
 
     try:
-        version = npy_format.read_magic(fh)
+        magic = fh.read(8)  # the magic string and the version's two bytes
+        if magic.startswith(b"\x1f\x8b"):  # Board.read_npy of a gzipped mask: read through the inflation
+            fh = gzip.GzipFile(fileobj=_Prefixed(magic, fh), mode="rb")
+            magic = fh.read(8)
+        if len(magic) < 8 or not magic.startswith(NPY_MAGIC):
+            raise ValueError("it does not start as a .npy file")
+        version = (magic[6], magic[7])
         if version not in ((1, 0), (2, 0), (3, 0)):
             raise ValueError(f"unknown .npy version {version}")
         # the header's length is the next 2 (version 1) or 4 bytes; refuse a huge one unread
         size = 2 if version == (1, 0) else 4
-        pos = fh.tell()
-        (hlen,) = struct.unpack("<H" if size == 2 else "<I", fh.read(size))
+        length = fh.read(size)
+        (hlen,) = struct.unpack("<H" if size == 2 else "<I", length)
         if hlen > _NPY_HEADER_MAX:
             raise ValueError(f"its header claims {hlen:,} bytes")
-        fh.seek(pos)
+        header = fh.read(hlen)
+        if len(header) != hlen:
+            raise ValueError("it ends inside its header")
+        head = io.BytesIO(magic + length + header)
+        head.seek(len(magic))
         reader = npy_format.read_array_header_1_0 if version == (1, 0) else npy_format.read_array_header_2_0
-        shape, fortran, dtype = reader(fh, max_header_size=_NPY_HEADER_MAX)
-    except (ValueError, struct.error, OSError, EOFError) as exc:
+        shape, fortran, dtype = reader(head, max_header_size=_NPY_HEADER_MAX)
+    except (ValueError, struct.error, OSError, EOFError, zlib.error) as exc:
         raise InvalidBoardError(f"board file {shown} is not a readable .npy array: {exc}") from None
     if len(shape) != 2:
         raise InvalidBoardError(f"board file {shown} holds an array of shape {shape}; a board mask is 2-D")
@@ -66,11 +82,46 @@ def _read_npy_mask(fh, shown: str) -> np.ndarray:
         raise InvalidBoardError(f"board file {shown} holds {dtype} values; a board mask holds bools or 0 and 1")
     _check_size(int(shape[0]), int(shape[1]))  # before any memory is taken for the cells
     count = int(shape[0]) * int(shape[1])
-    data = fh.read(count * dtype.itemsize)
+    try:
+        data = fh.read(count * dtype.itemsize)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InvalidBoardError(f"board file {shown} is not a readable .npy array: {exc}") from None
     if len(data) != count * dtype.itemsize:
         raise InvalidBoardError(f"board file {shown} ends before the {shape[0]}x{shape[1]} array it announces")
     arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
     return arr
+
+
+class _Prefixed:
+    """A binary file whose first bytes were read already: ``head``, then the rest of ``fh``."""
+
+    def __init__(self, head: bytes, fh):
+        self._head, self._fh = head, fh
+
+    def read(self, k: int = -1) -> bytes:
+        if self._head:
+            k = len(self._head) if k is None or k < 0 else k
+            part, self._head = self._head[:k], self._head[k:]
+            return part
+        return self._fh.read(k)
+
+
+class _Stream:
+    """A :class:`~ktsolve._reading.Source` read as a binary file (``read(k)``: exactly ``k`` bytes, fewer at
+    the end), for a mask that comes through a pipe or gzip: the header says how much to read, and only that."""
+
+    def __init__(self, src):
+        self._src = src
+
+    def read(self, k: int) -> bytes:
+        parts, got = [], 0
+        while got < k:
+            part = self._src._chunk(min(k - got, 1 << 24))
+            if not part:
+                break
+            parts.append(part)
+            got += len(part)
+        return b"".join(parts)
 
 
 def parse_text(cls, text: str) -> "BoardFile":
@@ -132,12 +183,12 @@ def read_path(cls, path) -> "BoardFile":
     path = str(path)
     what = "the board from standard input" if path == "-" else f"board file {_shown(path, 200)}"
     with Source(path, what, MAX_BOARD_FILE_BYTES, InvalidBoardError) as src:
-        if src.head.startswith(NPY_MAGIC):
+        # a gzipped mask (board random -o m.npy.gz) is a mask by its inflated first bytes
+        if src.head.startswith(NPY_MAGIC) or (src.gzipped and src.peek(len(NPY_MAGIC)) == NPY_MAGIC):
             shown = "standard input" if path == "-" else _shown(path, 200)
             raw = src.raw_file()
-            if raw is None:  # a pipe: the largest mask and its header, at most
-                src.budget = MAX_SQUARES + _NPY_HEADER_MAX + 16
-                raw = io.BytesIO(src.read("more than the largest board mask"))
+            if raw is None:  # a pipe or gzip: read as it comes, no more than the header announces
+                raw = _Stream(src)
             return BoardFile(cls.read_npy(raw, shown), None, None, ())
         data = src.read("more than any text board file (a .npy mask holds larger boards)")
     if b"\0" in data:

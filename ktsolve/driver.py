@@ -73,6 +73,7 @@ __all__ = [
     "interrupt_guard",
     "interrupted",
     "call_guarded",
+    "phase",
     "REASONS",
 ]
 
@@ -433,6 +434,24 @@ class Stopped(Exception):
     def stats(self) -> dict:
         """``{"reason": ..., "interrupted": ...}`` for the ``unknown`` answer."""
         return {"reason": self.describe(), "interrupted": self.interrupted}
+
+
+def phase(progress, name: str, total: int | None = None) -> None:
+    """Name the phase a run enters (``"rotation: squares on the path"``), for the progress bar.
+
+    ``progress`` is what the method was given: the command line's bar
+    (:class:`ktsolve.progress.Bar`) shows the name, the time, and the count
+    that the following ``progress(done, total)`` calls give (``total``
+    here when it is known at once).  A plain function, or None, is left
+    alone, so a user's ``progress`` need not know about phases.
+
+    Examples
+    --------
+    >>> phase(None, "walks"); phase(lambda done, total: None, "walks", 10)
+    """
+    named = getattr(progress, "phase", None)
+    if named is not None and callable(named):
+        named(name, total)
 
 
 def drive(

@@ -26,6 +26,15 @@ from the cache is ordinary start-up time.
 ``ktsolve warm [METHOD...]`` calls the ``warm()`` of every method's module
 (:func:`warm_method`), so the first real run starts at once.
 
+numba keeps its cache beside the kernels' source files (``__pycache__``)
+or, when those cannot be written, in the user's cache folder; with neither
+(a read-only install and no writable home) it refuses to define a kernel.
+:func:`ensure_cache`, run when ``ktsolve`` is imported, sees that coming:
+the kernels are then cached in a private folder of the temporary directory
+(``ktsolve-numba-UID``, mode 0700, owned by the user), or run uncached when
+no such folder can be had, and the first preparation says so on standard
+error in one ``ktsolve: warning:`` line (:func:`cache_note`).
+
 Examples
 --------
 >>> import numba
@@ -42,14 +51,130 @@ True
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 import sys
+import tempfile
 import threading
 import time
 import types
 from collections.abc import Callable, Iterable
 
-__all__ = ["needs_compile", "prepare", "warm_method", "compile_note", "is_ready", "take_compile_seconds",
-           "python_twin"]
+__all__ = ["needs_compile", "prepare", "warm_method", "warm_shared", "SHARED", "compile_note", "compile_reason",
+           "compile_wall", "settle_compile", "is_ready", "take_compile_seconds", "python_twin", "ensure_cache",
+           "cache_note"]
+
+#: The package's folders that hold kernel modules (numba caches a kernel in its folder's ``__pycache__``).
+_KERNEL_FOLDERS = ("", "heuristics", "models", "proofs", "factor")
+
+#: Set in the environment once the cache note was said, so worker processes do not say it again.
+_SAID_ENV = "KTSOLVE_CACHE_NOTE_SAID"
+
+#: What :func:`ensure_cache` found, once per process: None when numba caches where it always does.
+_CACHE_NOTE: list = []
+
+
+def _usable(folder: str) -> bool:
+    """numba's own test of a cache folder: it can be made, and a file can be created in it."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _private_folder(parent: str) -> str | None:
+    """``parent/ktsolve-numba-UID``, made or found as a folder only this user can write; None otherwise.
+
+    Compiled code is loaded from the cache and run, so a folder that
+    another user could have made or could write (or a link in its place)
+    is never used.
+    """
+    path = os.path.join(parent, f"ktsolve-numba-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077:
+        return None
+    return path if _usable(path) else None
+
+
+def _no_caching() -> None:
+    """Every kernel defined from now on runs uncached: numba's ``cache=True`` becomes a no-op."""
+    from numba.core import dispatcher
+
+    def enable_caching(self):  # the dispatcher keeps the NullCache it was made with
+        return None
+
+    dispatcher.Dispatcher.enable_caching = enable_caching
+
+
+def ensure_cache() -> str | None:
+    """Make sure numba can define ktsolve's ``cache=True`` kernels; what was done, or None.
+
+    Run once, when ``ktsolve`` is imported (before any kernel module), by
+    the same test numba applies: a folder is usable when it can be made and
+    a file created in it.  When ``NUMBA_CACHE_DIR``, the kernels' own
+    folders or the user's cache folder (``$XDG_CACHE_HOME`` or
+    ``~/.cache``) will do, nothing changes.  Otherwise ``NUMBA_CACHE_DIR``
+    points at a private folder of the temporary directory (kept between
+    runs, and inherited by worker processes), or, failing that, kernels
+    run uncached.  The returned sentence is :func:`cache_note`.
+    """
+    if _CACHE_NOTE:
+        return _CACHE_NOTE[0]
+    note = None
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    home = os.path.dirname(os.path.abspath(__file__))
+    in_tree = all(_usable(os.path.join(home, sub, "__pycache__")) for sub in _KERNEL_FOLDERS)
+    if not ((given and _usable(given)) or in_tree
+            or _usable(os.path.join(os.getenv("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "numba"))):
+        folder = _private_folder(tempfile.gettempdir())
+        if folder is not None:
+            os.environ["NUMBA_CACHE_DIR"] = folder
+            config = sys.modules.get("numba.core.config")
+            if config is not None:
+                config.CACHE_DIR = folder
+            note = (f"numba cannot cache compiled kernels beside ktsolve or in the home folder (neither can be "
+                    f"written), so it caches them in the temporary folder {folder}")
+        else:
+            _no_caching()
+            note = ("numba cannot cache compiled kernels (neither ktsolve's folder, the home folder nor the "
+                    "temporary folder can be written), so kernels run uncached and compile on every run")
+    _CACHE_NOTE.append(note)
+    return note
+
+
+def cache_note() -> str | None:
+    """The sentence :func:`ensure_cache` left (where numba's cache went and why), or None when all is usual.
+
+    Examples
+    --------
+    >>> cache_note() is None or "numba" in cache_note()
+    True
+    """
+    return ensure_cache()
+
+
+def _say_cache_note(stream, bar=None) -> None:
+    """The cache note, once per process and its children, as one ``ktsolve: warning:`` line (above a bar)."""
+    note = cache_note()
+    if note is None or os.environ.get(_SAID_ENV):
+        return
+    os.environ[_SAID_ENV] = "1"
+    if bar is not None:
+        bar.say(f"ktsolve: warning: {note}")
+    elif stream is not None:
+        print(f"ktsolve: warning: {note}", file=stream, flush=True)
 
 #: Seconds each name's preparation took in this process (compiling, or loading from the cache).
 _READY: dict[str, float] = {}
@@ -57,6 +182,34 @@ _READY: dict[str, float] = {}
 #: Seconds compiled since the last :func:`take_compile_seconds`, per thread: the two lanes of a race
 #: (:mod:`ktsolve.race`) each count what they compiled.
 _PENDING = threading.local()
+
+#: ``(start, end)`` of every preparation that compiled, in ``time.perf_counter()`` seconds, for
+#: :func:`compile_wall` (the lanes of a race compile at once, each waiting for numba's lock in turn).
+_INTERVALS: list[tuple[float, float]] = []
+_INTERVALS_LOCK = threading.Lock()
+
+
+def compile_wall(since: float, until: float | None = None) -> float:
+    """Wall seconds between ``since`` and ``until`` (now) during which some thread compiled kernels.
+
+    The sum of what each lane of a race compiled counts twice the time one
+    lane waited for numba's compiler lock while the other compiled; the
+    user waited once.  This is the union of the preparations' intervals.
+
+    Examples
+    --------
+    >>> compile_wall(time.perf_counter())
+    0.0
+    """
+    until = time.perf_counter() if until is None else until
+    with _INTERVALS_LOCK:
+        spans = sorted((max(a, since), min(b, until)) for a, b in _INTERVALS if b > since and a < until)
+    total, end = 0.0, since
+    for a, b in spans:
+        if b > end:
+            total += b - max(a, end)
+            end = b
+    return total
 
 
 def take_compile_seconds() -> float:
@@ -113,6 +266,56 @@ def compile_note(name: str) -> str:
     'ktsolve: compiling the rotation kernels, first run only'
     """
     return f"ktsolve: compiling the {name} kernels, first run only"
+
+
+#: How a reason says that compiling took part of the time (:func:`compile_reason`).
+_COMPILE_CLAUSE = re.compile(r"; compiling the numba kernels took [^;()]+ s more \(first run only: "
+                             r"'ktsolve warm' compiles them ahead\)")
+
+
+def settle_compile(stats: dict, elapsed: float) -> dict:
+    """The call's one compile figure: ``stats["compile_s"]`` as wall seconds, and the reason that says it.
+
+    Steps record what they compiled each; in a race two lanes compile at
+    once and their sum can pass the call's own time.  An entry point
+    (:func:`ktsolve.solve`, :func:`ktsolve.prove`) calls this once at its
+    end with its elapsed seconds: ``compile_s`` becomes the wall time some
+    compile ran within the call (:func:`compile_wall`), and the reason of
+    an ``unknown`` says that figure (:func:`compile_reason`).
+    """
+    if not stats.get("compile_s"):
+        return compile_reason(stats)
+    wall = compile_wall(time.perf_counter() - elapsed)
+    if wall > 0:
+        stats = {**stats, "compile_s": round(min(float(stats["compile_s"]), wall), 3)}
+    return compile_reason(stats)
+
+
+def compile_reason(stats: dict) -> dict:
+    """``stats`` whose reason says how long compiling took, with the one figure of ``stats["compile_s"]``.
+
+    An ``unknown`` whose time ran out says where the time went: the
+    first-run compile of every step (the proofs' and the method's), which
+    the clock did not count.  A clause an inner step wrote with its own
+    figure is replaced, so the reason, ``compile_s`` and the command
+    line's summary agree.
+
+    Examples
+    --------
+    >>> compile_reason({"reason": "the time limit ran out", "compile_s": 2.5})["reason"]
+    "the time limit ran out; compiling the numba kernels took 2.5 s more (first run only: 'ktsolve warm' compiles them ahead)"
+    """
+    reason = stats.get("reason")
+    if not isinstance(reason, str):
+        return stats
+    plain = _COMPILE_CLAUSE.sub("", reason)
+    seconds = stats.get("compile_s") or 0.0
+    if seconds and "time limit" in plain:
+        plain += (f"; compiling the numba kernels took {seconds:.3g} s more (first run only: 'ktsolve warm' "
+                  "compiles them ahead)")
+    if plain == reason:
+        return stats
+    return {**stats, "reason": plain}
 
 
 def _misses(kernels) -> int:
@@ -172,10 +375,20 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
         return 0.0
     kernels = list(kernels)
     compiling = needs_compile(kernels)
+    bar = None
     if stream is STDERR:
+        from .progress import active_bar
+
         stream = sys.stderr
+        bar = active_bar()  # a bar on the terminal shows the compile as one of its phases
+        _say_cache_note(stream, bar)
+    interlude = None
     if compiling and stream is not None and hasattr(stream, "isatty") and stream.isatty():
-        print(compile_note(name), file=stream, flush=True)
+        if bar is not None:
+            interlude = bar.state()
+            bar.phase(compile_note(name).removeprefix("ktsolve: "))
+        else:
+            print(compile_note(name), file=stream, flush=True)
     before = _misses(kernels)
     _READY[name] = 0.0  # a warm() that runs the method itself finds the name ready
     t0 = time.perf_counter()
@@ -184,13 +397,79 @@ def prepare(name: str, warm: Callable[[], object], kernels: Iterable, *, stream=
     except BaseException:
         del _READY[name]
         raise
+    finally:
+        if interlude is not None:
+            bar.restore(interlude)
     seconds = time.perf_counter() - t0
     _READY[name] = seconds
     compiled = compiling or _misses(kernels) > before
     if not compiled:
         return 0.0
     _PENDING.seconds = getattr(_PENDING, "seconds", 0.0) + seconds
+    with _INTERVALS_LOCK:
+        _INTERVALS.append((t0, t0 + seconds))
+        del _INTERVALS[:-1000]  # a long process keeps the last ones: calls ask about their own span
     return seconds
+
+
+#: The kernels that runs reach besides their method's own, by name and the ``module:function`` path of
+#: their ``warm()``: the proofs every plan runs first (their grid form above ``PRESOLVE_MAX`` squares, and
+#: the 2-factor proof's restoration), the validator of tours of 65,536 squares or more, and the drawing of
+#: random boards (``ktsolve board random``).  ``ktsolve warm`` prepares them all, then every method.
+SHARED = (
+    ("proofs", "ktsolve.proofs:warm"),
+    ("local proofs", "ktsolve.proofs.local:warm"),
+    ("2-factor restoration", "ktsolve.factor.restore:warm"),
+    ("validator", "ktsolve.jit:warm_validator"),
+    ("random boards", "ktsolve.generate:warm"),
+)
+
+
+def warm_validator() -> float:
+    """Compile (or load) the one-pass walk of long tours (:mod:`ktsolve._tour_kernels`); seconds spent compiling.
+
+    The validator walks tours of 65,536 squares or more in numba; it is
+    given what a real check gives it (a read-only int32 tour, a board with
+    a hole), a row-by-row walk that fails at its first step.
+
+    Examples
+    --------
+    >>> warm_validator() >= 0.0
+    True
+    """
+    import numpy as np
+
+    from ._tour_kernels import square_flats, walk_tour
+    from .board import Board
+    from .errors import InvalidTourError
+    from .tour import validate
+
+    def calls():
+        board = Board(256, 257, holes=[(0, 0)])
+        try:
+            validate(board, np.arange(board.n_squares, dtype=np.int32))
+        except InvalidTourError:
+            pass  # the walk ran: that is all a warm-up asks
+
+    return prepare("validator", calls, (square_flats, walk_tour))
+
+
+def warm_shared(path: str) -> tuple[str, float, float]:
+    """Prepare one entry of :data:`SHARED` (its ``module:function`` path): ``(state, compile_s, seconds)``.
+
+    ``state`` is ``"compiled"`` or ``"loaded"``, as :func:`warm_method` says it.
+
+    Examples
+    --------
+    >>> warm_shared("ktsolve.jit:warm_validator")[0] in ("compiled", "loaded")
+    True
+    """
+    import importlib
+
+    module, _, name = path.partition(":")
+    t0 = time.perf_counter()
+    compiled = float(getattr(importlib.import_module(module), name)() or 0.0)
+    return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0
 
 
 def _has_kernels(module) -> bool:

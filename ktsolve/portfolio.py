@@ -19,10 +19,10 @@ from collections.abc import Callable
 import numpy as np
 
 from .board import Board
-from .driver import Deadline, Stopped, interrupt_guard, interrupted
+from .driver import Deadline, Stopped, interrupt_guard, interrupted, phase
 from .errors import InvalidTourError
 from .graph import KnightGraph
-from .jit import take_compile_seconds
+from .jit import compile_reason, take_compile_seconds
 from .plans import Step, left_of, plan_reason, proof_steps
 from .proofs.registry import PROOFS, proof_step
 from .registry import MethodInfo, methods
@@ -137,6 +137,7 @@ def run_method(
     status = res.status
     t1 = time.perf_counter()
     if status is Status.FOUND:
+        phase(progress, "checking the tour")
         if tour is None:
             raise RuntimeError(f"method {info.name!r} reported a tour but returned none")
         try:
@@ -157,10 +158,10 @@ def run_method(
         stats["reason"] = (f"method {info.name!r} said no tour exists, but it is not registered as a method "
                            "that proves (MethodInfo(..., proves=True)); the claim is not taken")
         res = res.replace(proof=None)
-    if compiled and status is Status.UNKNOWN and "time limit" in str(stats.get("reason", "")):
+    if compiled and status is Status.UNKNOWN:
         # the clock was extended by the compile, but the user waited for it: say where the time went
-        stats["reason"] = (f"{stats['reason']}; compiling the numba kernels took {compiled:.3g} s more (first "
-                           "run only: 'ktsolve warm' compiles them ahead)")
+        # (the call's entry says it again with every step's compile: one figure, jit.compile_reason)
+        stats = compile_reason(stats)
     path = res.path
     if path is not None:
         path = validate(board, path, closed=False, start=spec.start, complete=False, moves=graph.moves)
@@ -327,6 +328,7 @@ def run_plan(
             if not is_proof and proofs_behind is not None:
                 proofs_behind.set()
             try:
+                phase(progress, step.title)  # the bar names the step, its graph's building included
                 needs = proof_step(step.name).graph if is_proof else reg[step.name].needs_graph
                 built = _build_graph(graph, deadline, csr=is_proof) if needs else {}
             except Stopped as stop:

@@ -94,6 +94,11 @@ class MethodInfo:
         False when the method uses only ``graph.board`` (no graph arrays):
         when such a method also ``proves``, the graph-based presolve is
         skipped for it.
+    params : str, optional
+        The ``"module:NAME"`` path of the method's parameter table (a
+        :class:`~ktsolve.heuristics._params.Params`), which checks its
+        parameters and which ``ktsolve methods NAME`` prints; imported when
+        asked for (:meth:`load_params`).
 
     Examples
     --------
@@ -117,6 +122,7 @@ class MethodInfo:
     reference: str = ""
     enumerate: Callable | str | None = None
     needs_graph: bool = True
+    params: str | None = None
 
     def __post_init__(self):
         if self.family not in FAMILIES:
@@ -127,6 +133,16 @@ class MethodInfo:
     def load(self) -> Callable:
         """The method's function (its module is imported now if it was given as a path)."""
         return _load(self.func)
+
+    def load_params(self):
+        """The method's parameter table (:class:`~ktsolve.heuristics._params.Params`), or None without one.
+
+        Examples
+        --------
+        >>> [p.name for p in method_info("rotation").load_params().params]
+        ['rotations', 'restarts', 'depth']
+        """
+        return None if self.params is None else _load(self.params)
 
     def load_enumerate(self) -> Callable | None:
         """The enumeration function, or None."""
@@ -154,6 +170,8 @@ class MethodInfo:
 
 
 def _m(name, family, summary, func, **kw) -> MethodInfo:
+    # every built-in method declares its parameters in a table named PARAMS beside its function
+    kw.setdefault("params", func.partition(":")[0] + ":PARAMS")
     return MethodInfo(name=name, family=family, summary=summary, func=func, **kw)
 
 
@@ -210,7 +228,7 @@ BUILTIN: dict[str, MethodInfo] = {
            reference="Posa 1976; Angluin & Valiant 1979; Roth (tie-break)"),
         _m("splice", "heuristic",
            "divide's tour of the full board, holes cut out, 2-factor restored, cycles spliced; huge holed boards",
-           f"{_H}.splice:solve_splice", needs_graph=False, seeded=False,
+           f"{_H}.splice:solve_splice", needs_graph=False, seeded=False, params=None,
            reference="Parberry 1997 (joining cycles by a pair of moves); Posa 1976 (exchanges); issue 18"),
         _m("warnsdorff", "heuristic",
            "Warnsdorff's rule (fewest onward moves) with tie-break rules and restarts",

@@ -21,26 +21,49 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-from .board import Board
+from .board import Board, BoardFile
 from .checks import check_flag
 from .errors import InvalidBoardError, InvalidParameterError, UnsupportedError
 from .graph import MAX_GRAPH_SQUARES
 from .registry import MethodInfo
 from .tour import TourSpec
 
-__all__ = ["as_board", "make_spec", "check_supported", "check_params", "supports", "RESERVED"]
+__all__ = ["as_board", "as_question", "make_spec", "check_supported", "check_params", "supports", "RESERVED"]
 
 #: Keywords every method takes from the caller, never through ``**params``.
 RESERVED = ("graph", "spec", "seed", "time_limit", "progress", "closed", "start", "end")
 
 
 def as_board(board) -> Board:
-    """A :class:`Board` from a Board or a size string such as ``"8x8"``."""
+    """A :class:`Board` from a Board, a :class:`~ktsolve.board.BoardFile` or a size string such as ``"8x8"``."""
     if isinstance(board, Board):
         return board
+    if isinstance(board, BoardFile):
+        return board.board
     if isinstance(board, str):
         return Board.from_spec(board)
     raise InvalidBoardError(f"expected a Board or a size like '8x8', got {type(board).__name__}")
+
+
+def as_question(board, start=None, end=None) -> tuple[Board, object, object]:
+    """The board, start and end of a call: a :class:`~ktsolve.board.BoardFile` gives the squares it marks.
+
+    What :meth:`Board.read_file` returns (a puzzle's board with its ``S``
+    and ``E``) can be passed as it is; a ``start`` or ``end`` given to the
+    call wins over the file's.
+
+    Examples
+    --------
+    >>> bf = Board.parse_file("S..\\n...\\n...\\n..E\\n")
+    >>> b, s, e = as_question(bf)
+    >>> b.shape, s, e
+    ((4, 3), (0, 0), (3, 2))
+    >>> as_question(bf, start="a1")[1:]
+    ('a1', (3, 2))
+    """
+    if isinstance(board, BoardFile):
+        return board.board, board.start if start is None else start, board.end if end is None else end
+    return as_board(board), start, end
 
 
 def make_spec(board: Board, *, closed: bool = False, start=None, end=None) -> TourSpec:
@@ -90,19 +113,40 @@ def check_supported(info: MethodInfo, board: Board, spec: TourSpec) -> None:
         raise UnsupportedError(why)
 
 
-def check_params(info: MethodInfo, params: dict, func: Callable | None = None) -> None:
+def check_params(info: MethodInfo, params: dict, func: Callable | None = None, *, n: int | None = None) -> None:
     """Refuse parameters ``info``'s function does not take, and the reserved keywords.
 
     ``seed``, ``time_limit``, ``progress``, ``closed``, ``start`` and ``end``
     are arguments of the call, never method parameters: passing them as
     parameters (``-p seed=3`` on the command line) is refused with a message
-    that says where they belong.
+    that says where they belong.  A method with a parameter table
+    (:meth:`MethodInfo.load_params`) has its names, and with ``n`` (the
+    board's squares) its values, checked by that table before any work, the
+    table ``ktsolve methods NAME`` prints.
+
+    Examples
+    --------
+    >>> from ktsolve.registry import method_info
+    >>> check_params(method_info("rotation"), {"depth": 9}, n=36)
+    Traceback (most recent call last):
+    ...
+    ktsolve.errors.InvalidParameterError: method 'rotation': depth = 9 must be from 1 to 6
     """
     for key in params:
         if key in RESERVED:
             raise InvalidParameterError(
                 f"{key!r} is an argument of the call, not a parameter of method {info.name!r}"
             )
+    table = info.load_params() if func is None else None
+    if table is not None:
+        if n is None:
+            for key in params:
+                if key not in table.by_name:
+                    takes = ", ".join(table.names) or "no parameters"
+                    raise InvalidParameterError(f"method {info.name!r} has no parameter {key!r} (it takes {takes})")
+        else:
+            table.check(params, n=n)
+        return
     sig = inspect.signature(info.load() if func is None else func)
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return

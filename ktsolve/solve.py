@@ -16,11 +16,12 @@ from .checks import check_flag, check_seed
 from .driver import Deadline, begin
 from .errors import UnsupportedError
 from .graph import KnightGraph
+from .jit import settle_compile
 from .plans import EXACT_MAX, PRESOLVE_MAX, Step, auto_plan, prove_plan
 from .proofs.registry import PROOFS
 from .portfolio import method_time_limit, presolve, run_method, run_plan, wants_presolve
 from .registry import MethodInfo, enumerating_methods, method_info, methods
-from .request import as_board, check_params, check_supported, make_spec
+from .request import as_board, as_question, check_params, check_supported, make_spec  # noqa: F401 - as_board: imported from here
 from .result import Enumeration, SolveResult, Status
 from .tour import validate, validate_many
 
@@ -52,8 +53,10 @@ def solve(
 
     Parameters
     ----------
-    board : Board or str
-        The board, or a size such as ``"8x8"``.
+    board : Board, BoardFile or str
+        The board, a size such as ``"8x8"``, or what :meth:`Board.read_file`
+        returns (its marked start and end are used unless ``start`` or
+        ``end`` is given).
     method : str or callable
         A registered method name (see :func:`methods`); ``"auto"``, which
         runs the plan of :func:`~ktsolve.plans.auto_plan` and records
@@ -119,7 +122,7 @@ def solve(
     'infeasible'
     """
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, end = as_question(board, start, end)
     spec = make_spec(board, closed=closed, start=start, end=end)
     check_seed(seed)
     presolve_proofs = check_flag("presolve_proofs", presolve_proofs)
@@ -143,7 +146,7 @@ def solve(
         raise UnsupportedError("race=True races the steps of method 'auto'; a single method has none")
     info = _user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
-    check_params(info, params)
+    check_params(info, params, n=board.n_squares)
     deadline, seed = begin(deadline, seed, seeded=info.seeded)
     # beside a method that cannot prove, the proofs race it: their "no" and its tour never both exist
     mode = "proofs" if race is None and beside and not info.proves and not callable(method) else False
@@ -163,7 +166,12 @@ def solve(
 
 
 def _presolved(res: SolveResult, requested: str | None) -> SolveResult:
-    """A result settled by a proof step of :func:`solve` is the method ``"proofs"``'s answer."""
+    """A result settled by a proof step of :func:`solve` is the method ``"proofs"``'s answer.
+
+    An ``unknown``'s reason says how long compiling took with the call's one
+    figure, ``stats["compile_s"]``, the wall time some compile ran (:func:`ktsolve.jit.settle_compile`).
+    """
+    res = res.replace(stats=settle_compile(res.stats, res.elapsed))
     if res.stats.get("settled_by") not in PROOFS:
         return res
     stats = dict(res.stats)
@@ -243,7 +251,7 @@ def prove(
 
     Parameters
     ----------
-    board : Board or str
+    board : Board, BoardFile or str
     closed : bool
     start, end : square, optional
         ``(row, col)`` or a name such as ``"a1"``.
@@ -276,7 +284,7 @@ def prove(
     ('infeasible', 'matching proof', 'matching')
     """
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, end = as_question(board, start, end)
     spec = make_spec(board, closed=closed, start=start, end=end)
     race = check_flag("race", race)
     deadline, seed = begin(deadline, seed)
@@ -284,7 +292,7 @@ def prove(
     res = run_plan(plan, board, spec, deadline=deadline, progress=progress, label=None, seed=seed, race=race)
     if res.status is Status.UNKNOWN and not res.method:
         res = res.replace(method="prove")
-    return res.replace(seed=seed)
+    return res.replace(seed=seed, stats=settle_compile(res.stats, res.elapsed))
 
 
 #: The methods of :func:`longest`; the first is the default.
@@ -304,7 +312,7 @@ def longest(
 
     Parameters
     ----------
-    board : Board or str
+    board : Board, BoardFile or str
     start : square, optional
         ``(row, col)`` or a name such as ``"a1"``.
     time_limit : float, optional
@@ -342,7 +350,7 @@ def longest(
     from .checks import check_choice, check_int
 
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, _ = as_question(board, start)
     spec = make_spec(board, start=start)
     deadline, seed = begin(deadline, seed)
     method = check_choice("method", method, LONGEST_METHODS)
@@ -388,7 +396,7 @@ def enumerate_tours(
 
     Parameters
     ----------
-    board : Board or str
+    board : Board, BoardFile or str
     method : str
         A method that can enumerate (``aco``, ``iaco``; see
         :func:`enumerating_methods`).
@@ -425,7 +433,7 @@ def enumerate_tours(
     True
     """
     deadline = Deadline.of(time_limit)
-    board = as_board(board)
+    board, start, end = as_question(board, start, end)
     spec = make_spec(board, closed=closed, start=start, end=end)
     info = method_info(method)
     if info.enumerate is None:

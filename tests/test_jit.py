@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import io
 import json
 import os
@@ -156,13 +157,15 @@ def test_after_warm_a_run_of_any_method_compiles_nothing(name, params):
 
 
 def test_warm_command_lists_every_method_it_is_given():
+    shared = [label for label, _ in jit.SHARED]
     res = invoke(["warm", "backtrack", "cpsat"])
-    lines = res.stdout.splitlines()
+    lines = res.stdout.splitlines()[len(shared):]  # the kernels every run may reach come first
     assert lines[0].startswith("backtrack: ") and lines[1] == "cpsat: ready (it runs no numba kernel)"
-    lines = invoke(["warm"]).stdout.splitlines()  # every method: one line each
+    lines = invoke(["warm"]).stdout.splitlines()  # the shared kernels, then every method: one line each
     from ktsolve.registry import methods
 
-    assert [line.partition(": ")[0] for line in lines] == list(methods())
+    assert [line.partition(": ")[0] for line in lines] == shared + list(methods())
+    lines = lines[len(shared):]
     forms = ("compiled in ", "ready (loaded from numba's cache", "ready (it runs no numba kernel)")
     assert all(line.partition(": ")[2].startswith(forms) for line in lines)
     said = dict(line.split(": ", 1) for line in lines)
@@ -268,3 +271,71 @@ def test_the_proofs_kernels_compile_one_signature_each():
     assert {k.__name__: len(k.signatures) for k in jit.kernels_of(_kernels)} == {
         "lowpoint_dfs": 1, "blocks": 1, "component_labels": 1, "hopcroft_karp": 1, "alternating_scc": 1,
         "network_csr": 1, "matching_from_factor": 1}
+
+
+def test_one_compile_figure_in_the_reason_the_stats_and_the_summary(monkeypatch):
+    """The reason of an unknown, stats["compile_s"] and the stderr summary name the same seconds (issue 31).
+
+    The compile of a plan's proofs counts with the method's: the reason said only the method's (6.8 s where
+    stats["compile_s"] was 21.154).
+    """
+    import click
+    from click.testing import CliRunner
+
+    import ktsolve.proofs
+    from ktsolve.cli.answers import report
+
+    kern_a, kern_b = numba.njit(lambda x: x + 301), numba.njit(lambda x: x + 302)
+    real = ktsolve.proofs.warm
+    monkeypatch.setattr(ktsolve.proofs, "warm", lambda: real() + jit.prepare(
+        "test figure a", lambda: (time.sleep(0.2), kern_a(1)), [kern_a], stream=None))
+
+    def compiling(graph, spec, *, seed=None, time_limit=None, progress=None):
+        deadline = Deadline.of(time_limit)
+        deadline.extend(jit.prepare("test figure b", lambda: (time.sleep(0.15), kern_b(1)), [kern_b],
+                                    stream=None))
+        from ktsolve import SolveResult, Status
+
+        return SolveResult(Status.UNKNOWN, stats={"reason": "the time limit ran out"})
+
+    register_method(MethodInfo("figure", "heuristic", "a test double", compiling))
+    try:
+        res = solve("26x26", "figure", seed=1, time_limit=30, race=False)  # one after the other: the seconds add
+    finally:
+        reset_methods()
+    total = res.stats["compile_s"]
+    assert total >= 0.35, res.stats  # the proofs' 0.2 s and the method's 0.15 s
+    said = re.findall(r"compiling the numba kernels took ([\d.]+) s", res.stats["reason"])
+    assert said == [f"{total:.3g}"], res.stats["reason"]
+    out = CliRunner().invoke(click.command()(lambda: report(res)))
+    assert f"{total:.3g} s of it compiling numba kernels" in out.stderr
+
+
+def test_the_summary_says_nothing_of_compiling_when_nothing_compiled():
+    from click.testing import CliRunner
+    import click
+
+    from ktsolve.cli.answers import report
+
+    res = solve("5x5", "warnsdorff", seed=1)
+    out = CliRunner().invoke(click.command()(lambda: report(res)))
+    assert "compiling" not in out.stderr
+
+
+def test_two_lanes_compiling_at_once_count_once():
+    """A race's lanes compile at once: the call's figure is the wall time, never more than the call took."""
+    import threading
+
+    kerns = [numba.njit(lambda x: x + 401), numba.njit(lambda x: x + 402)]
+    t0 = time.perf_counter()
+    lanes = [threading.Thread(target=lambda k=k, i=i: jit.prepare(
+        f"test lane {i}", lambda: (time.sleep(0.4), k(1)), [k], stream=None)) for i, k in enumerate(kerns)]
+    for lane in lanes:
+        lane.start()
+    for lane in lanes:
+        lane.join()
+    elapsed = time.perf_counter() - t0
+    summed = {"compile_s": 0.8, "reason": "the time limit ran out"}
+    settled = jit.settle_compile(summed, elapsed)
+    assert 0.4 <= settled["compile_s"] <= elapsed < 0.8 + 0.5
+    assert f"took {settled['compile_s']:.3g} s" in settled["reason"]

@@ -137,11 +137,11 @@ def test_enumerate_refuses_dash_before_any_work():
     ids=lambda a: " ".join(a),
 )
 def test_an_existing_file_is_kept_when_there_is_no_tour(tmp_path, args):
-    f = tmp_path / "keep.txt"
+    f = tmp_path / "keep.out"
     f.write_text("precious")
     res = run([*args, "-o", str(f)])
     assert res.exit_code in (1, 3), res.stderr
-    assert f.read_text() == "precious" and _listing(tmp_path) == ["keep.txt"]
+    assert f.read_text() == "precious" and _listing(tmp_path) == ["keep.out"]
     assert f"nothing was written to '{f}'" in res.stderr.splitlines()[-1]
 
 
@@ -149,6 +149,16 @@ def test_prove_writes_its_proof(tmp_path):
     f = tmp_path / "proof.json"
     invoke(["prove", "4x6", "--closed", "--format", "json", "-o", str(f)], 1)
     data = json.loads(f.read_text())
+    assert data["format"] == "ktsolve-certificate" and data["answer"] == "no tour"
+    assert data["argument"] == "matching"
+
+
+def test_a_no_written_to_a_text_file_is_the_proofs_words_and_stdout_json_the_answer(tmp_path):
+    """A file named .txt gets the proof for a reader; stdout's json is the answer with its certificate part."""
+    f = tmp_path / "proof.txt"
+    invoke(["prove", "4x6", "--closed", "-o", str(f)], 1)
+    assert f.read_text().startswith("no tour: ")
+    data = json.loads(invoke(["prove", "4x6", "--closed", "--format", "json"], 1).stdout)
     assert data["status"] == "infeasible" and data["certificate"]["argument"] == "matching"
 
 
@@ -333,4 +343,4 @@ def test_a_gz_name_gets_gzip_for_every_command_and_format(tmp_path, case):
 def test_a_proof_written_to_a_gz_name_is_gzip(tmp_path):
     f = tmp_path / "proof.json.gz"
     invoke(["prove", "4x6", "--closed", "--format", "json", "-o", str(f)], 1)
-    assert json.loads(gzip.decompress(f.read_bytes()))["status"] == "infeasible"
+    assert json.loads(gzip.decompress(f.read_bytes()))["answer"] == "no tour"

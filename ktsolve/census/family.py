@@ -482,7 +482,7 @@ def list_family(path, modes=(False,)) -> Family:
     plain = [[r, c, [list(h) for h in hs], cl, None if s is None else list(s), None if e is None else list(e)]
              for r, c, hs, cl, s, e in specs]
     identity = {"kind": "list", "questions": len(specs), "sha256": _digest(plain), "modes": _modes_text(modes)}
-    desc = f"--from {os.path.basename(path)} ({len(specs):,} questions)"
+    desc = f"--from {os.path.basename(path)} ({len(specs):,} question{'s' if len(specs) != 1 else ''})"
     return Family("list", None, modes, identity, desc, len(specs), len(specs), 1, 0, None, None, specs)
 
 

@@ -328,9 +328,9 @@ def census(
         unit = "boards" if family.kind == "remove" else "start squares"
         reduced = (f", {family.boards_after:,} up to the {n_sym} symmetries of the board"
                    if n_sym > 1 else " (no symmetry reduction)")
-        say(f"{family.description}: {family.boards_before:,} {unit}{reduced}; {len(family):,} questions")
+        say(f"{family.description}: {family.boards_before:,} {unit}{reduced}; {len(family):,} question{'s' if len(family) != 1 else ''}")
     else:
-        say(f"{family.description}: {len(family):,} questions")
+        say(f"{family.description}: {len(family):,} question{'s' if len(family) != 1 else ''}")
     if existing is not None:
         say(f"resuming {path}: {len(done):,} answered, {len(todo):,} to ask"
             + (f" ({len(redo):,} unknown asked again)" if redo else "") + (" (a cut-off last line dropped)"

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import datetime
 import fcntl
+import gzip
 import json
 import os
 import stat
@@ -78,6 +79,7 @@ class Existing:
     cut: bool = False
     runs: list = field(default_factory=list)
     run_ends: list = field(default_factory=list)
+    gzipped: bool = False
 
     @property
     def done(self) -> set:
@@ -132,6 +134,16 @@ def read_results(path, *, full: bool = False) -> Existing | None:
     if fh is None:
         return None
     with fh:
+        if fh.peek(2)[:2] == b"\x1f\x8b":  # a finished census kept gzipped: read (a census cannot append to it)
+            with gzip.GzipFile(fileobj=fh, mode="rb") as inflated:
+                try:
+                    out = _read_lines(path, inflated, full)
+                except (OSError, EOFError) as exc:
+                    raise CensusFileError(f"cannot read results file {path!r}: a damaged gzip file ({exc})") from None
+            if out is not None:
+                out.gzipped = True
+                out.size = out.good_end = os.fstat(fh.fileno()).st_size
+            return out
         return _read_lines(path, fh, full)
 
 
@@ -201,7 +213,8 @@ def _read_lines(path: str, fh, full: bool) -> Existing | None:
             out.run_ends.append(rec)
         raw = nxt
     out.good_end = offset
-    out.size = os.fstat(fh.fileno()).st_size
+    if hasattr(fh, "fileno") and not isinstance(fh, gzip.GzipFile):
+        out.size = os.fstat(fh.fileno()).st_size
     return out
 
 
@@ -264,6 +277,9 @@ class ResultStore:
         or the file changed since ``existing`` was read.  A file created
         here and still empty at :meth:`close` is removed again.
         """
+        if existing is not None and existing.gzipped:
+            raise CensusFileError(f"{self.path!r} is gzip-compressed; a census appends to its results file: "
+                                  "gunzip it to resume, or give another output file")
         self._created = not os.path.exists(self.path)
         try:
             fh = open(self.path, "a+b")
@@ -294,8 +310,28 @@ class ResultStore:
             self.sync()
 
     def _write(self, line: bytes) -> None:
-        self._fh.write(line + b"\n")
+        """Append ``line`` whole, or leave the file as it was before it (a full disk, a failing device).
+
+        The bytes go straight to the file descriptor (no buffer that could
+        hold half a line); when a write fails part-way the file is cut back
+        to its length before the line, so it only ever holds whole lines.
+        """
         self._fh.flush()
+        fd = self._fh.fileno()
+        before = os.lseek(fd, 0, os.SEEK_END)
+        data = memoryview(line + b"\n")
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, before)
+            except OSError:
+                pass  # the cut-off line stays; a resume drops it
+            raise CensusFileError(
+                f"cannot write results file {self.path!r}: {exc.strerror or exc}; it keeps the answers "
+                "recorded before, whole (run the same command again to resume)"
+            ) from None
         now = time.monotonic()
         if now - self._synced > SYNC_EVERY_S:
             self.sync()

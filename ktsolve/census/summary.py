@@ -243,7 +243,8 @@ def format_summary(summary: Summary) -> str:
     if reduced:
         lines.append(f"{h.get('boards_after'):,} boards up to the {h.get('symmetries')} symmetries of the board "
                      f"({h.get('boards_before'):,} in all); 'boards' counts every symmetric copy")
-    lines.append(f"{summary.answered:,} of {summary.questions:,} questions answered"
+    lines.append(f"{summary.answered:,} of {summary.questions:,} question{'s' if summary.questions != 1 else ''} "
+                 "answered"
                  + ("" if summary.answered == summary.questions else
                     f"; {summary.questions - summary.answered:,} still to ask (run the census again to resume)"))
     if summary.runs:

@@ -34,7 +34,16 @@ import click
 from ..board import Board
 from ..exit_codes import ExitCode
 from ..output import is_stdout, open_output, write_output
-from ..render import JSON_MAX_SQUARES, result_json, tour_matrix_text, tour_svg, write_tour_matrix, write_tour_npy
+from ..render import (
+    JSON_MAX_SQUARES,
+    SVG_MAX_SQUARES,
+    result_json,
+    result_page,
+    result_svg,
+    tour_matrix_text,
+    write_tour_matrix,
+    write_tour_npy,
+)
 from ..result import Status
 
 __all__ = [
@@ -43,6 +52,7 @@ __all__ = [
     "emit",
     "emit_tour",
     "interruptible",
+    "numbers_option",
     "nothing_written",
     "one_line",
     "render_result",
@@ -77,6 +87,12 @@ def one_line(text: str, limit: int = ONE_LINE_MAX) -> str:
     return head[:limit - 1] + "…"
 
 
+def numbers_option(fn):
+    """``--numbers``: every step's number in its square, on an svg or html picture."""
+    return click.option("--numbers", is_flag=True,
+                        help="Write every step's number in its square (svg and html pictures).")(fn)
+
+
 def emit(payload: str | bytes, output: str | None) -> None:
     """Write the payload to ``output`` (None or ``-``: standard output), whole or not at all."""
     if isinstance(payload, str) and is_stdout(output) and not payload.endswith("\n"):
@@ -90,8 +106,13 @@ def nothing_written(output: str | None, why: str) -> None:
         click.echo(f"ktsolve: {why}, so nothing was written to '{output}'", err=True)
 
 
-def check_output(board: Board, fmt: str, output: str | None) -> None:
-    """Refuse, before any work, output that cannot be written: binary npy to a terminal, huge JSON."""
+def check_output(board: Board, fmt: str, output: str | None, numbers: bool = False) -> None:
+    """Refuse, before any work, output that cannot be written: binary npy to a terminal, huge JSON or SVG."""
+    if numbers and fmt not in ("svg", "html"):
+        raise click.UsageError(f"--numbers writes step numbers on a picture (svg or html), not on {fmt}")
+    if fmt == "svg" and board.size > SVG_MAX_SQUARES:
+        raise click.UsageError(f"SVG pictures are limited to {SVG_MAX_SQUARES:,} squares and this board has "
+                               f"{board.size:,}; use --format html (a heat map), npy or text")
     if fmt == "npy" and is_stdout(output) and sys.stdout.isatty():
         raise click.UsageError("--format npy writes binary data: give -o FILE or redirect standard output")
     if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
@@ -108,7 +129,8 @@ def emit_tour(tour, fmt: str, output: str | None) -> None:
         writer(tour, fh)
 
 
-def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] = (Status.FOUND,)) -> str | None:
+def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] = (Status.FOUND,),
+            numbers: bool = False) -> str | None:
     """Write the answer of ``solve`` or ``prove``; returns why nothing was written, if it was not.
 
     A file gets the answer only when its status is one of ``definite``
@@ -119,19 +141,25 @@ def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] =
     """
     if res.status is Status.FOUND and fmt in ("text", "npy"):
         emit_tour(res.tour, fmt, output)
-    elif res.status in definite or (is_stdout(output) and fmt != "npy"):
-        emit(render_result(res, fmt), output)
+    elif fmt == "npy":
+        if res.status is Status.INFEASIBLE and Status.INFEASIBLE in definite:
+            return "no tour exists, and an npy file holds only a tour (text, json, svg or html write the proof)"
+        return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
+    elif res.status in definite or is_stdout(output):
+        emit(render_result(res, fmt, numbers=numbers), output)
     else:
         return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
     return None
 
 
-def render_result(res, fmt: str) -> str:
-    """The payload of ``solve``/``prove`` in format ``fmt``."""
+def render_result(res, fmt: str, *, numbers: bool = False) -> str:
+    """The payload of ``solve``/``prove`` in format ``fmt`` (``numbers``: step numbers on a picture)."""
     if fmt == "json":
         return result_json(res) + "\n"
     if fmt == "svg":
-        return tour_svg(res.board, res.tour)
+        return result_svg(res, numbers=numbers)
+    if fmt == "html":
+        return result_page(res, numbers=numbers)
     if res.status is Status.FOUND:
         return tour_matrix_text(res.tour) + "\n"
     if res.status is Status.INFEASIBLE:
@@ -140,9 +168,13 @@ def render_result(res, fmt: str) -> str:
 
 
 def report(res) -> None:
-    """The one-line summary on stderr."""
+    """The one-line summary on stderr, with the seconds a first run spent compiling numba kernels."""
     line = res.summary()
-    auto = res.stats.get("auto") if isinstance(res.stats, dict) else None
+    stats = res.stats if isinstance(res.stats, dict) else {}
+    compiled = stats.get("compile_s")
+    if compiled:
+        line += f", {compiled:.3g} s of it compiling numba kernels (first run only)"
+    auto = stats.get("auto")
     if auto:
         line += f" [auto: {auto}]"
     click.echo(f"ktsolve: {line}", err=True)

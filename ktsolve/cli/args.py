@@ -26,6 +26,7 @@ from ..request import RESERVED
 __all__ = [
     "CONTEXT",
     "BOARD_CONTEXT",
+    "EXTENSIONS",
     "BoardCommand",
     "MethodChoice",
     "SeedType",
@@ -34,9 +35,12 @@ __all__ = [
     "TIME_LIMIT",
     "board_options",
     "coerce_param",
+    "format_of_name",
+    "format_option",
     "load_board",
     "load_question",
     "output_option",
+    "output_format",
     "parse_params",
     "writable_output",
 ]
@@ -282,3 +286,59 @@ def output_option(help_text: str):
     )
 
 
+
+
+#: The format an output's name implies, by its extension (after a final ``.gz``, which compresses any format).
+EXTENSIONS = {".txt": "text", ".text": "text", ".json": "json", ".svg": "svg", ".html": "html", ".htm": "html",
+              ".npy": "npy"}
+
+
+def format_of_name(name) -> str | None:
+    """The format an output name implies by its extension, or None (no name, ``-``, an unknown extension).
+
+    A final ``.gz`` is looked through: ``tour.npy.gz`` is a gzipped npy.
+
+    Examples
+    --------
+    >>> format_of_name("tour.npy.gz"), format_of_name("pic.SVG"), format_of_name("tour.out")
+    ('npy', 'svg', None)
+    """
+    if name is None or name == "-":
+        return None
+    base = os.path.basename(str(name)).lower()
+    if base.endswith(".gz"):
+        base = base[:-3]
+    return EXTENSIONS.get(os.path.splitext(base)[1])
+
+
+def output_format(fmt: str | None, output: str | None, choices, default: str = "text") -> str:
+    """The format to write: ``--format`` when given, else the one ``-o``'s extension names, else ``default``.
+
+    A ``--format`` that contradicts the extension (``--format json -o
+    tour.npy``), or an extension naming a format the command does not
+    write (``longest -o path.npy``), is refused before any work: a file
+    whose name says npy must hold npy, or ``verify`` refuses it later.
+    """
+    implied = format_of_name(output)
+    if fmt is not None:
+        if implied is not None and implied != fmt:
+            raise click.BadParameter(f"--format {fmt} contradicts the output name {output!r}, which names a "
+                                     f"{implied} file; drop --format or change the name",
+                                     param_hint="'-o' / '--output'")
+        return fmt
+    if implied is None:
+        return default
+    if implied not in choices:
+        raise click.BadParameter(f"{output!r} names a {implied} file, and this command writes "
+                                 f"{', '.join(choices)}; change the name or give --format",
+                                 param_hint="'-o' / '--output'")
+    return implied
+
+
+def format_option(choices, help_text: str, default: str = "text"):
+    """``--format``, whose default is the format ``-o``'s extension names, else ``default`` (:func:`output_format`)."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(list(choices)), default=None, show_default=False,
+        help=f"{help_text} Default: the one -o FILE's extension names (.txt, .json, .svg, .html, .npy; "
+             f"under a final .gz too), else {default}.",
+    )

@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from decimal import Decimal
 
 import click
 import numpy as np
@@ -37,7 +38,7 @@ from .._reading import shown
 from ..errors import InvalidBoardError, InvalidParameterError
 from ..exit_codes import ExitCode
 from ..output import check_output_path, is_stdout, open_output
-from .args import CONTEXT
+from .args import CONTEXT, format_option, output_format
 
 __all__ = ["board_group", "parse_holes", "parse_threshold", "parse_radii"]
 
@@ -57,7 +58,8 @@ def parse_holes(text: str) -> int | float:
         raise InvalidBoardError(f"holes {text.strip()!r} must be a count like 500, or a share like 1% or 0.01")
     number, percent = m.groups()
     if percent:
-        return float(number) / 100.0
+        # by decimal arithmetic: 20.0001% is 0.200001, where float division would say 0.20000099999999998
+        return float(Decimal(number) / 100)
     if "." in number:
         return float(number)
     return int(number)
@@ -173,8 +175,8 @@ def board_group():
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=None,
               help="Seed of the draw; the same seed gives the same board (a fresh one is drawn and "
                    "reported if omitted).")
-@click.option("--format", "fmt", type=click.Choice(["npy", "text"]), default="npy",
-              help="npy: a 2-D bool array, True on the holes; text: the board-file text (. and #).")
+@format_option(("npy", "text"), "npy: a 2-D bool array, True on the holes; text: the board-file text (. and #).",
+               default="npy")
 @click.option("--output", "-o", "output", metavar="FILE", default=None,
               help="Write the board here (default: stdout, which must not be a terminal for npy).")
 def random_board(size, holes_text, closed, seed, fmt, output):
@@ -182,6 +184,7 @@ def random_board(size, holes_text, closed, seed, fmt, output):
     from ..generate import random_holed_board
     from ..seeds import resolve_seed
 
+    fmt = output_format(fmt, output, ("npy", "text"), default="npy")
     shape = Board.from_spec(size)  # checks the size and its limit
     holes = parse_holes(holes_text)
     check_output_path(output)

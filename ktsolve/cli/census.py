@@ -122,11 +122,13 @@ def census_command(board, holes, remove, starts, from_file, n_random, mode, seed
                              log=lambda line: click.echo(f"ktsolve: {line}", err=True))
         summary = rep.summary
         if rep.interrupted:
-            click.echo(f"ktsolve: interrupted after {rep.answered_now:,} answers; run the same command again "
+            click.echo(f"ktsolve: interrupted after {rep.answered_now:,} answer{'s' if rep.answered_now != 1 else ''}; "
+                       "run the same command again "
                        "to resume", err=True)
         elif rep.answered_now:
             rate = rep.answered_now / rep.wall_s if rep.wall_s > 0 else 0.0
-            click.echo(f"ktsolve: {rep.answered_now:,} questions answered in {rep.wall_s:.3g} s "
+            plural = "s" if rep.answered_now != 1 else ""
+            click.echo(f"ktsolve: {rep.answered_now:,} question{plural} answered in {rep.wall_s:.3g} s "
                        f"({rate:,.1f} per second on {rep.workers} worker{'s' if rep.workers > 1 else ''}, "
                        f"busy {100 * rep.busy:.0f}% of the time); results in {output}", err=True)
         else:

@@ -8,7 +8,16 @@ from ..output import is_stdout
 from ..render import path_matrix_text, result_json
 from ..solve import longest as longest_path
 from .answers import emit, interruptible, nothing_written, say_interrupted
-from .args import BOARD_CONTEXT, SEED, TIME_LIMIT, BoardCommand, load_question, output_option
+from .args import (
+    BOARD_CONTEXT,
+    SEED,
+    TIME_LIMIT,
+    BoardCommand,
+    format_option,
+    load_question,
+    output_format,
+    output_option,
+)
 
 __all__ = ["longest_command"]
 
@@ -23,7 +32,7 @@ __all__ = ["longest_command"]
 @click.option("--method", "-m", type=click.Choice(["cpsat", "csp"]), default="cpsat",
               help="cpsat: CP-SAT's circuit model; csp: the Prolog paper's declarative search "
               "(python-constraint, growing length; boards of at most 64 squares).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
+@format_option(("text", "json"), "Output format.")
 @output_option("Write the path here instead of stdout (``verify --path`` checks it); nothing when none is found.")
 def longest_command(board, holes, start, time_limit, seed, method, fmt, output):
     """The longest knight's path on BOARD from --start, exactly (CP-SAT, or python-constraint).
@@ -32,6 +41,7 @@ def longest_command(board, holes, start, time_limit, seed, method, fmt, output):
     exit 0 when the optimum is proven, 3 when the time limit stopped the
     search first (the best path and the proven bound are reported).
     """
+    fmt = output_format(fmt, output, ("text", "json"))
     b, start, _ = load_question(board, holes, start)
     res = interruptible(lambda: longest_path(b, start=start, time_limit=time_limit, seed=seed, method=method))
     if res is None:

@@ -31,15 +31,23 @@ def warm_command(names):
 
     numba compiles a method's kernels the first time it runs and keeps them
     in its cache; this does it now, so that the first real run starts at
-    once.  One line per method says what was done.
+    once.  The kernels every run may reach come first (the proofs, the
+    validator of long tours, the drawing of random boards), then one line
+    per method says what was done.
     """
-    from ..jit import warm_method
+    from ..jit import SHARED, warm_method, warm_shared
     from ..registry import methods
 
     reg = methods()
     unknown = [n for n in names if n not in reg]
     if unknown:
         raise click.BadParameter(f"no method {unknown[0]!r}; choose from {', '.join(reg)}", param_hint="METHOD")
+    for label, path in SHARED:
+        report = interruptible(lambda: warm_shared(path))  # noqa: B023 - called at once
+        if report is None:
+            return say_interrupted()
+        state, compiled, seconds = report
+        click.echo(f"{label}: " + _WARM_LINES[state].format(compiled=compiled, seconds=seconds))
     for name in names or list(reg):
         report = interruptible(lambda: warm_method(reg[name].load()))  # noqa: B023 - called at once
         if report is None:

@@ -24,13 +24,14 @@ import time
 import numpy as np
 
 from ..checks import check_choice
-from ..driver import Deadline, drive
+from ..driver import Deadline, drive, phase
 from ..errors import InvalidParameterError, InvalidTourError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 from . import _posa_kernels as P
+from ._params import Range, described
 from ._walks import seed_state, spec_squares, walk_arrays
 
 __all__ = [
@@ -380,6 +381,7 @@ def posa_repair(graph: KnightGraph, tpad: np.ndarray, walk: np.ndarray, length: 
         since += 1
 
 
+@described(Range("choice", options=("none", "warnsdorff", "exact")))
 def seed_with_check(value, name, get, ctx):
     """``seed_with`` is one of :data:`~._seeding.SOURCES`, and "none" when a ``seed_tour`` is given."""
     from ._seeding import SOURCES
@@ -559,6 +561,7 @@ def colony_solve(col, graph: KnightGraph, spec: TourSpec, *, deadline: Deadline,
             return done, True
         return done, done == 0
 
+    phase(progress, f"{col.method}: cycles", col.cycles)
     outcome = drive(step, units=col.cycles, deadline=deadline, progress=progress, most=col.most)
     stats = col.stats(outcome.done)
     if found:
@@ -598,6 +601,7 @@ def colony_enumerate(col, graph: KnightGraph, spec: TourSpec, method: str, *, de
         history.append((col.done, int(c[0]), int(c[1]), len(tours)))
         return done, done == 0
 
+    phase(progress, f"{col.method}: cycles", col.cycles)
     outcome = drive(step, units=col.cycles, deadline=deadline, progress=progress, most=col.most)
     stats = col.stats(outcome.done)
     kept = tours.array()

@@ -76,7 +76,7 @@ import time
 import numpy as np
 
 from ..checks import check_choice, check_flag, check_int
-from ..driver import begin, drive
+from ..driver import begin, drive, phase
 from ..errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
@@ -84,6 +84,7 @@ from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 from ._abc_kernels import _block, _init
 from ._colony import LOCAL_SEARCHES
+from ._params import Param, Params, anything, choice, flag, whole
 from ._seeding import SOURCES, seed_paths
 
 __all__ = [
@@ -429,6 +430,7 @@ def run_abc(
     if colony.complete or per_run == 0:
         reason = "finished" if colony.complete else "budget"
     else:
+        phase(progress, "abc: iterations", total)
         reason = drive(colony.step, units=per_run * runs, deadline=deadline, progress=report).reason
     fitness, s, c, best_run = colony.best
     squares = codes_to_path(graph, s, c[:fitness].astype(np.int64) + 1)
@@ -539,6 +541,27 @@ def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> fl
     return seconds
 
 
+#: The parameters of :func:`solve_abc`, declared once: defaults (Banharnsakun's where the paper gives them),
+#: checks, and what ``ktsolve methods`` prints.
+PARAMS = Params("abc", (
+    Param("sources", 32, whole(2, MAX_SOURCES), "int", f"Food sources, 2 to {MAX_SOURCES:,} (Banharnsakun)."),
+    Param("iterations", 200, whole(0, MAX_ITERATIONS), "int", "Iterations per run (Banharnsakun)."),
+    Param("runs", 1, whole(1, MAX_RUNS), "int", "Independent runs until a tour is found."),
+    Param("extend_best", True, flag, "bool",
+          "The scouts extend the best food source, as in the paper; false limits them to the sources below it."),
+    Param("initial_paths", None, anything, "sequence of paths, optional",
+          "Seed walks (square numbers or Tours), complete or not (in Python)."),
+    Param("seed_tour", None, anything, "Tour or int array, optional",
+          "A tour or path (or several) put before initial_paths (in Python)."),
+    Param("seed_with", "none", choice(SOURCES), '{"none", "warnsdorff", "exact"}',
+          "First food sources from greedy Warnsdorff walks or exact tours of other boards, never a tour of the "
+          "question; none is the paper's random sources."),
+    Param("local_search", "none", choice(LOCAL_SEARCHES), '{"none", "rotation"}',
+          "rotation: after every block of iterations the best path is extended and repaired by Posa rotations; "
+          "none is the paper's algorithm."),
+))
+
+
 def solve_abc(
     graph: KnightGraph,
     spec: TourSpec,
@@ -622,6 +645,9 @@ def solve_abc(
     >>> res.stats["length"] == len(res.path) > 30, res.seed
     (True, 1)
     """
+    PARAMS.check({"sources": sources, "iterations": iterations, "runs": runs, "extend_best": extend_best,
+                  "initial_paths": initial_paths, "seed_tour": seed_tour, "seed_with": seed_with,
+                  "local_search": local_search}, n=graph.n)
     deadline, seed = begin(time_limit, seed)
     # a first-run compile (of the kernels this run calls) is not the search's time
     deadline.extend(warm(local_search=local_search, seed_with=seed_with))

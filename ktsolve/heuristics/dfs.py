@@ -37,12 +37,13 @@ import time
 import numpy as np
 
 from ..checks import check_int
-from ..driver import begin, drive
+from ..driver import begin, drive, phase
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import Enumeration, SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._dfs_kernels import _dfs
+from ._params import Param, Params, Range, by_method, described, whole
 
 __all__ = ["solve_dfs", "enumerate_dfs", "dfs_count", "move_order", "warm", "NODES"]
 
@@ -229,6 +230,7 @@ def _run(graph, spec, *, nodes, order, seed, time_limit, keep, first_only, progr
                 return ran, False
 
     units = nodes if per_start is None else None
+    phase(progress, "dfs: nodes", units)
     outcome = drive(step, units=units, deadline=deadline, progress=progress, most=CHUNK_NODES)
     if st["full"]:
         why = "found"
@@ -281,6 +283,22 @@ def warm() -> float:
     return prepare("dfs", _warm_calls, kernels_of(_dfs_kernels))
 
 
+@described(Range("other", text="a permutation of 12345678, or warnsdorff"))
+def _order(value, name, get, ctx):
+    if value is not None:
+        move_order(value, 0)  # refuses what is neither warnsdorff nor a permutation of the move types
+    return value
+
+
+#: The parameters of :func:`solve_dfs`, declared once: defaults, checks, and what ``ktsolve methods`` prints.
+PARAMS = Params("dfs", (
+    Param("nodes", NODES, whole(0), "int", "Budget in moves made (10^8 is about a second on 8x8)."),
+    Param("order", None, _order, "str, optional",
+          "Move types in the order they are tried, such as 12345678, or warnsdorff; by default drawn from the "
+          "seed.", computed=by_method),
+))
+
+
 def solve_dfs(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, nodes=NODES, order=None,
               seed=None) -> SolveResult:
     """First tour of a naive depth-first search with a fixed move order, or ``unknown``.
@@ -320,7 +338,8 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=N
     >>> res.status.value, res.stats["order"], res.seed
     ('found', '12345678', 1)
     """
-    st = _run(graph, spec, nodes=nodes, order=order, seed=seed, time_limit=time_limit, keep=1,
+    values = PARAMS.check({"nodes": nodes, "order": order}, n=graph.n)
+    st = _run(graph, spec, nodes=values.nodes, order=values.order, seed=seed, time_limit=time_limit, keep=1,
               first_only=True, progress=progress)
     found = st.pop("found")
     seed = st.pop("seed")

@@ -72,13 +72,14 @@ import numpy as np
 
 from .. import jit
 from ..board import Board
-from ..driver import Deadline, Stopped, begin, drive, interrupt_guard
+from ..driver import Deadline, Stopped, begin, drive, interrupt_guard, phase
 from ..errors import UnsupportedError
 from ..proofs.theorems import full_board_proof, has_closed_tour
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._divide_blocks import load_catalog
 from ._divide_plan import _Layout, _plan_cycle, _plan_open, _Transform
+from ._params import Params
 
 __all__ = ["solve_divide", "warm"]
 
@@ -189,6 +190,10 @@ def warm() -> float:
     return jit.prepare("divide", _warm_calls, (fill_blocks, walk_part))
 
 
+#: divide takes no parameter: its table is empty (``ktsolve methods divide`` says so).
+PARAMS = Params("divide", ())
+
+
 def solve_divide(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=None) -> SolveResult:
     """Open or closed tour of a full board by divide and conquer, or a proof that none exists.
 
@@ -256,6 +261,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     s, t = spec.start, spec.end
     cyclic = spec.closed or has_closed_tour(m, n)
     reverse = False
+    phase(progress, "divide: planning the blocks")
     deadline.check("planning the blocks")
     if cyclic:
         lay, tf = _plan_cycle(cat, m, n, deadline)
@@ -267,11 +273,13 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
         return _unknown(f"divide has no stored block for {_a(spec.describe(board))} on a {m}x{n} board")
     if progress is not None:
         progress(1, 3)
+    phase(progress, "divide: filling the blocks")
     deadline.check("planning the blocks")
     deadline.extend(warm())  # a first-run compile is not the construction's time
     nxt = _successors(cat, lay, deadline)
     if progress is not None:
         progress(2, 3)
+    phase(progress, "divide: walking the tour")
     cols = lay.cols
 
     def built(sq) -> int:

@@ -43,15 +43,15 @@ import time
 
 import numpy as np
 
-from ..driver import begin, drive
+from ..driver import begin, drive, phase
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
 from . import _ga_kernels as K
+from ._params import Param, Params, Range, call_doc, described, real, whole
 from ._walks import seed_state, spec_squares, walk_arrays
-from ._params import Param, Params, call_doc, real, whole
 
 __all__ = ["solve_ga", "warm", "ga_rate", "PARAMS", "GENERATIONS", "POPULATION", "CROSSOVER", "STALL"]
 
@@ -63,6 +63,7 @@ GENES_MAX = 50_000_000
 DECODES_PER_CHUNK = 2_000_000
 
 
+@described(Range("whole", 2, POPULATION_MAX))
 def _population(value, name, get, ctx):
     """2 to :data:`POPULATION_MAX` chromosomes, and at most :data:`GENES_MAX` genes on this board."""
     p = whole(2, POPULATION_MAX)(value, name, get, ctx)
@@ -184,6 +185,7 @@ def solve_ga(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=No
             return ran, True
         return ran, ran == 0
 
+    phase(progress, "ga: generations", ga.generations)
     outcome = drive(step, units=ga.generations, deadline=deadline, progress=progress, most=ga.most)
     st = ga.stats()
     if found:

@@ -78,7 +78,7 @@ from dataclasses import dataclass
 import numpy as np
 from .. import jit
 from ..checks import check_int, check_real
-from ..driver import Stopped, begin, drive, interrupt_guard
+from ..driver import Stopped, begin, drive, interrupt_guard, phase
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
@@ -185,6 +185,7 @@ def _as_rule(rule) -> NeuralRule:
 
 # ---------------------------------------------------------------------- kernels
 from ._neural_net import NeuralNet, neural_net  # noqa: E402 - the edge arrays the kernels read
+from ._params import Param, Params, Range, described, flag, real, whole  # noqa: E402 - beside the kernels
 from ._neural_kernels import (  # noqa: E402 - the kernels live in a file of their own
     _advance,
     _begin,
@@ -483,6 +484,7 @@ def sample_neural(
                     ran = run.advance(k)
                     return ran, run.finished or (run.exhausted and run.attempts >= attempts)
 
+                phase(progress, "neural: attempts", attempts)
                 outcome = drive(step, units=None, deadline=deadline, progress=progress, first=16,
                                 position=lambda done: (run.attempts, attempts))
                 interrupted = outcome.interrupted
@@ -523,6 +525,28 @@ def _listing(graph: KnightGraph, net: NeuralNet, V: np.ndarray, spec: TourSpec) 
     s = None if spec.start is None else b.index(*spec.start)
     e = None if spec.end is None else b.index(*spec.end)
     return list_cycle(net.cycle_order(V, 0 if s is None else s), s, e)
+
+
+@described(Range("other", text=" | ".join(RULES) + " | a,b,mode (like 4,2,random)"))
+def _rule_check(value, name, get, ctx):
+    r = _as_rule(value)
+    for part, number in (("a", r.a), ("b", r.b)):
+        check_int(f"the rule's {part}", number, -MAX_WEIGHT, MAX_WEIGHT, method="neural")
+    return value
+
+
+#: The parameters of :func:`solve_neural`, declared once: defaults, checks, and what ``ktsolve methods`` prints.
+PARAMS = Params("neural", (
+    Param("rule", DEFAULT_RULE, _rule_check, "str, NeuralRule or (a, b, mode)",
+          "The update rule: sequential (U += 4 - S - 2V in random order), seed (U += 3 - S - V, synchronous), "
+          "paper, fixed, or a,b,mode."),
+    Param("attempts", 10_000, whole(1, MAX_ATTEMPTS), "int",
+          "Budget of random starts (10,000 is a few seconds on 8x8 with the default rule)."),
+    Param("max_sweeps", 1000, whole(1, MAX_SWEEPS), "int", "Sweeps per attempt before giving up on it."),
+    Param("p_on", 0.5, real(0.0, 1.0), "float", "Probability that a neuron starts on."),
+    Param("repair", False, flag, "bool",
+          "Merge the cycles of multi-cycle fixed points into one tour (counted apart, as repaired)."),
+))
 
 
 def solve_neural(
@@ -590,8 +614,10 @@ def solve_neural(
     for sq in (spec.start, spec.end):
         if sq is not None:
             graph.board.index(*sq)  # raises InvalidSquareError for a hole or a square off the board
-    attempts = check_int("attempts", attempts, 1, MAX_ATTEMPTS, method="neural")
-    st = sample_neural(graph, attempts, rule=rule, p_on=p_on, max_sweeps=max_sweeps, repair=repair,
+    values = PARAMS.check({"rule": rule, "attempts": attempts, "max_sweeps": max_sweeps, "p_on": p_on,
+                           "repair": repair}, n=graph.n)
+    st = sample_neural(graph, values.attempts, rule=values.rule, p_on=values.p_on, max_sweeps=values.max_sweeps,
+                       repair=values.repair,
                        spec=spec, time_limit=deadline, stop_first=True, progress=progress,
                        seed=seed)
     drop = ("tour_V", "repaired_V", "reason", "elapsed", "seed", "interrupted")

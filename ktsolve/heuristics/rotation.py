@@ -102,12 +102,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import jit
-from ..checks import COUNT_MAX, check_int
-from ..driver import Stopped, begin, drive, interrupt_guard
+from ..driver import Stopped, begin, drive, interrupt_guard, phase
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
 from ..seeds import derive_seeds
 from ..tour import Tour, TourSpec, list_cycle
+from ._params import Param, Params, by_method, whole
 from ._rotation_kernels import (
     _BEST,
     _CLOSED,
@@ -217,6 +217,20 @@ def _plan(graph: KnightGraph, spec: TourSpec, deadline=None) -> tuple[int, int, 
     return _corner_square(graph, _majority_colour(graph), deadline), -1, False, False
 
 
+#: The parameters of :func:`solve_rotation`, declared once: defaults, checks, and what ``ktsolve methods``
+#: prints.
+PARAMS = Params("rotation", (
+    Param("rotations", None, whole(1), "int, optional",
+          "Rotations a run may spend without growing its path before it stops; default the larger of "
+          f"{DEFAULT_ROTATIONS:,} and {ROTATIONS_PER_LENGTH} times the board's long side.",
+          computed=by_method),
+    Param("restarts", DEFAULT_RESTARTS, whole(1, MAX_RESTARTS), "int",
+          f"Runs before answering unknown, 1 to {MAX_RESTARTS:,}."),
+    Param("depth", DEFAULT_DEPTH, whole(1, _MAXD), "int",
+          f"Longest rotation sequence the repair search tries, 1 to {_MAXD}."),
+))
+
+
 def solve_rotation(
     graph: KnightGraph,
     spec: TourSpec,
@@ -282,11 +296,10 @@ def solve_rotation(
     >>> res.status.value, len(res.tour), res.seed
     ('found', 142, 1)
     """
+    values = PARAMS.check({"rotations": rotations, "restarts": restarts, "depth": depth}, n=graph.n)
+    rotations, restarts, depth = values.rotations, values.restarts, values.depth
     if rotations is None:
         rotations = max(DEFAULT_ROTATIONS, ROTATIONS_PER_LENGTH * max(graph.board.rows, graph.board.cols))
-    rotations = check_int("rotations", rotations, 1, COUNT_MAX, method="rotation")
-    restarts = check_int("restarts", restarts, 1, MAX_RESTARTS, method="rotation")
-    depth = check_int("depth", depth, 1, _MAXD, method="rotation")
     deadline, seed = begin(time_limit, seed)
     board = graph.board
     n = graph.n
@@ -371,6 +384,7 @@ def _solve(graph, spec, seed, deadline, progress, rotations, restarts, depth, st
         return spent, True
 
     start_run()
+    phase(progress, "rotation: squares on the path", n)
     outcome = drive(step, units=None, deadline=deadline, progress=progress, first=1 << 14,
                     position=lambda done: (int(state[_L]), n))
     if run["status"] == _GOING:

@@ -77,7 +77,7 @@ import numpy as np
 
 from .. import jit
 from ..checks import check_int, check_seed
-from ..driver import Stopped, begin, drive, interrupt_guard
+from ..driver import Stopped, begin, drive, interrupt_guard, phase
 from ..errors import InvalidParameterError, UnsupportedError
 from ..board import Board
 from ..graph import KnightGraph
@@ -105,6 +105,7 @@ _AUTO_CYCLE = ("roth", "pohl", "first", "random")
 
 
 # ---------------------------------------------------------------------- kernel
+from ._params import Param, Params, Range, described  # noqa: E402 - beside the kernels' imports
 from ._warnsdorff_kernels import (  # noqa: E402 - the kernels live in a file of their own
     _DONE,
     _LEN,
@@ -458,6 +459,32 @@ def warm() -> float:
     return jit.prepare("warnsdorff", _warm_calls, (_walk_start, _walk_steps))
 
 
+@described(Range("choice", options=("auto", *RULES)))
+def _rule(value, name, get, ctx):
+    if isinstance(value, str) and (value == "auto" or value in _RULE_CODE):
+        return value
+    raise InvalidParameterError(
+        f"Warnsdorff has no tie-break rule {value!r}; choose one of auto, {', '.join(RULES)}"
+    )
+
+
+@described(Range("whole", 1, MAX_RESTARTS))
+def _restarts_check(value, name, get, ctx):
+    return _restarts(value)
+
+
+#: The parameters of :func:`solve_warnsdorff`, declared once: defaults, checks, and what ``ktsolve methods``
+#: prints.
+PARAMS = Params("warnsdorff", (
+    Param("rule", "auto", _rule, '{"auto", "first", "random", "pohl", "roth", "squirrel"}',
+          "Tie-break rule: auto tries Squirrel-Cull's orderings where they apply, then roth, pohl, first and "
+          "random on each candidate walk; a named rule uses only that rule."),
+    Param("restarts", None, _restarts_check, "int, optional",
+          f"Most walks to try, 1 to {MAX_RESTARTS:,}; default from the board's size (default_restarts).",
+          computed=lambda get, n: default_restarts(n)),
+))
+
+
 def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, rule: str = "auto",
                      restarts: int | None = None, seed=None) -> SolveResult:
     """Warnsdorff's rule with restarts over start squares and tie-break rules.
@@ -516,12 +543,9 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, time_limit=None, pro
     >>> res.status.value, res.stats["walks"]
     ('unknown', 5)
     """
+    values = PARAMS.check({"rule": rule, "restarts": restarts}, n=graph.n)
+    rule, restarts = values.rule, values.restarts
     deadline, seed = begin(time_limit, seed)
-    if rule != "auto" and rule not in _RULE_CODE:
-        raise UnsupportedError(
-            f"Warnsdorff has no tie-break rule {rule!r}; choose one of auto, {', '.join(RULES)}"
-        )
-    restarts = _restarts(default_restarts(graph.n) if restarts is None else restarts)
     n = graph.n
     board = graph.board
     if n == 1 and not spec.closed:
@@ -644,6 +668,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
                     return ran, True
         return ran, False
 
+    phase(progress, "warnsdorff: walks", budget)
     outcome = drive(step, units=None, deadline=deadline, progress=progress, first=min(n, 1 << 16),
                     position=lambda done: (stats["walks"], budget))
     walks, longest = stats["walks"], stats["longest"]

@@ -59,11 +59,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import jit
-from ..checks import COUNT_MAX, check_flag, check_int
-from ..driver import Deadline, Stopped, begin, drive, interrupt_guard
-from ..errors import InvalidParameterError
+from ..driver import Deadline, Stopped, begin, drive, interrupt_guard, phase
 from ..graph import KnightGraph
 from ..result import Proof, SolveResult, Status
+from ..heuristics._params import Param, Params, flag, whole
 from ..tour import Tour, TourSpec, list_cycle
 from ._backtrack_kernels import _COUNT, _NODES, EXHAUSTED, FOUND, RUNNING, _init, _run
 
@@ -205,6 +204,7 @@ def run_search(search: Search, deadline: Deadline | None, nodes_left: int, progr
     if progress is not None and total is not None:
         def position(done):
             return min(total, done_before + search.nodes), total
+    phase(progress, "backtrack: nodes searched", total)
     outcome = drive(step, units=max(0, nodes_left - start_nodes), deadline=deadline, progress=progress,
                     first=CHUNK_NODES, position=position)
     if outcome.reason == "finished":
@@ -237,6 +237,15 @@ def _open_starts(graph: KnightGraph) -> tuple[np.ndarray, str]:
     # Low degree first: the searches from there are the shortest, and each exhausted
     # start strengthens the pruning of the later ones.
     return cand[np.argsort(deg[cand], kind="stable")], why
+
+
+#: The parameters of :func:`solve_backtrack`, declared once: default, check, and what ``ktsolve methods`` prints.
+PARAMS = Params("backtrack", (
+    Param("max_nodes", DEFAULT_MAX_NODES, whole(1), "int",
+          "Node budget over all start squares (a node is one move tried); the default is tens of seconds."),
+    Param("certify", True, flag, "bool",
+          "Re-derive a \"no\" as an unsatisfiable CNF with a DRUP proof (needs python-sat), so it carries a certificate."),
+))
 
 
 def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None,
@@ -293,12 +302,8 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, prog
     'exhaustive search'
     """
     deadline, _ = begin(time_limit, seed, seeded=False)
-    try:
-        max_nodes = check_int("max_nodes", max_nodes, 1, COUNT_MAX)
-    except InvalidParameterError:
-        raise InvalidParameterError(
-            f"max_nodes must be a whole number from 1 to {COUNT_MAX}, not {max_nodes!r}") from None
-    certify = check_flag("certify", certify, method="backtrack")
+    values = PARAMS.check({"max_nodes": max_nodes, "certify": certify}, n=graph.n)
+    max_nodes, certify = values.max_nodes, values.certify
     with interrupt_guard():
         try:
             graph.build(deadline, csr=False)

@@ -61,10 +61,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..checks import check_flag, check_int
 from ..driver import Deadline, Stopped, begin, call_guarded, interrupt_guard
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
+from ..heuristics._params import Param, Params, Range, choice, described, flag, whole
 from ..result import Proof, SolveResult, Status
 from ..seeds import derive_seed
 from ..tour import Tour, TourSpec
@@ -268,6 +268,26 @@ def _add_colour_counts(model, graph: KnightGraph, lits) -> None:
     model.add(s01 + b1 == count[1])
 
 
+@described(Range("other", text="a mapping of CP-SAT parameter names to values"))
+def _parameters(value, name, get, ctx):
+    as_mapping(value)  # refused here when it is no mapping; its names and values when CP-SAT takes them
+    return value
+
+
+#: The parameters of :func:`solve_cpsat`, declared once: defaults, checks, and what ``ktsolve methods`` prints.
+PARAMS = Params("cpsat", (
+    Param("num_workers", 1, whole(1, MAX_WORKERS), "int",
+          f"Search threads, 1 to {MAX_WORKERS}; 1 (the default) is reproducible, more are not."),
+    Param("parameters", None, _parameters, "mapping, optional",
+          "Any other CP-SAT parameter by name (in Python), applied after the defaults."),
+    Param("model", "circuit", choice(MODELS), '{"circuit", "redundant", "cuts", "sat"}',
+          "The model solved: the circuit constraint, with redundant degrees, or 2-factors refined by subtour "
+          "cuts in CP-SAT (cuts) or in Glucose (sat, needs python-sat)."),
+    Param("certify", True, flag, "bool",
+          "Re-derive a \"no\" as an unsatisfiable CNF with a DRUP proof (needs python-sat), so it carries a certificate."),
+))
+
+
 def solve_cpsat(
     graph: KnightGraph,
     spec: TourSpec,
@@ -347,10 +367,9 @@ def solve_cpsat(
     ('found', 'cuts', True)
     """
     deadline, seed = begin(time_limit, seed, default=DEFAULT_TIME_LIMIT)
-    num_workers = check_int("num_workers", num_workers, 1, MAX_WORKERS, method="cpsat")
-    certify = check_flag("certify", certify, method="cpsat")
-    if model not in MODELS:
-        raise InvalidParameterError(f"method 'cpsat': model must be one of {', '.join(MODELS)}, not {model!r}")
+    values = PARAMS.check({"num_workers": num_workers, "parameters": parameters, "model": model,
+                           "certify": certify}, n=graph.n)
+    num_workers, model, certify = values.num_workers, values.model, values.certify
     n = graph.n
     if spec.closed and n < 3:
         return SolveResult(

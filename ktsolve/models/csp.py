@@ -78,10 +78,11 @@ from __future__ import annotations
 import numbers
 import time
 
-from ..checks import check_choice, check_flag
-from ..driver import begin, interrupt_guard
+from ..checks import check_flag
+from ..driver import begin, interrupt_guard, phase
 from ..errors import InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
+from ..heuristics._params import Param, Params, Range, choice, described, flag
 from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
 
@@ -325,15 +326,33 @@ class WarnsdorffSolver:
             stack.append(self._ordered(nxt, used, keep=assignments[steps[0]]))
 
 
+@described(Range("other", text="a python-constraint solver object (in Python)"))
+def _solver_object(solver, name, get, ctx):
+    if solver is not None and (isinstance(solver, str) or not callable(getattr(solver, "getSolutionIter", None))):
+        raise InvalidParameterError(
+            f"method 'csp': solver must be a python-constraint solver object, not {solver!r}; "
+            f"name one with variant ({', '.join(VARIANTS)})"
+        )
+    return solver
+
+
+#: The parameters of :func:`solve_csp`, declared once: defaults, checks, and what ``ktsolve methods`` prints.
+PARAMS = Params("csp", (
+    Param("variant", "warnsdorff", choice(VARIANTS), '{"warnsdorff", "plain"}',
+          "The solver: backtracking in Warnsdorff's value order, or python-constraint's BacktrackingSolver "
+          "with forward checking."),
+    Param("solver", None, _solver_object, "object, optional",
+          "Any python-constraint solver object (in Python); overrides variant."),
+    Param("certify", True, flag, "bool",
+          "Re-derive a \"no\" as an unsatisfiable CNF with a DRUP proof (needs python-sat), so it carries a certificate."),
+))
+
+
 def _solver(graph: KnightGraph, variant, solver):
     """The solver object: ``solver`` when given (checked), else the one ``variant`` names."""
-    variant = check_choice("variant", variant, VARIANTS, method="csp")
+    values = PARAMS.check({"variant": variant, "solver": solver}, n=graph.n)
+    variant, solver = values.variant, values.solver
     if solver is not None:
-        if isinstance(solver, str) or not callable(getattr(solver, "getSolutionIter", None)):
-            raise InvalidParameterError(
-                f"method 'csp': solver must be a python-constraint solver object, not {solver!r}; "
-                f"name one with variant ({', '.join(VARIANTS)})"
-            )
         return solver
     if variant == "plain":
         import constraint
@@ -521,6 +540,7 @@ def longest_csp(
     optimal = False
     with interrupt_guard() as flag:
         clock = Clock(t0 + budget, flag=flag)
+        phase(progress, "csp: path length", n)
         for L in range(1, n + 1):
             if progress is not None:
                 progress(L, n)
