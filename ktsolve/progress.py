@@ -1,7 +1,9 @@
 """A progress bar for long work: drawn on a terminal, silent when output is piped.
 
-Methods report progress by calling ``progress(done, total)``; this module
-turns those calls into a tqdm bar on standard error.
+Methods report progress by calling ``progress(done, total)``, or
+``progress(done, total, note)`` to show a short note beside the bar (the
+frontier count shows its number of states); this module turns those
+calls into a tqdm bar on standard error.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ __all__ = ["terminal_progress"]
 
 @contextmanager
 def terminal_progress(desc: str, *, enabled: bool | None = None, stream=None):
-    """Yield a ``progress(done, total)`` callable, or None when not on a terminal.
+    """Yield a ``progress(done, total, note=None)`` callable, or None when not on a terminal.
 
     Parameters
     ----------
@@ -39,12 +41,14 @@ def terminal_progress(desc: str, *, enabled: bool | None = None, stream=None):
 
     bar = None
 
-    def progress(done, total):
+    def progress(done, total, note=None):
         nonlocal bar
         if bar is None:
             bar = tqdm(total=total, desc=desc, file=stream, leave=False, dynamic_ncols=True)
         if total != bar.total:
             bar.total = total
+        if note is not None:
+            bar.set_postfix_str(note, refresh=False)
         step = min(done, total) - bar.n
         if step > 0:
             bar.update(step)  # tqdm redraws at most every mininterval seconds
