@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import combinations
 
+import networkx as nx
 import numpy as np
 
 OUT = -1
@@ -207,7 +208,88 @@ def _finish_open(state, used, q):
     return False
 
 
-def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None):
+def _black(u, rows):
+    c, r = divmod(u, rows)
+    return (r + c) % 2 == 0
+
+
+def _completable(state, used, k, q, rows, look, memo):
+    """The look-ahead: can the frontier and the next squares still get the moves they need?
+
+    Real vertices: the frontier cells (each still needing ``cap - moves``)
+    and the squares ``k + 1 .. k + look`` (needing ``cap``); flexible
+    vertices: later squares next to those (at most two moves).  Moves
+    between two frontier cells are decided already, so they are left out.
+    A tour's remaining moves saturate every real vertex, except that up to
+    ``budget - used`` of them, ends of the tour, take one move less.  So
+    there is a flow from the black real vertices that saturates them (into
+    real whites up to their needs, flexible whites up to 2, and at most
+    ``free`` of them into an end), and likewise one into the white real
+    vertices.  (The two together are what a completion gives; we only test
+    each alone, a necessary condition.)  Answers are remembered by the
+    needs of the frontier cells.
+    """
+    free = q.budget - used
+    need = {u: q.cap(u) - _deg(state, u) for u in state}
+    key = (k, tuple(sorted(need.items())), free)
+    if key in memo:
+        return memo[key]
+    ahead = [u for u in q.order if k < u <= k + look]
+    for u in ahead:
+        need[u] = q.cap(u)
+    flexible = sorted({v for u in ahead for v in q.nbrs[u] if v > k + look})
+    real = set(need)
+
+    def edges():
+        for u in real:
+            for v in q.nbrs[u]:
+                if (v in real or v in flexible) and not (u <= k and v <= k) and _black(u, rows):
+                    yield u, v
+        for u in flexible:
+            for v in q.nbrs[u]:
+                if v in real and _black(u, rows):
+                    yield u, v
+
+    def eligible(u):
+        return free > 0 and u not in q.fixed and need[u] >= 1
+
+    ok = True
+    for side in ("black", "white"):
+        g = nx.DiGraph()
+        g.add_node("S")
+        g.add_node("T")
+        for u, v in edges():
+            g.add_edge(u, v, capacity=1)
+        target = 0
+        for u in real:
+            if _black(u, rows):
+                g.add_edge("S", u, capacity=need[u])
+                target += need[u] if side == "black" else 0
+                if side == "black" and eligible(u):
+                    g.add_edge(u, "E", capacity=1)
+            else:
+                g.add_edge(u, "T", capacity=need[u])
+                target += need[u] if side == "white" else 0
+                if side == "white" and eligible(u):
+                    g.add_edge("E", u, capacity=1)
+        for u in flexible:
+            if _black(u, rows) and side == "white":
+                g.add_edge("S", u, capacity=2)
+            elif not _black(u, rows) and side == "black":
+                g.add_edge(u, "T", capacity=2)
+        if free and "E" in g:
+            if side == "black":
+                g.add_edge("E", "T", capacity=free)
+            else:
+                g.add_edge("S", "E", capacity=free)
+        if target and nx.maximum_flow_value(g, "S", "T") < target:
+            ok = False
+            break
+    memo[key] = ok
+    return ok
+
+
+def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None, look=None):
     """Tours of the (turned) ``mask`` by the frontier method, in plain Python.
 
     Parameters
@@ -220,9 +302,12 @@ def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None):
         Cells after which to count the tours of the board made of the cells
         up to there (the board's prefixes); by default only the last cell.
     colours : bool, optional
-        Prune by the colour count (:func:`_balanced`); by default only when
-        the board can end at its last cell alone (a prefix that may end
-        earlier has other squares to come).
+        Prune by the colour count (:func:`_balanced`) and the look-ahead
+        (:func:`_completable`); by default only when the board can end at
+        its last cell alone (a prefix that may end earlier has other
+        squares to come).
+    look : int, optional
+        Squares of the look-ahead (default four columns, ``4 * rows``; 0: none).
 
     Returns
     -------
@@ -233,6 +318,8 @@ def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None):
     nbrs = neighbours(mask)
     q = _Question(nbrs, closed, fixed)
     order = sorted(nbrs)
+    q.order = order
+    memo = {}
     n = len(order)
     if n == 1:
         only = order[0]
@@ -241,6 +328,7 @@ def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None):
     if colours is None:
         colours = terms == {order[-1]}
     rows = mask.shape[0]
+    look = 4 * rows if look is None else look
     table = {((), 0): 1}
     counts, states = {}, []
     for k in order:
@@ -262,6 +350,8 @@ def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None):
                     if may_end and not closed and _finish_open(after, used_after, q):
                         finished += count
                     if colours and not _balanced(after, used_after, k, q, rows, order):
+                        continue
+                    if colours and look and not _completable(after, used_after, k, q, rows, look, memo):
                         continue
                     new[(tuple(sorted(after.items())), used_after)] += count
         table = dict(new)

@@ -43,8 +43,11 @@ C_NCLOSE, C_CLOSE, C_CLOSEFIX = 11, 12, 17
 C_NPRUNE, C_PRUNE, C_PRUNEREM, C_PRUNEFIX = 22, 23, 28, 33
 C_MAYEND, C_NFR, C_BASEIMB = 38, 39, 40
 INFO_COLS = 41
-#: Step outcomes: every input state done, or the new table needs more room.
-DONE, FULL = 0, 1
+#: Nodes 0-3 of every look-ahead network: source, sink, and the two hubs of tour ends.
+N_S, N_T, N_E, N_E2 = 0, 1, 2, 3
+#: Node kinds and edge kinds of the look-ahead networks (used where the plan builds them).
+K_HUB, K_FRONT, K_AHEAD, K_FLEX = 0, 1, 2, 3
+E_REV, E_UNIT, E_SREAL, E_TREAL, E_SFLEX, E_TFLEX, E_TOE, E_ET, E_SE2, E_E2W = range(10)
 
 
 @njit(cache=True, inline="always")
@@ -264,9 +267,133 @@ def _finishable(st, used):
     return ends == 1 and used == 1 and st[first] == OUTER
 
 
+@njit(cache=True, inline="always")
+def _need_of(v, fixed):
+    """Moves a frontier cell still needs: its capacity (1 for a fixed end, else 2) less its moves."""
+    need = (1 if fixed else 2) - (2 - _demand(v))
+    return need if need > 0 else 0
+
+
+@njit(cache=True)
+def _max_flow(s, n, ed, adj, adj_off, cap, target, par, queue):
+    """Flow from node 0 to node 1 of step ``s``'s network, stopping at ``target`` (a few units: BFS paths)."""
+    flow = 0
+    # direct paths source -> u -> v -> sink first: most of the flow, without a search
+    for a in range(adj_off[s, 0], adj_off[s, 1]):
+        e0 = adj[s, a]
+        u = ed[s, e0]
+        while cap[e0] > 0:
+            pushed = False
+            for b in range(adj_off[s, u], adj_off[s, u + 1]):
+                e1 = adj[s, b]
+                v = ed[s, e1]
+                if cap[e1] > 0 and v != N_S:
+                    for c in range(adj_off[s, v], adj_off[s, v + 1]):
+                        e2 = adj[s, c]
+                        if ed[s, e2] == N_T and cap[e2] > 0:
+                            cap[e0] -= 1
+                            cap[e0 ^ 1] += 1
+                            cap[e1] -= 1
+                            cap[e1 ^ 1] += 1
+                            cap[e2] -= 1
+                            cap[e2 ^ 1] += 1
+                            flow += 1
+                            pushed = True
+                            break
+                    if pushed:
+                        break
+            if not pushed:
+                break
+    while flow < target:
+        for i in range(n):
+            par[i] = -1
+        par[N_S] = -2
+        head = 0
+        tail = 1
+        queue[0] = N_S
+        found = False
+        while head < tail and not found:
+            u = queue[head]
+            head += 1
+            for a in range(adj_off[s, u], adj_off[s, u + 1]):
+                e = adj[s, a]
+                v = ed[s, e]
+                if cap[e] > 0 and par[v] == -1:
+                    par[v] = e
+                    if v == N_T:
+                        found = True
+                        break
+                    queue[tail] = v
+                    tail += 1
+        if not found:
+            break
+        v = N_T
+        while v != N_S:
+            e = par[v]
+            cap[e] -= 1
+            cap[e ^ 1] += 1
+            v = ed[s, e ^ 1]
+        flow += 1
+    return flow
+
+
+@njit(cache=True)
+def _completable(st, s, free, info, fr_slot, fr_fix, net, cap, par, queue):
+    """The look-ahead of ``tests/naive_frontier.py``: a flow saturating the real black nodes, then one
+    saturating the real white ones, each with at most ``free`` real nodes one move short (tour ends)."""
+    n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub = net
+    n_e = adj_off[s, n_nodes[s]]
+    for side in range(2):
+        for e in range(n_e):
+            cap[e] = capt[s, side, e]
+        target = tgt[s, side]
+        for j in range(info[s, C_NFR]):
+            need = _need_of(st[fr_slot[s, j]], fr_fix[s, j] != 0)
+            black = fnode[s, j, 2] != 0
+            cap[fnode[s, j, 0]] = need
+            if black == (side == 0):
+                target += need
+                if need >= 1 and fnode[s, j, 3] == 0:
+                    cap[fnode[s, j, 1]] = 1
+        cap[hub[s, side]] = free
+        if target > 0 and _max_flow(s, n_nodes[s], ed, adj, adj_off, cap, target, par, queue) < target:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _memo_key(st, s, used, budget, info, fr_slot, fr_fix):
+    key = np.int64(budget - used) << 50
+    for j in range(info[s, C_NFR]):
+        key |= np.int64(_need_of(st[fr_slot[s, j]], fr_fix[s, j] != 0)) << (2 * j)
+    return key
+
+
+@njit(cache=True)
+def _look(st, s, used, budget, info, fr_slot, fr_fix, memo, memo_n, net, work):
+    """Whether the look-ahead lets the state go on: the memo of this step's answers, else the flows."""
+    key = _memo_key(st, s, used, budget, info, fr_slot, fr_fix)
+    size = memo.shape[0]
+    h = np.int64(((_hash(key, key >> 32) >> np.uint64(32)) * np.uint64(size)) >> np.uint64(32))
+    while True:
+        if memo[h, 0] == EMPTY:
+            break
+        if memo[h, 0] == key:
+            return memo[h, 1] != 0
+        h += 1
+        if h == size:
+            h = 0
+    ok = _completable(st, s, budget - used, info, fr_slot, fr_fix, net, work[0], work[1], work[2])
+    if memo_n[0] < size * 7 // 10:  # a full memo stops remembering; the answers stay right
+        memo[h, 0] = key
+        memo[h, 1] = 1 if ok else 0
+        memo_n[0] += 1
+    return ok
+
+
 @njit(cache=True)
 def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix, slot_sign, s, closed, budget,
-         colours):
+         colours, memo, memo_n, net, work):
     """Run step ``s`` on input states ``lo`` to ``hi`` (dense rows of ``tab``) into the hash table ``new``.
 
     ``size[0]`` counts the entries of the new table; the run stops before
@@ -304,6 +431,9 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
                 if status == 2 or finishable:
                     for p in range(mods.shape[0]):
                         fin[p] = _add(fin[p], tab[row, p + 2], mods[p])
+                if status == 1 and net[0][s] > 4:
+                    if not _look(st, s, used1, budget, info, fr_slot, fr_fix, memo, memo_n, net, work):
+                        status = 0
                 if status == 1:
                     n0 = w0
                     n1 = w1

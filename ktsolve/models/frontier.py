@@ -176,6 +176,7 @@ class _Run:
         self.step = 0
         self.states = 1
         self.sizes: list[int] = []  # states after each square
+        self.looked = 0  # look-ahead answers computed (flows run), summed over the squares
 
     def _room(self, *entries: int) -> None:
         need = sum(entries) * self.bpe
@@ -198,6 +199,10 @@ class _Run:
         growth = 4.0
         chunk = 4096
         out: dict[int, np.ndarray] = {}
+        net = plan.net
+        max_e, max_n = net[1].shape[1], net[3].shape[1]
+        work = (np.zeros(max_e, dtype=np.int32), np.zeros(max_n, dtype=np.int32), np.zeros(max_n, dtype=np.int32))
+        memo_size = 1024
         for s in range(plan.n_steps):
             self.step = s
             phase = f"counting ({self.what}): square {s + 1} of {plan.n_steps}, {n:,} states"
@@ -208,13 +213,15 @@ class _Run:
             new = self._table(cap)
             size = np.zeros(1, dtype=np.int64)
             fin = np.zeros(p, dtype=np.int64)
+            memo = np.full((memo_size, 2), fk.EMPTY, dtype=np.int64)
+            memo_n = np.zeros(1, dtype=np.int64)
             row = 0
             while row < n:
                 hi = min(n, row + chunk)
                 t0 = time.perf_counter()
                 got = fk.step(tab, np.int64(row), np.int64(hi), new, size, np.int64(int(cap * LOAD)), fin,
                               self.mods, plan.info, plan.fr_slot, plan.fr_rem, plan.fr_fix, plan.slot_sign,
-                              np.int64(s), self.closed, self.budget, plan.colours)
+                              np.int64(s), self.closed, self.budget, plan.colours, memo, memo_n, net, work)
                 spent = time.perf_counter() - t0
                 if got - row > 0 and spent > 0:
                     chunk = int(min(max(1024, (got - row) * CHUNK_SECONDS / spent), 1 << 26))
@@ -228,6 +235,9 @@ class _Run:
                     new, cap = grown, bigger
                 self.deadline.check(f"counting ({self.what}): square {s + 1} of {plan.n_steps}, "
                                     f"{int(size[0]):,} states so far")
+            self.looked += int(memo_n[0])
+            if memo_n[0] >= memo_size * 6 // 10:  # the next step's memo: room for what this one needed
+                memo_size = min(memo_size * 4, max(1024, self.max_bytes // 64))
             tab = None  # the input table is done with: free it before the copy below
             m = int(fk.compact(new))
             if plan.info[s, fk.C_MAYEND]:
@@ -451,7 +461,7 @@ def strip_counts(rows: int, count: int, *, closed: bool = False, directed: bool 
 def _warm_calls() -> None:
     for closed in (False, True):
         for mods in (np.zeros(1, dtype=np.int64), np.array(primes(2), dtype=np.int64)):
-            plan = make_plan(np.ones((3, 4), dtype=bool), (0,) if not closed else ())
+            plan = make_plan(np.ones((3, 5), dtype=bool), (0,) if not closed else ())
             _Run(plan, mods, closed, 1 if not closed else 0, Deadline(None), None, 1 << 30, "warm").run()
             _Run(make_plan(np.ones((3, 4), dtype=bool), (), range(12)), mods, closed, 0 if closed else 2,
                  Deadline(None), None, 1 << 30, "warm").run()

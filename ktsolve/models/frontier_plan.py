@@ -52,7 +52,8 @@ class Plan:
     fr_fix: np.ndarray
     slot_sign: np.ndarray  # int32 (steps, 24): the colour of the frontier cell in each slot after the step
     degrees: np.ndarray  # int64: each square's neighbours, in the order of ``cells``
-    colours: bool  # the colour count prunes (only when the board ends at its last square alone)
+    colours: bool  # the colour count and the look-ahead prune (only when the board ends at its last square alone)
+    net: tuple  # the look-ahead networks: n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub (_pack_networks)
 
     @property
     def n_steps(self) -> int:
@@ -90,20 +91,131 @@ def turned(mask: np.ndarray) -> tuple[np.ndarray, bool]:
     return mask, False
 
 
-def make_plan(mask: np.ndarray, fixed=(), ends=None) -> Plan:
+def _network(k, frontier, ahead, nbrs, fixed, window, black):
+    """Step ``k``'s look-ahead network: node records, edges (forward, then reverse, in pairs)."""
+    look_end = ahead[-1] if ahead else k
+    flex = sorted({v for u in ahead for v in nbrs[u] if v > look_end})
+    nodes = [(fk.K_HUB, 0, -1, 0, 0)] * 4
+    index = {}
+    for kind, group in ((fk.K_FRONT, frontier), (fk.K_AHEAD, ahead), (fk.K_FLEX, flex)):
+        for u in group:
+            index[u] = len(nodes)
+            need = 1 if u in fixed else 2
+            nodes.append((kind, int(black(u)), u % window if kind == fk.K_FRONT else -1,
+                          need if kind == fk.K_AHEAD else 0, int(u in fixed)))
+    edges = []
+
+    def add(a, b, kind, arg):
+        edges.append((a, b, kind, arg))
+        edges.append((b, a, fk.E_REV, -1))
+
+    kinds = {u: nodes[i][0] for u, i in index.items()}
+    for u, i in index.items():
+        if not black(u):
+            continue
+        for v in nbrs[u]:
+            if v in index and not (kinds[u] == kinds[v] and kinds[u] in (fk.K_FRONT, fk.K_FLEX)):
+                add(i, index[v], fk.E_UNIT, -1)
+    for u, i in index.items():
+        real = kinds[u] != fk.K_FLEX
+        if black(u):
+            add(fk.N_S, i, fk.E_SREAL if real else fk.E_SFLEX, i)
+            if real:
+                add(i, fk.N_E, fk.E_TOE, i)
+        else:
+            add(i, fk.N_T, fk.E_TREAL if real else fk.E_TFLEX, i)
+            if real:
+                add(fk.N_E2, i, fk.E_E2W, i)
+    add(fk.N_E, fk.N_T, fk.E_ET, -1)
+    add(fk.N_S, fk.N_E2, fk.E_SE2, -1)
+    return nodes, edges
+
+
+def _pack_networks(nets):
+    """The steps' networks as padded arrays (see :mod:`ktsolve.models._frontier_kernels`).
+
+    ``adj``/``adj_off``: edges by tail node; ``ed``: each edge's head; ``capt``:
+    each side's capacities with the frontier's own edges at 0; ``tgt``: each
+    side's flow to reach from the squares ahead; ``fnode``: per frontier
+    cell (in frontier order) its source-or-sink edge, its end edge, colour
+    and whether it is fixed; ``hub``: the two hubs' edges to the sink and
+    from the source.
+    """
+    steps = len(nets)
+    max_n = max([len(n) for n, _ in nets] + [4])
+    max_e = max([len(e) for _, e in nets] + [2])
+    ed = np.zeros((steps, max_e), dtype=np.int32)
+    adj = np.zeros((steps, max_e), dtype=np.int32)
+    adj_off = np.zeros((steps, max_n + 1), dtype=np.int32)
+    n_nodes = np.zeros(steps, dtype=np.int32)
+    capt = np.zeros((steps, 2, max_e), dtype=np.int32)
+    tgt = np.zeros((steps, 2), dtype=np.int32)
+    fnode = np.full((steps, 24, 4), -1, dtype=np.int32)
+    hub = np.zeros((steps, 2), dtype=np.int32)
+    for s, (nodes, edges) in enumerate(nets):
+        n_nodes[s] = len(nodes)
+        tails = [[] for _ in nodes]
+        front = {}
+        for e, (a, b, kind, arg) in enumerate(edges):
+            ed[s, e] = b
+            tails[a].append(e)
+            rec = nodes[arg] if arg >= 0 else None
+            if rec is not None and rec[0] == fk.K_FRONT:
+                j = front.setdefault(arg, len(front))
+                fnode[s, j, 2], fnode[s, j, 3] = rec[1], rec[4]
+                if kind in (fk.E_SREAL, fk.E_TREAL):
+                    fnode[s, j, 0] = e
+                elif kind in (fk.E_TOE, fk.E_E2W):
+                    fnode[s, j, 1] = e
+                continue
+            for side in (0, 1):
+                c = 0
+                if kind == fk.E_UNIT:
+                    c = 1
+                elif kind in (fk.E_SREAL, fk.E_TREAL):
+                    c = rec[3]
+                    if (kind == fk.E_SREAL) == (side == 0):
+                        tgt[s, side] += c
+                elif kind == fk.E_SFLEX:
+                    c = 2 * side
+                elif kind == fk.E_TFLEX:
+                    c = 2 * (1 - side)
+                elif kind in (fk.E_TOE, fk.E_E2W):
+                    c = int((kind == fk.E_TOE) == (side == 0) and not rec[4])
+                capt[s, side, e] = c
+            if kind == fk.E_ET:
+                hub[s, 0] = e
+            elif kind == fk.E_SE2:
+                hub[s, 1] = e
+        pos = 0
+        for i, out in enumerate(tails):
+            adj_off[s, i] = pos
+            adj[s, pos:pos + len(out)] = out
+            pos += len(out)
+        adj_off[s, len(nodes):] = pos
+    return n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub
+
+
+def make_plan(mask: np.ndarray, fixed=(), ends=None, look=None) -> Plan:
     """The plan of a mask (true on squares) with no more rows than columns.
 
     Parameters
     ----------
     mask : 2-D bool array
-        Rows at most columns, and at most :data:`MAX_SHORT_SIDE` rows.
+        At most :data:`MAX_SHORT_SIDE` rows (the cells go down the rows, so
+        fewer rows than columns make a smaller frontier).
     fixed : cell numbers (``c * rows + r``) of fixed ends.
     ends : cell numbers after which the board may end (its prefixes
         counted); by default the last square only.
+    look : int, optional
+        Squares of the look-ahead prune (default four columns, ``4 * rows``;
+        at least ``2 * rows + 1``, so that it holds every frontier cell's
+        neighbours to come; 0 turns it off).  It runs only when the board
+        ends at its last square alone.
     """
     rows, cols = mask.shape
-    if rows > cols or rows > MAX_SHORT_SIDE:
-        raise ValueError(f"a plan needs rows <= cols and rows <= {MAX_SHORT_SIDE}, not {rows}x{cols}")
+    if rows > MAX_SHORT_SIDE:
+        raise ValueError(f"a plan takes at most {MAX_SHORT_SIDE} rows, not {rows}")
     window = 2 * rows + 2
     flat = mask.T.ravel()  # cell c * rows + r
     cells = np.flatnonzero(flat).astype(np.int64)
@@ -132,8 +244,13 @@ def make_plan(mask: np.ndarray, fixed=(), ends=None) -> Plan:
     fr_rem = np.zeros((steps, window), dtype=np.int32)
     fr_fix = np.zeros((steps, window), dtype=np.int32)
     slot_sign = np.zeros((steps, 24), dtype=np.int32)
+    look = 4 * rows if look is None else int(look)
+    if look and look < 2 * rows + 1:
+        raise ValueError(f"the look-ahead takes at least {2 * rows + 1} squares, not {look}")
+    order = cells.tolist()
+    nets = []
     frontier: list[int] = []
-    for s, k in enumerate(cells.tolist()):
+    for s, k in enumerate(order):
         row = info[s]
         row[fk.C_SLOT] = k % window
         row[fk.C_FIXED] = k in fixed
@@ -163,5 +280,12 @@ def make_plan(mask: np.ndarray, fixed=(), ends=None) -> Plan:
             slot_sign[s, u % window] = sign(u)
         to_come -= 2 * sign(k)
         row[fk.C_BASEIMB] = to_come - sum(sign(u) for u in fixed if last[u] > k)
+        if colours and look:
+            ahead = order[s + 1:s + 1 + look]
+            ahead = [u for u in ahead if u <= k + look]
+            nets.append(_network(k, frontier, ahead, nbrs, fixed, window, lambda u: sign(u) > 0))
+        else:
+            nets.append(([(fk.K_HUB, 0, -1, 0, 0)] * 4, []))
     degrees = np.array([len(nbrs[u]) for u in cells.tolist()], dtype=np.int64)
-    return Plan(rows, cols, window, cells, info, fr_slot, fr_rem, fr_fix, slot_sign, degrees, colours)
+    net = _pack_networks(nets)
+    return Plan(rows, cols, window, cells, info, fr_slot, fr_rem, fr_fix, slot_sign, degrees, colours, net)
