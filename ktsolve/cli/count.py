@@ -18,8 +18,7 @@ import click
 from ..checks import check_int
 from ..errors import KtsolveError
 from ..exit_codes import ExitCode
-from ..models.count import COUNT_METHODS, count_tours, strip_counts
-from ..models.frontier import ARITHMETIC
+from ..models.count import ARITHMETIC, COUNT_METHODS, count_tours, strip_counts
 from ..output import is_stdout
 from ..progress import terminal_progress
 from .answers import emit, interruptible, nothing_written, say_interrupted

@@ -370,28 +370,6 @@ def _memo_key(st, s, used, budget, info, fr_slot, fr_fix):
 
 
 @njit(cache=True)
-def _look(st, s, used, budget, info, fr_slot, fr_fix, memo, memo_n, net, work):
-    """Whether the look-ahead lets the state go on: the memo of this step's answers, else the flows."""
-    key = _memo_key(st, s, used, budget, info, fr_slot, fr_fix)
-    size = memo.shape[0]
-    h = np.int64(((_hash(key, key >> 32) >> np.uint64(32)) * np.uint64(size)) >> np.uint64(32))
-    while True:
-        if memo[h, 0] == EMPTY:
-            break
-        if memo[h, 0] == key:
-            return memo[h, 1] != 0
-        h += 1
-        if h == size:
-            h = 0
-    ok = _completable(st, s, budget - used, info, fr_slot, fr_fix, net, work[0], work[1], work[2])
-    if memo_n[0] < size * 7 // 10:  # a full memo stops remembering; the answers stay right
-        memo[h, 0] = key
-        memo[h, 1] = 1 if ok else 0
-        memo_n[0] += 1
-    return ok
-
-
-@njit(cache=True)
 def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix, slot_sign, s, closed, budget,
          colours, memo, memo_n, net, work):
     """Run step ``s`` on input states ``lo`` to ``hi`` (dense rows of ``tab``) into the hash table ``new``.
@@ -405,6 +383,9 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
     children = 1 << nback
     st = np.empty(24, dtype=np.int64)
     log = np.empty((64, 2), dtype=np.int64)
+    look = net[0][s] > 4
+    msize = memo.shape[0]
+    fcap, fpar, fqueue = work
     for row in range(lo, hi):
         if size[0] + children > limit:
             return row
@@ -431,8 +412,23 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
                 if status == 2 or finishable:
                     for p in range(mods.shape[0]):
                         fin[p] = _add(fin[p], tab[row, p + 2], mods[p])
-                if status == 1 and net[0][s] > 4:
-                    if not _look(st, s, used1, budget, info, fr_slot, fr_fix, memo, memo_n, net, work):
+                if status == 1 and look:
+                    # the look-ahead: this step's remembered answer for the frontier's needs, else the flows
+                    key = _memo_key(st, s, used1, budget, info, fr_slot, fr_fix)
+                    h = np.int64(((_hash(key, key >> 32) >> np.uint64(32)) * np.uint64(msize)) >> np.uint64(32))
+                    while memo[h, 0] != EMPTY and memo[h, 0] != key:
+                        h += 1
+                        if h == msize:
+                            h = 0
+                    if memo[h, 0] == key:
+                        ok = memo[h, 1] != 0
+                    else:
+                        ok = _completable(st, s, budget - used1, info, fr_slot, fr_fix, net, fcap, fpar, fqueue)
+                        if memo_n[0] < msize * 7 // 10:  # a full memo stops remembering; answers stay right
+                            memo[h, 0] = key
+                            memo[h, 1] = 1 if ok else 0
+                            memo_n[0] += 1
+                    if not ok:
                         status = 0
                 if status == 1:
                     n0 = w0

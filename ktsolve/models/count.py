@@ -12,8 +12,8 @@ Two methods (``method=``):
   states, not of tours (6 x 8's 55 million closed tours in a second).
 * ``"auto"`` (the default): the frontier method when the board's shorter
   side (rows and columns made only of holes left out) is at most
-  :data:`AUTO_FRONTIER_SIDE`, exhaustive search otherwise or when a node
-  budget (``max_nodes``) is given.
+  :data:`AUTO_FRONTIER_SIDE`, exhaustive search otherwise or when an
+  option of the search (``max_nodes``, ``symmetry=False``) is given.
 
 What is counted:
 
@@ -64,10 +64,9 @@ from ..checks import COUNT_MAX, check_int, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
 from ..driver import Deadline
-from .backtrack import Search, run_search
 
 __all__ = ["TourCount", "count_tours", "count_per_start", "board_symmetries", "strip_counts", "DEFAULT_COUNT_NODES",
-           "COUNT_METHODS", "AUTO_FRONTIER_SIDE"]
+           "COUNT_METHODS", "AUTO_FRONTIER_SIDE", "ARITHMETIC"]
 
 #: Default node budget of a count (minutes of search).
 DEFAULT_COUNT_NODES = 20_000_000_000
@@ -75,6 +74,8 @@ DEFAULT_COUNT_NODES = 20_000_000_000
 COUNT_METHODS = ("auto", "frontier", "search")
 #: ``auto`` counts by the frontier method up to this shorter side (see benchmarks/results/count.md).
 AUTO_FRONTIER_SIDE = 8
+#: How the frontier method keeps counts exact (:mod:`ktsolve.models.frontier`).
+ARITHMETIC = ("auto", "int64", "residues")
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,8 @@ class _Counter:
             self.reason = "the time limit ran out"
             self.partial = 0
             return None
+        from .backtrack import Search, run_search  # numba: imported when a search runs
+
         search = Search(self.graph, start, end, closed=closed, counting=True)
         outcome = run_search(search, self.deadline, self.max_nodes - self.nodes)
         self.nodes += search.nodes
@@ -233,7 +236,7 @@ def count_tours(board, *, closed: bool = False, start=None, end=None, directed: 
         Search: one start per orbit of the board's symmetries (default).
     max_nodes : int, optional
         Search: node budget (default :data:`DEFAULT_COUNT_NODES`); giving
-        one makes ``auto`` search.
+        one (or ``symmetry=False``) makes ``auto`` search.
     time_limit : float or Deadline, optional
         Seconds.
     max_memory : int, optional
@@ -333,7 +336,8 @@ def _pick(board: Board, method, max_nodes, symmetry, max_memory, arithmetic, pri
         from .frontier_plan import cropped
 
         short = min(cropped(board.mask)[0].shape)  # rows and columns of holes at the edges do not count
-        method = "frontier" if short <= AUTO_FRONTIER_SIDE and max_nodes is None else "search"
+        searching = max_nodes is not None or symmetry is not True  # options only the search has
+        method = "frontier" if short <= AUTO_FRONTIER_SIDE and not searching else "search"
     if method == "frontier" and (max_nodes is not None or symmetry is not True):
         raise UnsupportedError("max_nodes and symmetry are options of the exhaustive search "
                                "(method='search'), not of the frontier method")

@@ -69,13 +69,12 @@ from ..errors import InvalidParameterError, UnsupportedError
 from ..request import as_board
 from . import _frontier_kernels as fk
 from .frontier_exact import bound_bits, crt, primes, residues_needed
+from .count import ARITHMETIC
 from .frontier_plan import MAX_SHORT_SIDE, Plan, cropped, make_plan, turned
 
 __all__ = ["FrontierCount", "StripCounts", "count_board", "strip_counts", "default_memory", "warm",
            "ARITHMETIC"]
 
-#: How counts are kept: ``auto`` (int64 where the bound's square root fits, else residues), ``int64``, ``residues``.
-ARITHMETIC = ("auto", "int64", "residues")
 #: Largest fill of a hash table before it grows.
 LOAD = 0.7
 #: ``auto`` runs one int64 pass when the bound is below 2**(2 * INT64_GUESS_BITS): counts measured so far lie
@@ -138,11 +137,12 @@ class StripCounts:
     interrupted: bool = False
 
 
-class _OutOfMemory(Exception):
-    def __init__(self, states: int, need: int):
-        super().__init__(states, need)
-        self.states = states
-        self.need = need
+@dataclass(frozen=True)
+class _OutOfMemory:
+    """Why a run stopped short of memory: the states reached and the bytes the next table needed."""
+
+    states: int
+    need: int
 
 
 def default_memory() -> int:
@@ -177,20 +177,27 @@ class _Run:
         self.states = 1
         self.sizes: list[int] = []  # states after each square
         self.looked = 0  # look-ahead answers computed (flows run), summed over the squares
+        self.short: _OutOfMemory | None = None  # set when the memory budget stopped the run
 
-    def _room(self, *entries: int) -> None:
+    def _room(self, *entries: int) -> bool:
+        """Whether tables of these many entries fit the budget (else the run records why it stops)."""
         need = sum(entries) * self.bpe
         if need > self.max_bytes:
-            raise _OutOfMemory(self.states, need)
+            self.short = _OutOfMemory(self.states, need)
+            return False
         self.peak_bytes = max(self.peak_bytes, need)
+        return True
 
     def _table(self, cap: int) -> np.ndarray:
         tab = np.zeros((cap, 2 + self.mods.size), dtype=np.int64)
         tab[:, 0] = fk.EMPTY
         return tab
 
-    def run(self) -> dict[int, np.ndarray]:
-        """Residues (or int64 counts) of the tours that end at each step where the board may end."""
+    def run(self) -> dict[int, np.ndarray] | None:
+        """Residues (or int64 counts) of the tours that end at each step where the board may end.
+
+        None when the memory budget stopped the run (``self.short`` says why).
+        """
         plan, p = self.plan, self.mods.size
         word = fk.empty_word()
         tab = np.ones((1, 2 + p), dtype=np.int64)
@@ -209,7 +216,8 @@ class _Run:
             self.deadline.check(phase)
             cap = int(max(64.0, n * growth * 1.1) / LOAD) + 64
             cap = min(cap, max(64, self.max_bytes // self.bpe - n))
-            self._room(n, cap)
+            if not self._room(n, cap):
+                return None
             new = self._table(cap)
             size = np.zeros(1, dtype=np.int64)
             fin = np.zeros(p, dtype=np.int64)
@@ -229,7 +237,8 @@ class _Run:
                 self.states = int(size[0])
                 if row < hi:  # the table is full: half as much room again
                     bigger = cap + cap // 2
-                    self._room(n, cap, bigger)
+                    if not self._room(n, cap, bigger):
+                        return None
                     grown = self._table(bigger)
                     fk.rehash(new, grown, self.mods)
                     new, cap = grown, bigger
@@ -242,7 +251,8 @@ class _Run:
             m = int(fk.compact(new))
             if plan.info[s, fk.C_MAYEND]:
                 out[s] = fin.copy()
-            self._room(cap, m)
+            if not self._room(cap, m):
+                return None
             tab = new[:m].copy()
             del new
             growth = min(64.0, max(1.0, m / max(n, 1)))
@@ -288,8 +298,8 @@ def _settle(plan: Plan, closed: bool, budget: int, deadline: Deadline, progress,
                 raw = run.run()
         except Stopped as exc:
             return None, run, label, exc
-        except _OutOfMemory as exc:
-            return None, run, label, exc
+        if raw is None:
+            return None, run, label, run.short
         values = {s: _value(r, mods) for s, r in raw.items()}
         if all(v is not None for v in values.values()):
             return values, run, label, None
