@@ -226,8 +226,10 @@ def _completable(state, used, k, q, rows, look, memo):
     real whites up to their needs, flexible whites up to 2, and at most
     ``free`` of them into an end), and likewise one into the white real
     vertices.  (The two together are what a completion gives; we only test
-    each alone, a necessary condition.)  Answers are remembered by the
-    needs of the frontier cells.
+    each alone, a necessary condition.)  How many of the free ends to come
+    are black is known from the colour count (:func:`_balanced`), so the
+    black flow may leave that many short and the white flow the rest.
+    Answers are remembered by the needs of the frontier cells.
     """
     free = q.budget - used
     need = {u: q.cap(u) - _deg(state, u) for u in state}
@@ -278,15 +280,26 @@ def _completable(state, used, k, q, rows, look, memo):
             elif not _black(u, rows) and side == "black":
                 g.add_edge(u, "T", capacity=2)
         if free and "E" in g:
+            # the colour count says how many of the free ends to come are black: d = black - white
+            d = 2 * sum(_colour(u, rows) for u in q.order if u > k)
+            d += sum(_colour(u, rows) * (2 - _deg(state, u)) for u in state)
+            d -= sum(_colour(u, rows) for u in q.fixed if q.last[u] > k)
+            ends = (free + d) // 2 if side == "black" else (free - d) // 2
             if side == "black":
-                g.add_edge("E", "T", capacity=free)
+                g.add_edge("E", "T", capacity=ends)
             else:
-                g.add_edge("S", "E", capacity=free)
+                g.add_edge("S", "E", capacity=ends)
         if target and nx.maximum_flow_value(g, "S", "T") < target:
             ok = False
             break
     memo[key] = ok
     return ok
+
+
+def _window_counts(k, look, order):
+    """The look-ahead runs where its window ``k + 1 .. k + look`` reaches the last square or holds a hole."""
+    inside = [u for u in order if k < u <= k + look]
+    return k + look >= order[-1] or len(inside) < min(look, order[-1] - k)
 
 
 def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None, look=None):
@@ -351,7 +364,8 @@ def frontier_count(mask, *, closed=False, fixed=(), terms=None, colours=None, lo
                         finished += count
                     if colours and not _balanced(after, used_after, k, q, rows, order):
                         continue
-                    if colours and look and not _completable(after, used_after, k, q, rows, look, memo):
+                    if colours and look and _window_counts(k, look, order) and \
+                            not _completable(after, used_after, k, q, rows, look, memo):
                         continue
                     new[(tuple(sorted(after.items())), used_after)] += count
         table = dict(new)

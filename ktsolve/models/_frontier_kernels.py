@@ -338,11 +338,17 @@ def _max_flow(s, n, ed, adj, adj_off, cap, target, par, queue):
 
 
 @njit(cache=True)
-def _completable(st, s, free, info, fr_slot, fr_fix, net, cap, par, queue):
+def _completable(st, s, free, info, fr_slot, fr_fix, slot_sign, net, cap, par, queue):
     """The look-ahead of ``tests/naive_frontier.py``: a flow saturating the real black nodes, then one
-    saturating the real white ones, each with at most ``free`` real nodes one move short (tour ends)."""
+    saturating the real white ones, with as many real nodes one move short (tour ends) as the colour
+    count leaves free ends of that colour to come."""
     n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub = net
     n_e = adj_off[s, n_nodes[s]]
+    d = info[s, C_BASEIMB]  # free ends to come: black ones less white ones
+    for i in range(24):
+        d += slot_sign[s, i] * _demand(st[i])
+    ends_black = (free + d) // 2
+    ends_white = free - ends_black
     for side in range(2):
         for e in range(n_e):
             cap[e] = capt[s, side, e]
@@ -355,7 +361,7 @@ def _completable(st, s, free, info, fr_slot, fr_fix, net, cap, par, queue):
                 target += need
                 if need >= 1 and fnode[s, j, 3] == 0:
                     cap[fnode[s, j, 1]] = 1
-        cap[hub[s, side]] = free
+        cap[hub[s, side]] = ends_black if side == 0 else ends_white
         if target > 0 and _max_flow(s, n_nodes[s], ed, adj, adj_off, cap, target, par, queue) < target:
             return False
     return True
@@ -423,7 +429,7 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
                     if memo[h, 0] == key:
                         ok = memo[h, 1] != 0
                     else:
-                        ok = _completable(st, s, budget - used1, info, fr_slot, fr_fix, net, fcap, fpar, fqueue)
+                        ok = _completable(st, s, budget - used1, info, fr_slot, fr_fix, slot_sign, net, fcap, fpar, fqueue)
                         if memo_n[0] < msize * 7 // 10:  # a full memo stops remembering; answers stay right
                             memo[h, 0] = key
                             memo[h, 1] = 1 if ok else 0

@@ -75,8 +75,8 @@ from .frontier_plan import MAX_SHORT_SIDE, Plan, cropped, make_plan, turned
 __all__ = ["FrontierCount", "StripCounts", "count_board", "strip_counts", "default_memory", "warm",
            "ARITHMETIC"]
 
-#: Largest fill of a hash table before it grows.
-LOAD = 0.7
+#: Largest fill of a hash table before it grows (linear probing with a well-mixed hash stays quick there).
+LOAD = 0.8
 #: ``auto`` runs one int64 pass when the bound is below 2**(2 * INT64_GUESS_BITS): counts measured so far lie
 #: near the bound's square root (8 x 8 closed: 2**43.6 for a bound of 2**88); past it, residues at once.
 INT64_GUESS_BITS = 56
@@ -214,7 +214,7 @@ class _Run:
             self.step = s
             phase = f"counting ({self.what}): square {s + 1} of {plan.n_steps}, {n:,} states"
             self.deadline.check(phase)
-            cap = int(max(64.0, n * growth * 1.1) / LOAD) + 64
+            cap = int(max(64.0, n * growth * 1.05) / LOAD) + 64
             cap = min(cap, max(64, self.max_bytes // self.bpe - n))
             if not self._room(n, cap):
                 return None
@@ -251,9 +251,9 @@ class _Run:
             m = int(fk.compact(new))
             if plan.info[s, fk.C_MAYEND]:
                 out[s] = fin.copy()
-            if not self._room(cap, m):
-                return None
-            tab = new[:m].copy()
+            # the compacted table is the next input: shrunk where it lies (realloc gives the tail back, no copy)
+            new.resize((m, 2 + p), refcheck=False)
+            tab = new
             del new
             growth = min(64.0, max(1.0, m / max(n, 1)))
             n = m

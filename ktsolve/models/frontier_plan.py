@@ -91,6 +91,16 @@ def turned(mask: np.ndarray) -> tuple[np.ndarray, bool]:
     return mask, False
 
 
+def _looks(k: int, look: int, ahead: list[int], last: int) -> bool:
+    """Whether square ``k``'s look-ahead runs: its window reaches the board's last square, or holds a hole.
+
+    Elsewhere the squares at the window's far side, free to take any
+    moves, let every state pass (measured: no state of 6x8 or 8x8 is cut
+    before the window reaches the end), and the flows would cost time.
+    """
+    return k + look >= last or len(ahead) < min(look, last - k)
+
+
 def _network(k, frontier, ahead, nbrs, fixed, window, black):
     """Step ``k``'s look-ahead network: node records, edges (forward, then reverse, in pairs)."""
     look_end = ahead[-1] if ahead else k
@@ -211,7 +221,8 @@ def make_plan(mask: np.ndarray, fixed=(), ends=None, look=None) -> Plan:
         Squares of the look-ahead prune (default four columns, ``4 * rows``;
         at least ``2 * rows + 1``, so that it holds every frontier cell's
         neighbours to come; 0 turns it off).  It runs only when the board
-        ends at its last square alone.
+        ends at its last square alone, on the squares whose window reaches
+        the last square or holds a hole (:func:`_looks`).
     """
     rows, cols = mask.shape
     if rows > MAX_SHORT_SIDE:
@@ -280,9 +291,8 @@ def make_plan(mask: np.ndarray, fixed=(), ends=None, look=None) -> Plan:
             slot_sign[s, u % window] = sign(u)
         to_come -= 2 * sign(k)
         row[fk.C_BASEIMB] = to_come - sum(sign(u) for u in fixed if last[u] > k)
-        if colours and look:
-            ahead = order[s + 1:s + 1 + look]
-            ahead = [u for u in ahead if u <= k + look]
+        ahead = [u for u in order[s + 1:s + 1 + look] if u <= k + look]
+        if colours and look and _looks(k, look, ahead, order[-1]):
             nets.append(_network(k, frontier, ahead, nbrs, fixed, window, lambda u: sign(u) > 0))
         else:
             nets.append(([(fk.K_HUB, 0, -1, 0, 0)] * 4, []))
