@@ -37,7 +37,9 @@ def test_counts(args, out):
 def test_json_says_what_was_counted():
     res = invoke(["count", "5x5", "--start", "a1", "--format", "json"])
     got = json.loads(res.stdout)
-    assert got["value"] == 304 and got["count"] == "open tours (directed) from a1" and got["method"] == "frontier"
+    assert got["value"] == 304 and got["count"] == "open tours (directed) from a1" and got["method"] == "search"
+    got = json.loads(invoke(["count", "6x6", "--closed", "--format", "json"]).stdout)
+    assert got["value"] == 9862 and got["method"] == "frontier" and got["states"] > 0
 
 
 def test_a_board_file(tmp_path):

@@ -255,6 +255,7 @@ def test_a_memory_budget_stops_with_the_states_reached():
     ({"method": "nope"}, InvalidParameterError, "method"),
     ({"method": "frontier", "max_nodes": 10}, UnsupportedError, "max_nodes"),
     ({"method": "search", "max_memory": 1 << 30}, UnsupportedError, "max_memory"),
+    ({"max_nodes": 10, "max_memory": 1 << 30}, UnsupportedError, "max_memory"),
     ({"method": "frontier", "arithmetic": "float"}, InvalidParameterError, "arithmetic"),
     ({"method": "frontier", "max_memory": 10}, InvalidParameterError, "max_memory"),
     ({"method": "frontier", "closed": True, "start": "a1"}, UnsupportedError, "closed"),
@@ -270,9 +271,10 @@ def test_a_board_too_wide_for_the_plan_is_refused():
     assert count_tours("12x12", method="auto", closed=True, max_nodes=10).method == "search"
 
 
-def test_auto_picks_the_frontier_on_narrow_boards_and_search_on_wide_ones():
-    assert count_tours("5x5").method == "frontier"
-    assert count_tours("5x5", max_nodes=10**6).method == "search"
+def test_auto_picks_the_frontier_on_narrow_boards_and_search_on_wide_or_tiny_ones():
+    assert count_tours("6x6", closed=True).method == "frontier"
+    assert count_tours("5x5").method == "search"  # 25 squares: search takes milliseconds
+    assert count_tours("6x6", closed=True, max_nodes=10**8).method == "search"
     assert count_tours("9x9", closed=True, max_nodes=10).method == "search"
 
 

@@ -102,11 +102,13 @@ def count_command(board, holes, closed, start, end, directed, terms, cells, meth
         directed = not closed
     if not directed and (start is not None or end is not None):
         raise click.UsageError("tours from --start or to --end are counted directed; leave out --undirected")
-    extra = {} if method == "search" else {"max_memory": memory, "arithmetic": arithmetic, "prime_set": prime_set}
+    extra = {"max_memory": memory, "arithmetic": arithmetic, "prime_set": prime_set}
     if method == "search" and (memory is not None or arithmetic != "auto" or prime_set):
         raise click.UsageError("--memory, --arithmetic and --primes belong to the frontier method, not to search")
+    if method == "search":
+        extra = {}
     with terminal_progress("ktsolve count") as progress:
-        if method != "search" and progress is not None:
+        if progress is not None:
             extra["progress"] = progress
         res = interruptible(lambda: count_tours(b, closed=closed, start=start, end=end, directed=directed,
                                                 method=method, time_limit=time_limit, **extra))

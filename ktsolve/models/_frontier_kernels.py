@@ -275,35 +275,29 @@ def _need_of(v, fixed):
 
 
 @njit(cache=True)
-def _max_flow(s, n, ed, adj, adj_off, cap, target, par, queue):
+def _max_flow(s, n, ed, adj, adj_off, tedge, cap, target, par, queue):
     """Flow from node 0 to node 1 of step ``s``'s network, stopping at ``target`` (a few units: BFS paths)."""
     flow = 0
     # direct paths source -> u -> v -> sink first: most of the flow, without a search
     for a in range(adj_off[s, 0], adj_off[s, 1]):
         e0 = adj[s, a]
         u = ed[s, e0]
-        while cap[e0] > 0:
-            pushed = False
-            for b in range(adj_off[s, u], adj_off[s, u + 1]):
-                e1 = adj[s, b]
-                v = ed[s, e1]
-                if cap[e1] > 0 and v != N_S:
-                    for c in range(adj_off[s, v], adj_off[s, v + 1]):
-                        e2 = adj[s, c]
-                        if ed[s, e2] == N_T and cap[e2] > 0:
-                            cap[e0] -= 1
-                            cap[e0 ^ 1] += 1
-                            cap[e1] -= 1
-                            cap[e1 ^ 1] += 1
-                            cap[e2] -= 1
-                            cap[e2 ^ 1] += 1
-                            flow += 1
-                            pushed = True
-                            break
-                    if pushed:
-                        break
-            if not pushed:
-                break
+        b = adj_off[s, u]
+        end = adj_off[s, u + 1]
+        while cap[e0] > 0 and b < end:
+            e1 = adj[s, b]
+            v = ed[s, e1]
+            e2 = tedge[s, v]
+            if cap[e1] > 0 and e2 >= 0 and cap[e2] > 0:
+                cap[e0] -= 1
+                cap[e0 ^ 1] += 1
+                cap[e1] -= 1
+                cap[e1 ^ 1] += 1
+                cap[e2] -= 1
+                cap[e2 ^ 1] += 1
+                flow += 1
+            else:
+                b += 1
     while flow < target:
         for i in range(n):
             par[i] = -1
@@ -342,7 +336,7 @@ def _completable(st, s, free, info, fr_slot, fr_fix, slot_sign, net, cap, par, q
     """The look-ahead of ``tests/naive_frontier.py``: a flow saturating the real black nodes, then one
     saturating the real white ones, with as many real nodes one move short (tour ends) as the colour
     count leaves free ends of that colour to come."""
-    n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub = net
+    n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub, tedge = net
     n_e = adj_off[s, n_nodes[s]]
     d = info[s, C_BASEIMB]  # free ends to come: black ones less white ones
     for i in range(24):
@@ -362,7 +356,7 @@ def _completable(st, s, free, info, fr_slot, fr_fix, slot_sign, net, cap, par, q
                 if need >= 1 and fnode[s, j, 3] == 0:
                     cap[fnode[s, j, 1]] = 1
         cap[hub[s, side]] = ends_black if side == 0 else ends_white
-        if target > 0 and _max_flow(s, n_nodes[s], ed, adj, adj_off, cap, target, par, queue) < target:
+        if target > 0 and _max_flow(s, n_nodes[s], ed, adj, adj_off, tedge, cap, target, par, queue) < target:
             return False
     return True
 
@@ -381,7 +375,8 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
     """Run step ``s`` on input states ``lo`` to ``hi`` (dense rows of ``tab``) into the hash table ``new``.
 
     ``size[0]`` counts the entries of the new table; the run stops before
-    a state whose children could take it past ``limit`` entries.  Tours
+    a state whose children could take it past ``limit`` entries, or the
+    look-ahead's memo past 0.7 of its rows (the caller grows it).  Tours
     that end at this cell are added to ``fin``.  Returns the row reached.
     """
     nback = info[s, C_NBACK]
@@ -393,7 +388,7 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
     msize = memo.shape[0]
     fcap, fpar, fqueue = work
     for row in range(lo, hi):
-        if size[0] + children > limit:
+        if size[0] + children > limit or (look and memo_n[0] + children > msize * 7 // 10):
             return row
         w0 = tab[row, 0]
         w1 = tab[row, 1]
@@ -430,10 +425,9 @@ def step(tab, lo, hi, new, size, limit, fin, mods, info, fr_slot, fr_rem, fr_fix
                         ok = memo[h, 1] != 0
                     else:
                         ok = _completable(st, s, budget - used1, info, fr_slot, fr_fix, slot_sign, net, fcap, fpar, fqueue)
-                        if memo_n[0] < msize * 7 // 10:  # a full memo stops remembering; answers stay right
-                            memo[h, 0] = key
-                            memo[h, 1] = 1 if ok else 0
-                            memo_n[0] += 1
+                        memo[h, 0] = key  # room is left: a row starts only below 0.7 of the memo less its children
+                        memo[h, 1] = 1 if ok else 0
+                        memo_n[0] += 1
                     if not ok:
                         status = 0
                 if status == 1:
@@ -464,6 +458,22 @@ def rehash(tab, new, mods):
         if tab[h, 0] != EMPTY:
             n += _insert(new, tab[h, 0], tab[h, 1], tab, h, mods)
     return n
+
+
+@njit(cache=True)
+def rememo(memo, new):
+    """Move the look-ahead's remembered answers into a larger memo."""
+    size = new.shape[0]
+    for i in range(memo.shape[0]):
+        key = memo[i, 0]
+        if key != EMPTY:
+            h = np.int64(((_hash(key, key >> 32) >> np.uint64(32)) * np.uint64(size)) >> np.uint64(32))
+            while new[h, 0] != EMPTY:
+                h += 1
+                if h == size:
+                    h = 0
+            new[h, 0] = key
+            new[h, 1] = memo[i, 1]
 
 
 @njit(cache=True)

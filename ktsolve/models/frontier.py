@@ -235,9 +235,15 @@ class _Run:
                     chunk = int(min(max(1024, (got - row) * CHUNK_SECONDS / spent), 1 << 26))
                 row = int(got)
                 self.states = int(size[0])
-                if row < hi:  # the table is full: half as much room again
+                if row < hi and memo_n[0] + 16 > memo_size * 7 // 10:  # the memo is full: four times the room
+                    bigger = memo.copy()
+                    memo = np.full((memo_size * 4, 2), fk.EMPTY, dtype=np.int64)
+                    fk.rememo(bigger, memo)
+                    memo_size *= 4
+                    del bigger
+                elif row < hi:  # the table is full: half as much room again
                     bigger = cap + cap // 2
-                    if not self._room(n, cap, bigger):
+                    if not self._room(n, cap, bigger, memo_size * 2 // 3):
                         return None
                     grown = self._table(bigger)
                     fk.rehash(new, grown, self.mods)
@@ -245,8 +251,7 @@ class _Run:
                 self.deadline.check(f"counting ({self.what}): square {s + 1} of {plan.n_steps}, "
                                     f"{int(size[0]):,} states so far")
             self.looked += int(memo_n[0])
-            if memo_n[0] >= memo_size * 6 // 10:  # the next step's memo: room for what this one needed
-                memo_size = min(memo_size * 4, max(1024, self.max_bytes // 64))
+            memo_size = max(1024, int(memo_n[0]) * 2)  # the next step's memo: room for what this one needed
             tab = None  # the input table is done with: free it before the copy below
             m = int(fk.compact(new))
             if plan.info[s, fk.C_MAYEND]:

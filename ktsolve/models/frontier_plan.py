@@ -53,7 +53,7 @@ class Plan:
     slot_sign: np.ndarray  # int32 (steps, 24): the colour of the frontier cell in each slot after the step
     degrees: np.ndarray  # int64: each square's neighbours, in the order of ``cells``
     colours: bool  # the colour count and the look-ahead prune (only when the board ends at its last square alone)
-    net: tuple  # the look-ahead networks: n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub (_pack_networks)
+    net: tuple  # the look-ahead networks: n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub, tedge (_pack_networks)
 
     @property
     def n_steps(self) -> int:
@@ -149,7 +149,7 @@ def _pack_networks(nets):
     side's flow to reach from the squares ahead; ``fnode``: per frontier
     cell (in frontier order) its source-or-sink edge, its end edge, colour
     and whether it is fixed; ``hub``: the two hubs' edges to the sink and
-    from the source.
+    from the source; ``tedge``: each node's edge to the sink (-1: none).
     """
     steps = len(nets)
     max_n = max([len(n) for n, _ in nets] + [4])
@@ -162,6 +162,7 @@ def _pack_networks(nets):
     tgt = np.zeros((steps, 2), dtype=np.int32)
     fnode = np.full((steps, 24, 4), -1, dtype=np.int32)
     hub = np.zeros((steps, 2), dtype=np.int32)
+    tedge = np.full((steps, max_n), -1, dtype=np.int32)
     for s, (nodes, edges) in enumerate(nets):
         n_nodes[s] = len(nodes)
         tails = [[] for _ in nodes]
@@ -169,6 +170,8 @@ def _pack_networks(nets):
         for e, (a, b, kind, arg) in enumerate(edges):
             ed[s, e] = b
             tails[a].append(e)
+            if b == fk.N_T and kind != fk.E_REV:
+                tedge[s, a] = e
             rec = nodes[arg] if arg >= 0 else None
             if rec is not None and rec[0] == fk.K_FRONT:
                 j = front.setdefault(arg, len(front))
@@ -203,7 +206,7 @@ def _pack_networks(nets):
             adj[s, pos:pos + len(out)] = out
             pos += len(out)
         adj_off[s, len(nodes):] = pos
-    return n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub
+    return n_nodes, ed, adj, adj_off, capt, tgt, fnode, hub, tedge
 
 
 def make_plan(mask: np.ndarray, fixed=(), ends=None, look=None) -> Plan:
