@@ -284,3 +284,33 @@ def test_rows_and_columns_of_holes_at_the_edges_are_cut_off():
     res = count_tours(board, closed=True, directed=False)
     assert res.method == "frontier" and res.value == 176  # the 3 x 12 board's closed tours (OEIS A169764)
     assert count_tours(board, start=(4, 0)).value == count_tours("3x12", start=(0, 0)).value
+
+
+def test_after_warm_no_count_compiles_a_kernel():
+    """warm() calls every kernel with the argument types counts use: a count afterwards adds no signature."""
+    from ktsolve import jit
+    from ktsolve.models import frontier
+
+    frontier.warm()
+    kernels = jit.kernels_of(fk)
+    before = {k.__name__: len(k.signatures) for k in kernels}
+    count_tours("4x7", closed=True, method="frontier")
+    count_tours(Board(5, 6, holes=[(0, 0)]), start=(4, 5), method="frontier")
+    count_tours("4x8", method="frontier", arithmetic="residues")
+    strip_counts(4, 12, closed=True)
+    strip_counts(3, 20, by="cells", arithmetic="residues")
+    count_tours("7x7", closed=True, method="frontier", time_limit=0.5)
+    assert {k.__name__: len(k.signatures) for k in kernels} == before
+
+
+def test_the_progress_bar_shows_the_states():
+    import io
+
+    from ktsolve.progress import terminal_progress
+
+    stream = io.StringIO()
+    with terminal_progress("count", enabled=True, stream=stream) as progress:
+        count_tours("6x6", closed=True, method="frontier", progress=progress)
+    assert "states" in stream.getvalue()
+    with terminal_progress("count", stream=io.StringIO()) as progress:
+        assert progress is None  # silent when not a terminal

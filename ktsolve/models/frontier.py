@@ -474,6 +474,10 @@ def strip_counts(rows: int, count: int, *, closed: bool = False, directed: bool 
 
 
 def _warm_calls() -> None:
+    for p in (1, 2):  # a table and a memo growing, as a count's do when its first guess is short
+        tab = np.full((4, 2 + p), fk.EMPTY, dtype=np.int64)
+        fk.rehash(tab, np.full((8, 2 + p), fk.EMPTY, dtype=np.int64), np.zeros(p, dtype=np.int64))
+    fk.rememo(np.full((4, 2), fk.EMPTY, dtype=np.int64), np.full((16, 2), fk.EMPTY, dtype=np.int64))
     for closed in (False, True):
         for mods in (np.zeros(1, dtype=np.int64), np.array(primes(2), dtype=np.int64)):
             plan = make_plan(np.ones((3, 5), dtype=bool), (0,) if not closed else ())
