@@ -14,9 +14,13 @@ reaching it; each square's step turns the table into the next one
 (:mod:`ktsolve.models._frontier_kernels`).  A cycle may close, and a path
 may get its second finished end, only where the board ends and every
 other square has its moves; a state dies as soon as a square leaves the
-frontier without the moves it needs, or can no longer get them.  The work
-is the number of states (hundreds of thousands on 6 x n, tens of millions
-on 8 x 8) times the squares, not the number of tours.
+frontier without the moves it needs, or can no longer get them: its
+moves and neighbours to come fall short, the colours of its finished ends
+break the colour count, or, where the board's end is near, no flow gives
+the frontier and the squares ahead their moves (the look-ahead,
+:func:`ktsolve.models.frontier_plan.make_plan`).  The work is the number
+of states (hundreds of thousands on 6 x n, tens of millions on 8 x 8)
+times the squares, not the number of tours.
 
 What is counted: undirected Hamiltonian cycles (closed tours as OEIS
 counts them; directed is twice that), undirected Hamiltonian paths (open
@@ -56,7 +60,6 @@ Examples
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 
@@ -68,8 +71,8 @@ from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..errors import InvalidParameterError, UnsupportedError
 from ..request import as_board
 from . import _frontier_kernels as fk
-from .frontier_exact import bound_bits, crt, primes, residues_needed
 from .count import ARITHMETIC
+from .frontier_exact import bound_bits, crt, primes, residues_needed
 from .frontier_plan import MAX_SHORT_SIDE, Plan, cropped, make_plan, turned
 
 __all__ = ["FrontierCount", "StripCounts", "count_board", "strip_counts", "default_memory", "warm",
