@@ -23,8 +23,16 @@ fixed); the cells to prune (slot, neighbours still to come, fixed);
 whether the board may end at this cell; the colour count's constant;
 ``fr_*``: every frontier cell after the step (slot, neighbours to come,
 fixed), checked when a free end was used; and ``slot_sign``: the colour
-(+1 or -1) of the frontier cell in each slot.  The reference is
-``tests/naive_frontier.py``.
+(+1 or -1) of the frontier cell in each slot.
+
+The look-ahead (:func:`_completable`): each step whose window reaches the
+board's end (or holds a hole) has a small flow network, built by the plan
+(:func:`ktsolve.models.frontier_plan._network`): source, sink, two hubs for
+tour ends, the frontier cells, the squares ahead and the free squares
+beyond; a capacity template per side, patched at the frontier cells from
+the state.  :func:`step` remembers each answer by the frontier's needs in
+a memo (open addressing, grown by the caller).  The reference of all of it
+is ``tests/naive_frontier.py``.
 """
 
 from __future__ import annotations
