@@ -218,7 +218,10 @@ class _Run:
             phase = f"counting ({self.what}): square {s + 1} of {plan.n_steps}, {n:,} states"
             self.deadline.check(phase)
             cap = int(max(64.0, n * growth * 1.05) / LOAD) + 64
-            cap = min(cap, max(64, self.max_bytes // self.bpe - n))
+            whole = max(64, self.max_bytes // self.bpe - n - memo_size * 2 // 3)
+            if cap + cap + cap // 2 > whole:
+                # a grown table could not sit beside this one: take the room the budget leaves at once
+                cap = whole
             if not self._room(n, cap):
                 return None
             new = self._table(cap)
