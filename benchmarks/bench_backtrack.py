@@ -81,7 +81,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     repeat = 5 if args.quick else 21
     solve("5x5", method="backtrack", presolve_proofs=False)  # compile / load the kernels
-    count_tours("3x4")
+    count_tours("3x4", method="search")
 
     print("closed 6x6 from (0,2):")
     rows6 = closed_6x6(repeat)
@@ -100,7 +100,7 @@ def main(argv=None):
     print("counts:")
     count_rows = []
     for label, board, kw, want in COUNTS[: QUICK_COUNTS if args.quick else None]:
-        t, res = median_time(lambda: count_tours(board, **kw), 1)
+        t, res = median_time(lambda: count_tours(board, method="search", **kw), 1)
         ok = "yes" if res.complete and res.value == want else "NO"
         count_rows.append([label, f"{res.value:,}", f"{want:,}", ok, f"{res.nodes:,}", fmt_s(t),
                            f"{res.nodes / max(t, 1e-9) / 1e6:.1f}"])

@@ -2,7 +2,8 @@
 
 A long run goes through *phases* (building the knight graph, the proofs, a
 method's walks, compiling numba kernels on a first run); within a phase a
-method may count (walks done of the walks allowed, squares on the path).
+method may count (walks done of the walks allowed, squares on the path)
+and add a short note (the frontier count shows its number of states).
 The bar shows the command, the phase's name, the count and a bar where one
 is known, and the time since the command started, and it is redrawn every
 second by a thread of its own, so its clock moves even while a phase
@@ -12,7 +13,7 @@ counts nothing::
     ktsolve rotation | rotation: squares on the path 812/900 [##########----] 90% | 0:12
 
 Methods report through the callable they are given, as everywhere in
-ktsolve: ``progress(done, total)`` counts, and
+ktsolve: ``progress(done, total)`` or ``progress(done, total, note)`` counts, and
 :func:`ktsolve.driver.phase` names a phase (it calls ``progress.phase``
 when the callable has one, so a user's plain function still works).  The
 first-run compile of numba kernels (:func:`ktsolve.jit.prepare`) shows as a
@@ -85,6 +86,7 @@ class Bar:
         self.name = ""
         self.done = 0
         self.total = None
+        self.note = None
         self._lock = threading.Lock()
         self._drawn = False
         self._closed = threading.Event()
@@ -95,11 +97,12 @@ class Bar:
             self._ticker.start()
 
     # ------------------------------------------------------------------ what methods call
-    def __call__(self, done, total=None) -> None:
+    def __call__(self, done, total=None, note=None) -> None:
         with self._lock:
             self.done = int(done)
             if total is not None:
                 self.total = int(total)
+            self.note = None if note is None else str(note)
         self.draw()
 
     def phase(self, name: str, total: int | None = None) -> None:
@@ -108,6 +111,7 @@ class Bar:
             self.name = str(name)
             self.done = 0
             self.total = None if total is None else int(total)
+            self.note = None
         self.draw()
 
     def state(self) -> tuple:
@@ -124,7 +128,7 @@ class Bar:
     def line(self) -> str:
         """The text of the bar now (without the carriage return)."""
         with self._lock:
-            name, done, total = self.name, self.done, self.total
+            name, done, total, note = self.name, self.done, self.total, self.note
         parts = [self.desc]
         middle = name
         if total is not None and total > 0:
@@ -134,6 +138,8 @@ class Bar:
                        f"{100 * share:.0f}%")
         elif done:
             middle += f"{' ' if middle else ''}{done:,}"
+        if note:
+            middle += f"{' ' if middle else ''}{note}"
         if middle:
             parts.append(middle)
         parts.append(format_elapsed(time.perf_counter() - self.t0))
@@ -196,7 +202,7 @@ def active_bar() -> Bar | None:
 
 @contextmanager
 def terminal_progress(desc: str, *, enabled: bool | None = None, stream=None, tick: float | None = TICK_SECONDS):
-    """Yield a :class:`Bar` (a ``progress(done, total)`` callable with ``.phase``), or None when not on a terminal.
+    """Yield a :class:`Bar` (a ``progress(done, total, note=None)`` callable with ``.phase``), or None off a terminal.
 
     Parameters
     ----------

@@ -10,7 +10,8 @@ import pytest
 from ktsolve.bench import colonies, format_table, sections
 
 TINY = {"hk_cycles": 30, "hk_runs": 2, "dfs_starts": 2, "dfs_tries": 2000, "warnsdorff_tries": 500,
-        "ga_attempts": 2000, "sweep_walks": 600, "holed_limit": 0.3, "holed_iaco_default": ("13x13",)}
+        "ga_attempts": 2000, "sweep_walks": 600, "holed_limit": 0.3, "holed_iaco_default": ("13x13",),
+        "count_cycles": 20}
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def test_tables_put_published_figures_beside_ours(tiny):
     calls = []
     tables = colonies.run(quick=True, seed=3, progress=lambda d, t: calls.append((d, t)))
     assert calls[-1][0] == calls[-1][1]
-    hk, hk_dfs, t1, rho, f, holed, cycles = tables
+    hk, hk_dfs, t1, rho, f, holed, cycles, counted = tables
     assert hk.rows[-1][3] == 488_245 and hk.rows[-1][4] == 9_192 and hk.rows[-1][8] == 0.076
     assert hk.rows[0][1] == 30 and hk.rows[0][2] == 30 * 64
     assert [r[0] for r in t1.rows] == ["DFS", "GA", "ACO", "IACO"]
@@ -47,6 +48,9 @@ def test_tables_put_published_figures_beside_ours(tiny):
     assert f.rows[1][1] == "dip near 0"
     assert {r[0] for r in holed.rows} == {"8x8", "9x12", "10x10", "13x13", "15x15"}
     assert {r[2] for r in holed.rows} == {"open", "closed"}
+    assert hk.rows[-1][10] == "2.49e-11"  # 488,245 of OEIS A165134's 19,591,828,170,979,904
+    assert [r[5] for r in counted.rows[:2]] == ["1,728", "6,637,920"]  # A165134's 5x5 and 6x6, counted here
+    assert all(r[2] <= int(r[5].replace(",", "")) for r in counted.rows)
     for table in tables:
         text = format_table(table)
         assert "quick" in text or table is cycles

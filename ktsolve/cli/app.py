@@ -32,6 +32,7 @@ from .args import CONTEXT
 from .bench import bench_group
 from .board import board_group
 from .census import census_command
+from .count import count_command
 from .enumerate import enumerate_command
 from .longest import longest_command
 from .methods import methods_command
@@ -117,7 +118,7 @@ def cli():
 
 
 for _command in (solve_command, verify_command, methods_command, bench_group, enumerate_command, prove_command,
-                 longest_command, warm_command, census_command, board_group):
+                 longest_command, warm_command, census_command, board_group, count_command):
     cli.add_command(_command)
 
 

@@ -1,8 +1,24 @@
-"""Exact counts of knight's tours by exhaustive search.
+"""Exact counts of knight's tours: by exhaustive search, or by the frontier method.
 
-The depth-first search of :mod:`ktsolve.models.backtrack` run in counting
-mode visits every tour once; its dead-end pruning only cuts branches that
-hold no tour, so the counts are exact.  What is counted:
+Two methods (``method=``):
+
+* ``"search"``: the depth-first search of :mod:`ktsolve.models.backtrack`
+  run in counting mode visits every tour once; its dead-end pruning only
+  cuts branches that hold no tour, so the counts are exact.  Its cost is
+  a step per tour: fine for thousands of tours, hopeless for 8x8.
+* ``"frontier"``: :mod:`ktsolve.models.frontier` carries a table of the
+  states of the squares whose moves are not all decided across the board,
+  square by square along its shorter side; its cost is the number of
+  states, not of tours (6 x 8's 55 million closed tours in a second).
+* ``"auto"`` (the default): the frontier method when the board's shorter
+  side (rows and columns made only of holes left out) is at most
+  :data:`AUTO_FRONTIER_SIDE` and it has more than
+  :data:`AUTO_SEARCH_SQUARES` squares; exhaustive search otherwise, or
+  when an option of the search (``max_nodes``, ``symmetry=False``) is
+  given; an option of the frontier method (``max_memory``,
+  ``arithmetic``, ``prime_set``) makes it count by the frontier.
+
+What is counted:
 
 * open tours, *directed* (a tour and its reversal count twice, as do the
   same squares from a different start) or *undirected* (half the directed
@@ -17,11 +33,12 @@ Symmetry: when the board (holes included) is mapped onto itself by a
 reflection or rotation, squares related by it start equally many tours, so
 only one square of each orbit is searched.
 
-The counts grow fast: 1,728 open tours of 5x5 take milliseconds, the
-6,637,920 of 6x6 about fifteen seconds (64.6 million nodes), the 1,067,638
-closed tours of 6x7 under a minute, and 8x8 (about 1.96 * 10^16) is far out of
-reach.  Every count has a node budget and a time limit and says whether it
-is complete.
+By search the counts grow fast: 1,728 open tours of 5x5 take
+milliseconds, the 6,637,920 of 6x6 about fifteen seconds (64.6 million
+nodes), the 1,067,638 closed tours of 6x7 under a minute.  Every count has
+a time limit (and the search a node budget, the frontier a memory budget)
+and says whether it is complete; an incomplete frontier count has no
+value, an incomplete search's value is only a lower bound.
 
 References
 ----------
@@ -34,12 +51,14 @@ Examples
 8
 >>> count_tours("6x6", closed=True, max_nodes=1000).complete
 False
+>>> count_tours("6x8", closed=True, directed=False).value        # OEIS A175881
+55488142
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,12 +67,21 @@ from ..checks import COUNT_MAX, check_int, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
 from ..driver import Deadline
-from .backtrack import Search, run_search
 
-__all__ = ["TourCount", "count_tours", "count_per_start", "board_symmetries", "DEFAULT_COUNT_NODES"]
+__all__ = ["TourCount", "count_tours", "count_per_start", "board_symmetries", "strip_counts", "DEFAULT_COUNT_NODES",
+           "COUNT_METHODS", "AUTO_FRONTIER_SIDE", "AUTO_SEARCH_SQUARES", "ARITHMETIC"]
 
 #: Default node budget of a count (minutes of search).
 DEFAULT_COUNT_NODES = 20_000_000_000
+#: The methods of :func:`count_tours`.
+COUNT_METHODS = ("auto", "frontier", "search")
+#: ``auto`` counts by the frontier method up to this shorter side (see benchmarks/results/count.md).
+AUTO_FRONTIER_SIDE = 8
+#: ... and by exhaustive search on boards of at most this many squares, where it takes milliseconds and the
+#: frontier method's set-up costs more (5x5 open: 9 ms against 51 ms; 4x8 open: 560 ms against 104 ms).
+AUTO_SEARCH_SQUARES = 30
+#: How the frontier method keeps counts exact (:mod:`ktsolve.models.frontier`).
+ARITHMETIC = ("auto", "int64", "residues")
 
 
 @dataclass(frozen=True)
@@ -62,16 +90,24 @@ class TourCount:
 
     Attributes
     ----------
-    value : int
-        Tours counted; exact when ``complete``, else a lower bound.
+    value : int or None
+        Tours counted; exact when ``complete``.  An incomplete search's
+        value is a lower bound; an incomplete frontier count has none.
     complete : bool
-        True when the whole search tree was explored.
+        True when the count finished.
     nodes : int
-        Nodes (moves tried) searched.
+        Nodes (moves tried) searched (0 for the frontier method).
     elapsed : float
         Seconds.
     reason : str
         Why the count is incomplete ('' when complete).
+    method : str
+        ``"search"`` or ``"frontier"``.
+    states : int
+        The frontier method's largest table of states (0 for search).
+    stats : dict
+        More about the run: the frontier's arithmetic, memory, squares done,
+        compile seconds, and whether Ctrl-C stopped it (``interrupted``).
 
     Examples
     --------
@@ -84,16 +120,30 @@ class TourCount:
     ValueError: the count is incomplete (the node budget ran out); 3 is only a lower bound
     """
 
-    value: int
+    value: int | None
     complete: bool
     nodes: int
     elapsed: float
     reason: str = ""
+    method: str = "search"
+    states: int = 0
+    stats: dict = field(default_factory=dict)
 
     def __int__(self) -> int:
         if not self.complete:
+            if self.value is None:
+                raise ValueError(f"the count is incomplete ({self.reason}); there is no number")
             raise ValueError(f"the count is incomplete ({self.reason}); {self.value} is only a lower bound")
         return self.value
+
+    @property
+    def status(self) -> str:
+        """``"counted"`` when complete, else ``"unknown"``."""
+        return "counted" if self.complete else "unknown"
+
+    @property
+    def interrupted(self) -> bool:
+        return bool(self.stats.get("interrupted"))
 
 
 def board_symmetries(board: Board) -> list[np.ndarray]:
@@ -146,6 +196,7 @@ class _Counter:
         self.deadline = deadline
         self.nodes = 0
         self.reason = ""
+        self.interrupted = False
 
     def count(self, start: int, end: int = -1, closed: bool = False) -> int | None:
         """Tours from ``start`` (None when the budget ran out)."""
@@ -153,6 +204,8 @@ class _Counter:
             self.reason = "the time limit ran out"
             self.partial = 0
             return None
+        from .backtrack import Search, run_search  # numba: imported when a search runs
+
         search = Search(self.graph, start, end, closed=closed, counting=True)
         outcome = run_search(search, self.deadline, self.max_nodes - self.nodes)
         self.nodes += search.nodes
@@ -160,13 +213,15 @@ class _Counter:
             return search.count
         self.reason = {"nodes": "the node budget ran out", "time": "the time limit ran out",
                        "interrupted": "interrupted (Ctrl-C)"}[outcome]
+        self.interrupted = outcome == "interrupted"
         self.partial = search.count
         return None
 
 
 def count_tours(board, *, closed: bool = False, start=None, end=None, directed: bool = True,
-                symmetry: bool = True, max_nodes: int | None = None,
-                time_limit: float | None = None) -> TourCount:
+                method: str = "auto", symmetry: bool = True, max_nodes: int | None = None,
+                time_limit: float | None = None, max_memory: int | None = None, arithmetic: str = "auto",
+                prime_set: int = 0, progress=None) -> TourCount:
     """Count the knight's tours of ``board`` exactly.
 
     Parameters
@@ -181,12 +236,26 @@ def count_tours(board, *, closed: bool = False, start=None, end=None, directed: 
         directed.
     directed : bool
         Count a tour and its reversal as two (default) or as one.
+    method : {'auto', 'frontier', 'search'}
+        See the module notes.
     symmetry : bool
-        Search one start per orbit of the board's symmetries (default).
+        Search: one start per orbit of the board's symmetries (default).
     max_nodes : int, optional
-        Node budget (default :data:`DEFAULT_COUNT_NODES`).
-    time_limit : float, optional
+        Search: node budget (default :data:`DEFAULT_COUNT_NODES`); giving
+        one (or ``symmetry=False``) makes ``auto`` search.
+    time_limit : float or Deadline, optional
         Seconds.
+    max_memory : int, optional
+        Frontier: bytes its tables may hold (default: half the memory
+        available when the count starts).
+    arithmetic : {'auto', 'int64', 'residues'}
+        Frontier: how counts are kept exact (:mod:`ktsolve.models.frontier`).
+    prime_set : {0, 1}
+        Frontier: which of two disjoint sets of primes residues use (a
+        count run with both is checked twice).
+    progress : callable, optional
+        Frontier: ``progress(squares done, squares, note)`` after every
+        square (the search does not report progress).
 
     Returns
     -------
@@ -197,13 +266,16 @@ def count_tours(board, *, closed: bool = False, start=None, end=None, directed: 
     Raises
     ------
     UnsupportedError
-        A start or end for closed tours, or ``directed=False`` with a start
-        or end.
+        A start or end for closed tours, ``directed=False`` with a start
+        or end, an option of one method given to the other, or the
+        frontier method on a board whose shorter side is above 11.
 
     Examples
     --------
     >>> int(count_tours("5x5"))
     1728
+    >>> count_tours("5x5", method="search").nodes > 0, count_tours("5x5", method="frontier").states > 0
+    (True, True)
     >>> int(count_tours("3x4", directed=False))
     8
     >>> int(count_tours("5x6", closed=True, directed=False))
@@ -220,6 +292,10 @@ def count_tours(board, *, closed: bool = False, start=None, end=None, directed: 
         )
     if not directed and (start is not None or end is not None):
         raise UnsupportedError("tours from a given start or to a given end are counted directed only")
+    method = _pick(board, method, max_nodes, symmetry, max_memory, arithmetic, prime_set)
+    if method == "frontier":
+        return _count_frontier(board, closed, start, end, directed, time_limit, max_memory, arithmetic,
+                               prime_set, progress)
     max_nodes, deadline = _budget(max_nodes, time_limit)
     graph = KnightGraph.of(board)
     n = graph.n
@@ -227,7 +303,7 @@ def count_tours(board, *, closed: bool = False, start=None, end=None, directed: 
 
     def done(value, complete=True):
         return TourCount(int(value), complete, counter.nodes, time.perf_counter() - t0,
-                         "" if complete else counter.reason)
+                         "" if complete else counter.reason, stats={"interrupted": counter.interrupted})
 
     s = None if start is None else board.index(*board.parse_square(start, what="start"))
     e = None if end is None else board.index(*board.parse_square(end, what="end"))
@@ -256,6 +332,68 @@ def count_tours(board, *, closed: bool = False, start=None, end=None, directed: 
         return done(counter.partial_total, complete=False)
     total = int(per.sum())
     return done(total if directed else total // 2)
+
+
+def _pick(board: Board, method, max_nodes, symmetry, max_memory, arithmetic, prime_set) -> str:
+    """The method that will count: ``method`` checked, ``auto`` resolved, options of the other one refused."""
+    from ..checks import check_choice
+
+    method = check_choice("method", method, COUNT_METHODS)
+    if method == "auto":
+        from .frontier_plan import cropped
+
+        short = min(cropped(board.mask)[0].shape)  # rows and columns of holes at the edges do not count
+        searching = max_nodes is not None or symmetry is not True  # options only the search has
+        framing = max_memory is not None or arithmetic != "auto" or prime_set != 0  # ... and the frontier
+        small = board.n_squares <= AUTO_SEARCH_SQUARES
+        method = "frontier" if short <= AUTO_FRONTIER_SIDE and not searching and (framing or not small) else "search"
+    if method == "frontier" and (max_nodes is not None or symmetry is not True):
+        raise UnsupportedError("max_nodes and symmetry are options of the exhaustive search "
+                               "(method='search'), not of the frontier method")
+    if method == "search" and (max_memory is not None or arithmetic != "auto" or prime_set != 0):
+        raise UnsupportedError("max_memory, arithmetic and prime_set are options of the frontier method "
+                               "(method='frontier'), not of the exhaustive search")
+    return method
+
+
+def _count_frontier(board, closed, start, end, directed, time_limit, max_memory, arithmetic, prime_set, progress):
+    from .frontier import count_board
+
+    res = count_board(board, closed=closed, start=start, end=end, directed=directed, time_limit=time_limit,
+                      max_memory=max_memory, progress=progress, arithmetic=arithmetic, prime_set=prime_set)
+    stats = {"arithmetic": res.arithmetic, "peak_bytes": res.peak_bytes, "squares_done": res.steps_done,
+             "squares": res.steps, "compile_s": res.compile_s, "interrupted": res.interrupted}
+    return TourCount(res.value, res.complete, 0, res.elapsed, res.reason, "frontier", res.states, stats)
+
+
+def strip_counts(rows: int, count: int, *, closed: bool = False, directed: bool = False, by: str = "columns",
+                 time_limit=None, max_memory: int | None = None, arithmetic: str = "auto", prime_set: int = 0,
+                 progress=None):
+    """The tours of ``rows x 1``, ``rows x 2``, ... (or of a strip's first squares) from one frontier pass.
+
+    A transfer matrix in effect: the table of states is carried along a
+    strip of ``rows`` rows and read off at the end of every column
+    (``by="columns"``, OEIS A175881 for 6 rows closed, A079137 for 4 rows
+    open) or after every square, taken column by column and top to
+    bottom (``by="cells"``: Knuth's boards of the first ``n`` cells,
+    A383660-A383663, A389755, A389759).  Counts are undirected by
+    default, as OEIS gives them.  See
+    :func:`ktsolve.models.frontier.strip_counts`.
+
+    Returns
+    -------
+    StripCounts
+        ``terms`` (empty unless ``complete``), ``reason``, ``states``.
+
+    Examples
+    --------
+    >>> strip_counts(6, 8, closed=True).terms[4:]
+    [8, 9862, 1067638, 55488142]
+    """
+    from .frontier import strip_counts as run
+
+    return run(rows, count, closed=closed, directed=directed, by=by, time_limit=time_limit,
+               max_memory=max_memory, progress=progress, arithmetic=arithmetic, prime_set=prime_set)
 
 
 def _per_start(counter: _Counter, board: Board, squares, symmetry: bool) -> np.ndarray | None:

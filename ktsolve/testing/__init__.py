@@ -12,6 +12,9 @@ Two assertions, an exact oracle with a cache, and hypothesis strategies:
   answer of :func:`ktsolve.prove`: an invalid tour fails; a claim that no
   tour exists fails when prove finds one; an ``unknown`` fails when prove's
   tour came from one of its polynomial constructions (an easy board).
+* :func:`assert_within_count` fails when an enumerating method reports
+  more distinct tours than the question has (:func:`sequence_count`, from
+  the exact counts of :func:`ktsolve.models.count.count_tours`).
 * :func:`exact_answer` is that oracle: prove with seed 0, each board and
   question settled once and cached in memory (and, with
   :func:`use_disk_cache`, in an SQLite file between runs).
@@ -55,6 +58,7 @@ from ..errors import InvalidSquareError, InvalidTourError
 from ..request import as_board, make_spec
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, validate
+from .counts import assert_within_count, sequence_count
 from .oracle import (
     CONSTRUCTIONS,
     CacheWarning,
@@ -69,6 +73,8 @@ from .oracle import (
 __all__ = [
     "assert_tour",
     "assert_agrees",
+    "assert_within_count",
+    "sequence_count",
     "exact_answer",
     "ExactAnswer",
     "UnsettledWarning",
