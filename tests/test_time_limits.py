@@ -83,3 +83,31 @@ def test_the_clock_stops_graph_building_inside_the_portfolio():
     res = solve(Board(1200, 1200, holes=[(0, 0)]), seed=1, time_limit=1e-3)
     assert res.status.value == "unknown"
     assert "time limit" in res.stats["reason"]
+
+
+# ---------------------------------------------------------------------------------------------- the program's clock
+def test_the_process_start_is_read_from_the_system():
+    """Python's start-up and imports count: the clock reads when the process began, not when ktsolve's code ran."""
+    import subprocess
+    import sys
+
+    code = ("import time; time.sleep(0.6); from ktsolve.cli.args import process_started; "
+            "print(time.perf_counter() - process_started())")
+    age = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                               timeout=120).stdout)
+    assert 0.6 <= age < 60, age
+
+
+def test_the_programs_time_limit_counts_from_the_process_start(monkeypatch):
+    """Run as the ``ktsolve`` program, --time-limit includes what passed before solve began (start-up, reading)."""
+    from conftest import invoke
+
+    from ktsolve.cli import args
+
+    question = ["solve", "30x30", "--closed", "-m", "rotation", "--seed", "1", "--time-limit", "5"]
+    assert invoke(question, 0).exit_code == 0  # inside another program the seconds start at the call
+    monkeypatch.setattr(args, "_PROCESS_T0", time.perf_counter() - 100.0)  # a process that started 100 s ago
+    t = time.perf_counter()
+    res = invoke(question, 3)
+    assert time.perf_counter() - t < 5, "the spent budget must end the run at once"
+    assert "unknown whether" in res.stderr and " in 10" in res.stderr, res.stderr  # the process's 100 s said

@@ -140,6 +140,9 @@ def console_main() -> None:
     than a code (a user's module imported by ``bench methods --import`` may
     raise one) goes to Python, which prints it and exits as it always does.
     """
+    from .args import start_process_clock
+
+    start_process_clock()
     try:
         main()
         code = ExitCode.OK

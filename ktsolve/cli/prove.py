@@ -28,6 +28,7 @@ from .args import (
     load_question,
     output_format,
     output_option,
+    user_clock,
 )
 
 __all__ = ["prove_command"]
@@ -57,7 +58,7 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, numbe
     b, start, end = load_question(board, holes, start, end)
     check_output(b, fmt, output, numbers)
     with terminal_progress("ktsolve prove") as progress:
-        res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=time_limit,
+        res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=user_clock(time_limit),
                                                 seed=seed, progress=progress))
     if res is None:
         return say_interrupted()

@@ -19,6 +19,7 @@ from .args import (
     output_format,
     output_option,
     parse_params,
+    user_clock,
 )
 
 __all__ = ["solve_command"]
@@ -66,7 +67,7 @@ def solve_command(board, holes, closed, start, end, method, seed, time_limit, fm
     check_output(b, fmt, output, numbers)
     with terminal_progress(f"ktsolve {method}") as progress:
         res = interruptible(lambda: solve_board(
-            b, method, closed=closed, start=start, end=end, seed=seed, time_limit=time_limit, progress=progress, **kw
+            b, method, closed=closed, start=start, end=end, seed=seed, time_limit=user_clock(time_limit), progress=progress, **kw
         ))
     if res is None:
         return say_interrupted()
