@@ -66,7 +66,7 @@ __all__ = ["needs_compile", "prepare", "warm_method", "warm_shared", "SHARED", "
            "cache_note"]
 
 #: The package's folders that hold kernel modules (numba caches a kernel in its folder's ``__pycache__``).
-_KERNEL_FOLDERS = ("", "heuristics", "models", "proofs", "factor")
+_KERNEL_FOLDERS = ("", "heuristics", "heuristics/splice", "models", "proofs", "factor")
 
 #: Set in the environment once the cache note was said, so worker processes do not say it again.
 _SAID_ENV = "KTSOLVE_CACHE_NOTE_SAID"
@@ -422,6 +422,9 @@ SHARED = (
     ("2-factor restoration", "ktsolve.factor.restore:warm"),
     ("validator", "ktsolve.jit:warm_validator"),
     ("random boards", "ktsolve.generate:warm"),
+    ("board cleaning", "ktsolve.cleaning:warm"),
+    ("board shapes", "ktsolve.shapes:warm"),
+    ("tour counts", "ktsolve.models.frontier:warm"),
 )
 
 

@@ -92,6 +92,11 @@ def _commands(tmp) -> list[list[str]]:
         ["enumerate", "6x6", "-m", "iaco", "--cycles", "20", "--seed", "1", "-o", f"{tmp}/f.txt"],
         ["enumerate", "6x6", "-m", "dfs", "-p", "nodes=100000", "--seed", "1", "-o", f"{tmp}/g.txt"],
         ["longest", "5x5", "--start", "a1"],
+        ["count", "6x6", "--closed"],
+        ["count", "4xN", "--terms", "12"],
+        ["board", "maze", "300x300", "--corridor", "6", "--wall", "2", "--seed", "1", "-o", f"{tmp}/z.npy"],
+        ["board", "rings", "300x300", "--width", "6", "--gap", "2", "--closed", "-o", f"{tmp}/r.npy"],
+        ["board", "cheese", "300x300", "--share", "20%", "--radii", "5-40", "--seed", "1", "-o", f"{tmp}/k.npy"],
     ]
     return cmds
 
