@@ -46,25 +46,64 @@ def _runtime_nodes(tree, skip=lambda func: False):
         yield from _runtime_nodes(node, skip)
 
 
+def _target(name: str, path: Path, node: ast.ImportFrom) -> str:
+    """The dotted module an ``ImportFrom`` in module ``name`` (at ``path``) reads from."""
+    if not node.level:
+        return node.module or ""
+    base = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        base = base.rpartition(".")[0]
+    return f"{base}.{node.module}" if node.module else base
+
+
+def _reexported(package: str, modules: dict[str, Path]) -> dict[str, str]:
+    """The names a package's ``__init__`` takes from other modules at its top, by the module that holds them."""
+    path, out = modules[package], {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            target = _target(package, path, node)
+            for alias in node.names:
+                if target != package:
+                    out[alias.asname or alias.name] = _holder(target, alias.name, modules)
+    return out
+
+
+def _holder(target: str, name: str, modules: dict[str, Path]) -> str:
+    """The module that ``from target import name`` really reads: the submodule ``target.name``, the module a
+    package's ``__init__`` re-exports ``name`` from, or ``target`` itself."""
+    if f"{target}.{name}" in modules:
+        return f"{target}.{name}"
+    if target in modules and modules[target].name == "__init__.py":
+        return _reexported(target, modules).get(name, target)
+    return target
+
+
 def _imported(name: str, path: Path, modules: dict[str, Path], skip=lambda func: False) -> set[str]:
-    """The package's modules that ``name``'s source imports, at the top or inside a function (but ``skip``'s)."""
-    is_package = path.name == "__init__.py"
+    """The package's modules that ``name``'s source imports, at the top or inside a function (but ``skip``'s).
+
+    Module by module: ``from . import sub`` reads ``sub``, and a name a package's ``__init__`` re-exports
+    is read from the module that holds it, so a submodule that takes a sibling's name through its
+    package is no cycle with the ``__init__`` that re-exports it.
+    """
     out = set()
     for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8")), skip):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names if a.name in modules}
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = name if is_package else name.rpartition(".")[0]
-                for _ in range(node.level - 1):
-                    base = base.rpartition(".")[0]
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
-            if target in modules:
-                out.add(target)
-            out |= {f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in modules}
+            target = _target(name, path, node)
+            out |= {held for a in node.names if (held := _holder(target, a.name, modules)) in modules}
+    out.discard(name)
     return out
+
+
+def import_graph(root: Path, package: str, skip=lambda func: False) -> nx.DiGraph:
+    """Every import among ``package``'s modules, an arrow from the importer to the module it reads."""
+    modules = _module_names(root, package)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        graph.add_edges_from((name, other) for other in _imported(name, path, modules, skip))
+    return graph
 
 
 def import_cycles_through(root: Path, package: str, prefix: str, skip=lambda func: False) -> list[list[str]]:
@@ -72,11 +111,7 @@ def import_cycles_through(root: Path, package: str, prefix: str, skip=lambda fun
 
     Imports inside a function whose name ``skip`` accepts are left out.
     """
-    modules = _module_names(root, package)
-    graph = nx.DiGraph()
-    graph.add_nodes_from(modules)
-    for name, path in modules.items():
-        graph.add_edges_from((name, other) for other in _imported(name, path, modules, skip))
+    graph = import_graph(root, package, skip)
     cycles = []
     for part in nx.strongly_connected_components(graph):
         looped = len(part) > 1 or any(graph.has_edge(n, n) for n in part)
@@ -92,10 +127,44 @@ def test_the_cycle_finder_sees_a_cycle_through_a_function_level_import(tmp_path)
     (pkg / "cli" / "__init__.py").write_text("from .app import main\n")
     (pkg / "cli" / "app.py").write_text("from ..run import go\n")
     (pkg / "run.py").write_text("def go():\n    from .cli import app\n")
-    assert import_cycles_through(pkg, "pkg", "pkg.cli") == [["pkg.cli", "pkg.cli.app", "pkg.run"]]
+    assert import_cycles_through(pkg, "pkg", "pkg.cli") == [["pkg.cli.app", "pkg.run"]]  # module by module
     # an import for type checkers only never runs
     (pkg / "run.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .cli import app\n")
     assert import_cycles_through(pkg, "pkg", "pkg.cli") == []
+
+
+def test_the_import_graph_reads_modules_not_packages(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    # the package's __init__ re-exports its submodules' names: no arrow back from them to it
+    (pkg / "sub" / "__init__.py").write_text("from .a import f\nfrom .b import g\n")
+    (pkg / "sub" / "a.py").write_text("def f():\n    from . import g\n")  # g is read from b
+    (pkg / "sub" / "b.py").write_text("def g():\n    from . import a\n")  # the submodule a
+    graph = import_graph(pkg, "pkg")
+    assert set(graph.edges) == {("pkg.sub", "pkg.sub.a"), ("pkg.sub", "pkg.sub.b"), ("pkg.sub.a", "pkg.sub.b"),
+                                ("pkg.sub.b", "pkg.sub.a")}
+    assert import_cycles(pkg, "pkg") == [["pkg.sub.a", "pkg.sub.b"]]  # the circle inside functions is seen
+    (pkg / "sub" / "b.py").write_text("import pkg.sub.a\n")
+    assert import_cycles(pkg, "pkg") == [["pkg.sub.a", "pkg.sub.b"]]
+    (pkg / "sub" / "b.py").write_text("def g():\n    pass\n")
+    assert import_cycles(pkg, "pkg") == []
+
+
+def import_cycles(root: Path, package: str, skip=lambda func: False) -> list[list[str]]:
+    """Every circle of imports among ``package``'s modules (a strongly connected part of two or more)."""
+    return sorted(sorted(part) for part in nx.strongly_connected_components(import_graph(root, package, skip))
+                  if len(part) > 1)
+
+
+def test_no_import_circle_anywhere():
+    """Every import counts, inside functions too: no two modules of ktsolve reach each other.
+
+    The one door left open is the notebook pictures (``_repr_svg_``, ``_repr_html_``) of ``board``,
+    ``tour`` and ``result``, which import ``render`` when first drawn (see the test below): ``render``
+    draws those data classes and stands above them, and a notebook asks the object itself for its picture.
+    """
+    assert import_cycles(PACKAGE, "ktsolve", skip=_is_notebook_hook) == []
 
 
 def test_the_command_line_is_a_package_of_one_module_per_command():
