@@ -70,10 +70,12 @@ COMMANDS = [
 def warm_up(names) -> None:
     """Compile or load every kernel and import OR-Tools, so the figures are warm-cache figures."""
     from ktsolve import solve
-    from ktsolve.jit import warm_method
+    from ktsolve.jit import SHARED, warm_method, warm_shared
     from ktsolve.registry import methods
 
     reg = methods()
+    for _, path in SHARED:  # the proofs and the other kernels every run may reach, as ktsolve warm does
+        warm_shared(path)
     for name in reg:
         warm_method(reg[name].load())
     for name in reg:

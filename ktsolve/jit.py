@@ -497,6 +497,13 @@ def warm_method(func: Callable) -> tuple[str, float, float]:
         of them, as ``tests/test_jit.py`` checks); then the seconds spent
         compiling and the seconds the whole preparation took.
 
+    Notes
+    -----
+    The kernels every run may reach, whatever its method (the proofs, the
+    validator of long tours: :data:`SHARED`), are its caller's to prepare
+    first, as ``ktsolve warm`` does: this module stands below the proofs,
+    whose finders prepare their kernels through it.
+
     Examples
     --------
     >>> from ktsolve.registry import method_info
@@ -505,17 +512,12 @@ def warm_method(func: Callable) -> tuple[str, float, float]:
     >>> warm_method(method_info("cpsat").load())
     ('no kernels', 0.0, 0.0)
     """
-    from .proofs import warm as warm_proofs
-
     module = sys.modules.get(getattr(func, "__module__", ""), None)
     warm = getattr(module, "warm", None)
-    t0 = time.perf_counter()
-    # every method's run starts with the proofs, whose kernels serve boards above PY_MAX squares
-    proofs = warm_proofs()
     if warm is None:
-        state = "no warm" if module is not None and _has_kernels(module) else "no kernels"
-        return (state if not proofs else "compiled"), proofs, (time.perf_counter() - t0 if proofs else 0.0)
-    compiled = float(warm() or 0.0) + proofs
+        return ("no warm" if module is not None and _has_kernels(module) else "no kernels"), 0.0, 0.0
+    t0 = time.perf_counter()
+    compiled = float(warm() or 0.0)
     return ("compiled" if compiled else "loaded"), compiled, time.perf_counter() - t0
 
 

@@ -253,6 +253,8 @@ def test_a_time_limit_on_a_first_run_says_compiling_took_the_rest():
 
 def test_after_warm_the_proofs_of_a_large_board_compile_nothing():
     """The proofs run numba kernels above PY_MAX squares, before any method: 'ktsolve warm' compiles them too."""
+    for _, path in jit.SHARED:  # what 'ktsolve warm' prepares before the methods, the proofs first
+        jit.warm_shared(path)
     jit.warm_method(method_info("rotation").load())
     before = _every_kernel_signature()
     res = solve("26x26", "rotation", seed=3, time_limit=5, race=False)  # in turn: the proofs run whatever happens
@@ -286,8 +288,10 @@ def test_one_compile_figure_in_the_reason_the_stats_and_the_summary(monkeypatch)
     from ktsolve.cli.answers import report
 
     kern_a, kern_b = numba.njit(lambda x: x + 301), numba.njit(lambda x: x + 302)
-    real = ktsolve.proofs.warm
-    monkeypatch.setattr(ktsolve.proofs, "warm", lambda: real() + jit.prepare(
+    import ktsolve.proofs._common
+
+    real = ktsolve.proofs._common.warm_kernels  # what a finder calls at its entry
+    monkeypatch.setattr(ktsolve.proofs._common, "warm_kernels", lambda: real() + jit.prepare(
         "test figure a", lambda: (time.sleep(0.2), kern_a(1)), [kern_a], stream=None))
 
     def compiling(graph, spec, *, seed=None, time_limit=None, progress=None):

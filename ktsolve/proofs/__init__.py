@@ -113,6 +113,7 @@ A. L. Dulmage and N. S. Mendelsohn, "Coverings of bipartite graphs",
 Canadian Journal of Mathematics 10:517-534, 1958.
 """
 
+from ._common import warm_kernels
 from .certificate import check_matching_proof
 from .registry import CHECKERS
 from .verdict import Verdict, check_proof
@@ -149,27 +150,6 @@ __all__ = [
 ]
 
 
-def _warm_calls() -> None:
-    """The proofs on boards just above PY_MAX squares, where they run their numba kernels (the cut proofs
-    from FAST_MIN squares already, given the time)."""
-    from ..board import Board
-    from ..driver import Stopped
-    from ..graph import KnightGraph
-    from ..tour import TourSpec
-    from ._common import PY_MAX
-
-    side = int(PY_MAX ** 0.5) + 1
-    for board in (Board(side, side), Board(4, PY_MAX // 4 + 2)):  # the second proves: no closed tour of 4 x n
-        graph = KnightGraph(board)
-        for spec in (TourSpec(), TourSpec(closed=True), TourSpec(start=(0, 0), end=(1, 2))):
-            quick_proof(graph, spec)
-            matching_proof(graph, spec)
-            try:
-                cut_proofs(graph, spec, time_limit=0.5)
-            except Stopped:
-                pass  # a bounded search that did not finish in its half second: its kernels ran
-
-
 def warm() -> float:
     """Compile (or load from numba's cache) the proofs' kernels; the seconds spent compiling.
 
@@ -185,9 +165,4 @@ def warm() -> float:
     >>> warm() >= 0.0
     True
     """
-    from ..factor import warm as warm_factor
-    from ..jit import kernels_of, prepare
-    from . import _kernels
-
-    # the 2-factor proof runs the factor room's kernels above its PY_MAX cells
-    return prepare("proofs", _warm_calls, kernels_of(_kernels)) + warm_factor()
+    return warm_kernels()  # the kernels called directly (._common), as a finder prepares them at its entry

@@ -6,7 +6,8 @@ from ..driver import Deadline
 from ..graph import KnightGraph
 from ..tour import TourSpec
 
-__all__ = ["PY_MAX", "SHOW", "kernel", "start", "square_name", "listing", "spec_nodes", "colour_names", "count"]
+__all__ = ["PY_MAX", "SHOW", "kernel", "start", "square_name", "listing", "spec_nodes", "colour_names", "count",
+           "warm_kernels"]
 
 #: Graphs of at most this many nodes run the kernels as plain Python: no
 #: numba start-up (0.3 s or more in a fresh process) for small boards.
@@ -23,15 +24,55 @@ def kernel(name: str, n: int):
     return func.py_func if n <= PY_MAX else func
 
 
+def _kernel_calls() -> None:
+    """Every kernel of :mod:`._kernels` once, on a 6 x 6 board, with the argument types the finders give it:
+    the graph's read-only int32 arrays, uint8 masks of live moves, int32 colours and partners."""
+    import numpy as np
+
+    from .._grid_kernels import NONE
+    from ..board import Board
+    from . import _kernels as k
+
+    graph = KnightGraph(Board(6, 6))
+    n, indptr, indices = graph.n, graph.indptr, graph.indices
+    alive = np.ones(indices.size, dtype=np.uint8)
+    k.component_labels(indptr, indices, alive)
+    k.blocks(*k.lowpoint_dfs(indptr, indices, alive, 0))
+    # the matching proof's network: its arrays read-only like the graph's (one signature per kernel)
+    edges = graph.edges().astype(np.int64)
+    net_indptr, net_indices, _, _ = k.network_csr(np.ascontiguousarray(edges[:, 0]),
+                                                  np.ascontiguousarray(edges[:, 1]), n)
+    net_indptr.flags.writeable = False
+    net_indices.flags.writeable = False
+    side = graph.colour.astype(np.int32)
+    match = np.full(n, -1, dtype=np.int32)
+    k.hopcroft_karp(net_indptr, net_indices, alive, side, match)
+    k.alternating_scc(net_indptr, net_indices, alive, side, match)
+    links = np.full((n, 2), NONE, dtype=np.int8)
+    k.matching_from_factor(links, 6, 6, np.arange(n, dtype=np.int32), np.full(n, -1, dtype=np.int32))
+
+
+def warm_kernels() -> float:
+    """Compile (or load from numba's cache) the kernels the proofs run, theirs and the 2-factor's; the seconds
+    spent compiling (:func:`ktsolve.proofs.warm`).
+
+    The kernels are called directly, not through the finders, which call this at their entry (:func:`start`).
+    """
+    from ..factor import warm as warm_factor
+    from ..jit import kernels_of, prepare
+    from . import _kernels
+
+    # the matching proof starts from a 2-factor (ktsolve.factor) on large boards, the 2-factor proof is one
+    return prepare("proofs", _kernel_calls, kernels_of(_kernels)) + warm_factor()
+
+
 def start(n: int, time_limit, *, compiled: bool | None = None) -> Deadline:
     """A graph finder's entry: its clock (:meth:`Deadline.of <ktsolve.driver.Deadline.of>`), and the proofs'
     kernels compiled or loaded first where it will run them (``compiled``; by default on graphs of more than
     :data:`PY_MAX` nodes), the clock extended by the compile (not the finder's work)."""
-    from . import warm
-
     clock = Deadline.of(time_limit)
     if n > PY_MAX if compiled is None else compiled:
-        clock.extend(warm())
+        clock.extend(warm_kernels())
     return clock
 
 
