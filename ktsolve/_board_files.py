@@ -16,7 +16,8 @@ import zlib
 
 import numpy as np
 
-from .board import MAX_BOARD_FILE_BYTES, MAX_SQUARES, BoardFile, _check_size, _shown
+from ._board_base import MAX_BOARD_FILE_BYTES, MAX_SQUARES, BoardFile, check_size
+from ._reading import shown as _shown
 from .errors import InvalidBoardError
 
 #: First bytes of a ``.npy`` file.
@@ -80,7 +81,7 @@ def _read_npy_mask(fh, shown: str) -> np.ndarray:
         raise InvalidBoardError(f"board file {shown} holds an array of shape {shape}; a board mask is 2-D")
     if dtype != bool and not np.issubdtype(dtype, np.integer):
         raise InvalidBoardError(f"board file {shown} holds {dtype} values; a board mask holds bools or 0 and 1")
-    _check_size(int(shape[0]), int(shape[1]))  # before any memory is taken for the cells
+    check_size(int(shape[0]), int(shape[1]))  # before any memory is taken for the cells
     count = int(shape[0]) * int(shape[1])
     try:
         data = fh.read(count * dtype.itemsize)
@@ -150,7 +151,7 @@ def parse_text(cls, text: str) -> "BoardFile":
                 f"{len(grid[0]):,}; every row must be the same length (spaces inside a row are ignored)"
             )
         if len(cells) * (len(grid) + 1) > MAX_SQUARES:
-            _check_size(len(grid) + 1, len(cells))  # refused by name before the text is all kept
+            check_size(len(grid) + 1, len(cells))  # refused by name before the text is all kept
         if gaps is None and _GAP.search(line.strip()):
             gaps = lineno
         seen.update(cells)
@@ -162,7 +163,7 @@ def parse_text(cls, text: str) -> "BoardFile":
         grid.append(cells)
     if not grid:
         raise InvalidBoardError("board file has no rows")
-    rows, cols = _check_size(len(grid), len(grid[0]))
+    rows, cols = check_size(len(grid), len(grid[0]))
     cells = np.frombuffer("".join(grid).encode("ascii"), dtype=np.uint8)
     flat = np.flatnonzero(np.isin(cells, np.frombuffer(b"#xX", dtype=np.uint8)))
     board = cls(rows, cols, np.stack(np.divmod(flat, cols), axis=1))

@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cached_property
-from typing import NamedTuple
 
 import numpy as np
 
+from ._board_base import MAX_BOARD_FILE_BYTES, MAX_SQUARES, BoardFile, check_size
 from ._reading import shown as _shown
 from .errors import InvalidBoardError, InvalidSquareError
 
@@ -42,10 +42,6 @@ __all__ = [
     "file_index",
 ]
 
-#: Largest board (rows * cols) ktsolve accepts.  A tour of this many squares
-#: is a 1 GiB int32 array; square numbers must also fit in int32.
-MAX_SQUARES = 2**28
-
 # ASCII digits only: int() reads fullwidth digits too, and a size must be what it looks like
 _SIZE_RE = re.compile(r"^\s*([+-]?[0-9]{1,12})\s*[xX\u00d7*]\s*([+-]?[0-9]{1,12})\s*$")
 _ALG_RE = re.compile(r"^([a-zA-Z]+)(\d+)$")
@@ -54,25 +50,9 @@ _RC_RE = re.compile(r"^\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?$")
 #: anything longer is no square of any board, and int() of it could take thousands of digits.
 _NAME_CHARS = 24
 
-#: Most bytes a text board file may hold (64 MiB, after gzip inflation): an 8000 x 8000 board, one
-#: character a cell.  Larger boards come as sizes with --holes, or as .npy masks.
-MAX_BOARD_FILE_BYTES = 64 << 20
-
 
 class BoardFileWarning(UserWarning):
     """A board file that reads, but perhaps not as its author meant (see :meth:`Board.parse_file`)."""
-
-
-class BoardFile(NamedTuple):
-    """What a board file says: the ``board``, its ``start`` and ``end`` squares (``(row, col)`` or None),
-    and ``notes``, one sentence per thing worth a warning."""
-
-    board: "Board"
-    start: tuple[int, int] | None
-    end: tuple[int, int] | None
-    notes: tuple[str, ...]
-
-
 
 
 def _warn(notes) -> None:
@@ -116,32 +96,6 @@ def file_index(letters: str) -> int:
     return col - 1
 
 
-def _check_size(rows, cols, text: str | None = None) -> tuple[int, int]:
-    for value in (rows, cols):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            given = _shown(text)[1:-1] if text is not None else _shown(f"{rows!r}x{cols!r}")[1:-1]
-            raise InvalidBoardError(f"board size {given} must be whole numbers of rows and columns")
-    rows, cols = int(rows), int(cols)
-    big = max(abs(rows), abs(cols)) > MAX_SQUARES  # str() of a number of thousands of digits fails
-    # a size may hide a megabyte of spaces: the message quotes its start
-    shown = _shown(text)[1:-1] if text is not None else ("given" if big else f"{rows}x{cols}")
-    if rows < 1 or cols < 1:
-        raise InvalidBoardError(
-            f"board size {shown} must have at least one row and one column"
-        )
-    if max(rows, cols) > MAX_SQUARES:  # str() of a number of thousands of digits fails: not written out
-        raise InvalidBoardError(f"board size {shown} has more than "
-                                f"{MAX_SQUARES:,} rows or columns; ktsolve allows at most {MAX_SQUARES:,} squares")
-    if rows * cols > MAX_SQUARES:
-        raise InvalidBoardError(
-            f"board {rows}x{cols} has {rows * cols:,} squares; "
-            f"ktsolve allows at most {MAX_SQUARES:,} (about 16384x16384)"
-        )
-    return rows, cols
-
-
-
-
 class Board:
     """A ``rows x cols`` board with holes.
 
@@ -183,7 +137,7 @@ class Board:
     """
 
     def __init__(self, rows: int, cols: int, holes: Iterable | str | None = ()):
-        self.rows, self.cols = _check_size(rows, cols)
+        self.rows, self.cols = check_size(rows, cols)
         self._hole_flat = np.zeros(0, dtype=np.int64)  # the rectangle, for parsing square names
         arr = self._hole_array(holes)
         outside = (arr[:, 0] < 0) | (arr[:, 0] >= self.rows) | (arr[:, 1] < 0) | (arr[:, 1] >= self.cols)
@@ -250,7 +204,7 @@ class Board:
             raise InvalidBoardError(
                 f"board size {_shown(spec.strip())} is not of the form ROWSxCOLS, like 8x8 (ASCII digits)"
             )
-        rows, cols = _check_size(int(m.group(1)), int(m.group(2)), spec.strip())
+        rows, cols = check_size(int(m.group(1)), int(m.group(2)), spec.strip())
         board = cls(rows, cols)
         if holes is None or (isinstance(holes, str) and not holes.strip()):
             return board
@@ -289,7 +243,7 @@ class Board:
         arr = np.asarray(holes)
         if arr.ndim != 2:
             raise InvalidBoardError(f"a board mask is a 2-D array, not one of shape {arr.shape}")
-        rows, cols = _check_size(int(arr.shape[0]), int(arr.shape[1]))
+        rows, cols = check_size(int(arr.shape[0]), int(arr.shape[1]))
         if arr.dtype != bool:
             if not np.issubdtype(arr.dtype, np.integer):
                 raise InvalidBoardError(f"a board mask holds bools or 0 and 1, not {arr.dtype} values")

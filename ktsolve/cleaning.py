@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import Board, _check_size
+from ._board_base import check_size
+from .board import Board
 from .checks import check_choice, check_flag
 from .errors import InvalidBoardError
 
@@ -193,7 +194,7 @@ def _as_squares(squares) -> np.ndarray:
     arr = np.asarray(squares)
     if arr.ndim != 2:
         raise InvalidBoardError(f"a region is a 2-D array, not one of shape {arr.shape}")
-    _check_size(int(arr.shape[0]), int(arr.shape[1]))
+    check_size(int(arr.shape[0]), int(arr.shape[1]))
     if arr.dtype != bool:
         if not np.issubdtype(arr.dtype, np.integer):
             raise InvalidBoardError(f"a region holds bools or 0 and 1, not {arr.dtype} values")

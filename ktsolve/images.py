@@ -43,7 +43,7 @@ import warnings
 import numpy as np
 
 from ._reading import shown
-from .board import MAX_SQUARES, _check_size
+from ._board_base import MAX_SQUARES, check_size
 from .checks import check_flag, check_int, check_real
 from .cleaning import Region, clean
 from .errors import InvalidBoardError, UnsupportedError
@@ -273,7 +273,7 @@ def from_picture(
     if block > 1:
         made.append(f"blocks of {block}x{block} pixels, each all squares or all holes")
     if scale > 1:
-        _check_size(rows * scale, cols * scale)
+        check_size(rows * scale, cols * scale)
         squares = np.repeat(np.repeat(squares, scale, axis=0), scale, axis=1)
         made.append(f"scaled {scale}x: {rows * scale}x{cols * scale}")
     painted = int(np.count_nonzero(squares))
@@ -290,7 +290,7 @@ def _grey_array(picture) -> tuple[np.ndarray, str]:
     arr = np.asarray(picture)
     if arr.ndim != 2:
         raise InvalidBoardError(f"a picture array is 2-D (grey levels or bools), not one of shape {arr.shape}")
-    _check_size(int(arr.shape[0]), int(arr.shape[1]))
+    check_size(int(arr.shape[0]), int(arr.shape[1]))
     if arr.dtype == bool:
         return np.where(arr, np.uint8(255), np.uint8(0)), "bool array"
     if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):

@@ -36,7 +36,7 @@ import dataclasses
 
 import numpy as np
 
-from .board import MAX_SQUARES, _check_size
+from ._board_base import MAX_SQUARES, check_size
 from .checks import check_choice, check_int, check_real
 from .cleaning import Region, clean
 from .errors import InvalidBoardError
@@ -120,7 +120,7 @@ def maze(
     >>> bool(r.squares[:2].any())   # the outer wall
     False
     """
-    rows, cols = _check_size(rows, cols)
+    rows, cols = check_size(rows, cols)
     corridor = check_int("corridor", corridor, 1, MAX_SQUARES)
     wall = check_int("wall", wall, 1, MAX_SQUARES)
     seed = resolve_seed(seed)
@@ -184,7 +184,7 @@ def rings(
     >>> r.cleaning.parts, r.cleaning.outside_largest         # the disk in the middle is cut off
     (2, 45)
     """
-    rows, cols = _check_size(rows, cols)
+    rows, cols = check_size(rows, cols)
     width = check_int("width", width, 1, MAX_SQUARES)
     gap = check_int("gap", gap, 0, MAX_SQUARES)
     from ._shapes_kernels import paint_rings
@@ -237,7 +237,7 @@ def cheese(
     >>> r == cheese(60, 60, share=0.2, radii=(2, 6), seed=3), r.board.n_squares < 0.8 * 3600
     (True, True)
     """
-    rows, cols = _check_size(rows, cols)
+    rows, cols = check_size(rows, cols)
     share = check_real("share", share, 0.0, 0.9)
     try:
         r1, r2 = radii
@@ -293,7 +293,7 @@ def planted(rows: int, cols: int, kind: str, *, balance: str | None = "open") ->
     >>> bool(p.squares[5, 5]), bool(p.squares[5, 4]), bool(p.squares[4, 4])
     (True, False, True)
     """
-    rows, cols = _check_size(rows, cols)
+    rows, cols = check_size(rows, cols)
     kind = check_choice("kind", kind, PLANTED)
     if rows < 16 or cols < 16:
         raise InvalidBoardError(f"a {rows}x{cols} board is too small for a planted obstruction; use at least 16x16")
