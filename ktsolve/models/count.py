@@ -67,6 +67,7 @@ from ..checks import COUNT_MAX, check_int, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
 from ..driver import Deadline
+from .frontier_exact import ARITHMETIC
 
 __all__ = ["TourCount", "count_tours", "count_per_start", "board_symmetries", "strip_counts", "DEFAULT_COUNT_NODES",
            "COUNT_METHODS", "AUTO_FRONTIER_SIDE", "AUTO_SEARCH_SQUARES", "ARITHMETIC"]
@@ -80,8 +81,6 @@ AUTO_FRONTIER_SIDE = 8
 #: ... and by exhaustive search on boards of at most this many squares, where it takes milliseconds and the
 #: frontier method's set-up costs more (5x5 open: 9 ms against 51 ms; 4x8 open: 560 ms against 104 ms).
 AUTO_SEARCH_SQUARES = 30
-#: How the frontier method keeps counts exact (:mod:`ktsolve.models.frontier`).
-ARITHMETIC = ("auto", "int64", "residues")
 
 
 @dataclass(frozen=True)

@@ -71,8 +71,7 @@ from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..errors import InvalidParameterError, UnsupportedError
 from ..request import as_board
 from . import _frontier_kernels as fk
-from .count import ARITHMETIC
-from .frontier_exact import bound_bits, crt, primes, residues_needed
+from .frontier_exact import ARITHMETIC, bound_bits, crt, primes, residues_needed
 from .frontier_plan import MAX_SHORT_SIDE, Plan, cropped, make_plan, turned
 
 __all__ = ["FrontierCount", "StripCounts", "count_board", "strip_counts", "default_memory", "warm",

@@ -37,7 +37,10 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["bound_bits", "crt", "is_prime", "primes", "residues_needed"]
+__all__ = ["ARITHMETIC", "bound_bits", "crt", "is_prime", "primes", "residues_needed"]
+
+#: How the frontier method keeps counts exact (:mod:`ktsolve.models.frontier`).
+ARITHMETIC = ("auto", "int64", "residues")
 
 #: Witnesses that make Miller-Rabin exact below 3.3 * 10**24 (Sorenson and Webster).
 _WITNESSES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)

@@ -58,7 +58,7 @@ from ..errors import InvalidSquareError, InvalidTourError
 from ..request import as_board, make_spec
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec, validate
-from .counts import assert_within_count, sequence_count
+from .counts import UnsettledWarning, assert_within_count, board_words, sequence_count
 from .oracle import (
     CONSTRUCTIONS,
     CacheWarning,
@@ -104,10 +104,6 @@ UNKNOWN_RULES = ("easy", "any", "allow")
 _SHOWN = 24
 
 
-class UnsettledWarning(UserWarning):
-    """:func:`assert_agrees` could not check a claim: prove found no answer within its time limit."""
-
-
 def __dir__():
     # the strategies are imported on first use, but they are part of the module: dir() shows them
     return sorted(set(globals()) | set(_STRATEGIES))
@@ -122,15 +118,6 @@ def __getattr__(name):
 
 
 # ---------------------------------------------------------------------- wording
-def _board_words(board: Board) -> str:
-    text = f"the {board.rows}x{board.cols} board"
-    if board.n_holes:
-        shown = ", ".join(board.name(r, c) for r, c in board.holes[:8])
-        more = ", ..." if board.n_holes > 8 else ""
-        text += f" with hole{'s' if board.n_holes > 1 else ''} {shown}{more}"
-    return text
-
-
 def _tour_words(tour: Tour) -> str:
     names = tour.board.names(tour.coords[:_SHOWN])
     return " ".join(names) + (f" ... ({len(tour)} squares)" if len(tour) > _SHOWN else "")
@@ -243,7 +230,7 @@ def assert_tour(board, tour, *, closed: bool = False, start=None, end=None) -> T
         arg = _as_tour_input(board, tour, spec.closed)
         return validate(board, arg, closed=spec.closed, start=spec.start, end=spec.end)
     except InvalidTourError as exc:
-        raise AssertionError(f"not a valid {spec.describe(board)} of {_board_words(board)}: {exc}") from None
+        raise AssertionError(f"not a valid {spec.describe(board)} of {board_words(board)}: {exc}") from None
 
 
 # ---------------------------------------------------------------------- claims
@@ -319,7 +306,7 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
     if isinstance(claim, SolveResult):
         if claim.board is not None and claim.board != board:
             raise AssertionError(
-                f"the result answers a question about {_board_words(claim.board)}, not about {_board_words(board)}"
+                f"the result answers a question about {board_words(claim.board)}, not about {board_words(board)}"
             )
         if claim.spec is not None and claim.spec != spec:
             raise AssertionError(
@@ -334,7 +321,7 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
             # ``unknown`` allows, and the validator has already named the first fault
             raise AssertionError(
                 f"method {claim.method or '?'!r} returned an invalid tour, not a valid "
-                f"{question} of {_board_words(board)}: {_clip(str(invalid))}"
+                f"{question} of {board_words(board)}: {_clip(str(invalid))}"
             )
         says = claim.status
     elif claim is None:
@@ -349,18 +336,18 @@ def assert_agrees(board, claim, *, closed: bool = False, start=None, end=None,
         found = (f"ktsolve.prove found one (settled by {ans.settled_by} in {ans.seconds:.3g} s): "
                  f"{_tour_words(ans.tour)}; again with {_call_words(board, spec)}")
         if says is Status.INFEASIBLE:
-            raise AssertionError(f"the claim says no {question} exists on {_board_words(board)}, but {found}")
+            raise AssertionError(f"the claim says no {question} exists on {board_words(board)}, but {found}")
         if unknown == "any" or ans.easy:
             article = "an" if question[:1] in "aeiou" else "a"
             raise AssertionError(
-                f"the result says it is unknown whether {article} {question} exists on {_board_words(board)}, "
+                f"the result says it is unknown whether {article} {question} exists on {board_words(board)}, "
                 f"but {found}"
             )
         return
     if ans.status is Status.UNKNOWN and says is Status.INFEASIBLE:
         warnings.warn(
             UnsettledWarning(
-                f"ktsolve.prove could not settle whether a {question} of {_board_words(board)} exists in "
+                f"ktsolve.prove could not settle whether a {question} of {board_words(board)} exists in "
                 f"{time_limit} s; the claim that none exists is not checked"
             ),
             stacklevel=2,

@@ -40,6 +40,24 @@ from ..result import Enumeration
 __all__ = ["sequence_count", "assert_within_count"]
 
 
+class UnsettledWarning(UserWarning):
+    """:func:`assert_agrees` could not check a claim: prove found no answer within its time limit."""
+
+
+# shown where users meet it, in ktsolve.testing (the module the package re-exports it from)
+UnsettledWarning.__module__ = "ktsolve.testing"
+
+
+def board_words(board) -> str:
+    """The board in a failure message: its size and its first holes."""
+    text = f"the {board.rows}x{board.cols} board"
+    if board.n_holes:
+        shown = ", ".join(board.name(r, c) for r, c in board.holes[:8])
+        more = ", ..." if board.n_holes > 8 else ""
+        text += f" with hole{'s' if board.n_holes > 1 else ''} {shown}{more}"
+    return text
+
+
 def sequence_count(board, *, closed: bool = False, start=None, end=None, time_limit: float | None = 60.0):
     """The number of tours of the question as square sequences, or None when the count did not finish.
 
@@ -124,13 +142,11 @@ def assert_within_count(board, claim, *, closed: bool = False, start=None, end=N
     >>> assert_within_count("5x5", res)
     1728
     """
-    from . import UnsettledWarning, _board_words
-
     board = as_board(board)
     reported = _distinct(claim)
     exact = sequence_count(board, closed=closed, start=start, end=end, time_limit=time_limit)
     if exact is None:
-        warnings.warn(f"the tours of {_board_words(board)} could not be counted within {time_limit} s; "
+        warnings.warn(f"the tours of {board_words(board)} could not be counted within {time_limit} s; "
                       "the claim was not checked", UnsettledWarning, stacklevel=2)
         return None
     if reported > exact:
@@ -140,6 +156,6 @@ def assert_within_count(board, claim, *, closed: bool = False, start=None, end=N
             what += f" from {board.name(*spec.start)}"
         if spec.end is not None:
             what += f" to {board.name(*spec.end)}"
-        raise AssertionError(f"the claim reports {reported:,} distinct {what} of {_board_words(board)}, "
+        raise AssertionError(f"the claim reports {reported:,} distinct {what} of {board_words(board)}, "
                              f"but only {exact:,} exist (ktsolve.count_tours)")
     return exact
