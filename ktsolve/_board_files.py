@@ -44,7 +44,7 @@ def _notes(seen: set, gaps: int | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _read_npy_mask(fh, shown: str) -> np.ndarray:
+def read_npy_mask(fh, shown: str) -> np.ndarray:
     """The 2-D bool or integer array of a ``.npy`` file, its header checked before its data is read.
 
     ``fh`` is read front to back (``read`` only), so a pipe or a gzip

@@ -32,7 +32,7 @@ from .tour import Tour
 _TEXT_CHUNK = 1 << 20
 
 
-def _step_numbers(tour: Tour) -> np.ndarray:
+def step_numbers(tour: Tour) -> np.ndarray:
     """int32 array over the whole rectangle: 1-based step of every square, 0 on holes."""
     board = tour.board
     steps = np.zeros(board.size, dtype=np.int32)
@@ -386,7 +386,7 @@ def heat_svg(board: Board, tour: Tour | None = None, *, title: str, marks: Marks
     pid = f"kt{next(_ids)}"
     block = max(1, -(-max(board.rows, board.cols) // HEAT_PX))
     if tour is not None and len(tour):
-        sums, visited = _block_sums(_step_numbers(tour).reshape(board.shape), block)
+        sums, visited = _block_sums(step_numbers(tour).reshape(board.shape), block)
         rgb = _colour_map((sums / np.maximum(visited, 1) - 1) / max(1, len(tour) - 1))
         empty = visited == 0
     else:
@@ -531,7 +531,7 @@ def result_svg(res: SolveResult, *, numbers: bool = False) -> str:
 
 def _stats_text(stats) -> str:
     """The stats as indented JSON, arrays summarised, at most a few thousand characters."""
-    from .result import _jsonable
+    from .result import jsonable
 
     def small(v):
         if isinstance(v, np.ndarray) and v.size > 64:
@@ -542,7 +542,7 @@ def _stats_text(stats) -> str:
             return [*map(small, v[:64]), f"... ({len(v)} items)"]
         return v
 
-    text = json.dumps(_jsonable(small(dict(stats))), indent=1, default=str)
+    text = json.dumps(jsonable(small(dict(stats))), indent=1, default=str)
     return text if len(text) <= 4000 else text[:4000] + "\n..."
 
 

@@ -289,11 +289,11 @@ class Board:
         so a file that claims an absurd size is refused before any memory is
         taken for it.
         """
-        from ._board_files import _read_npy_mask
+        from ._board_files import read_npy_mask
 
         fh = open(source, "rb") if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__") else source
         try:
-            arr = _read_npy_mask(fh, shown)
+            arr = read_npy_mask(fh, shown)
         finally:
             if fh is not source:
                 fh.close()

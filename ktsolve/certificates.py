@@ -79,7 +79,7 @@ def certificate_budget(cells: int) -> int:
     return min(MAX_TEXT_BYTES, (64 << 20) + 256 * int(cells))
 
 
-def _is_certificate(src: Source) -> bool:
+def is_certificate(src: Source) -> bool:
     """Whether the content begins as a certificate does: a JSON object whose first member is its format.
 
     Only a file that may be JSON is read ahead (gzipped, or starting with
@@ -92,7 +92,7 @@ def _is_certificate(src: Source) -> bool:
     return head.startswith(b"{") and re.match(rb'\{\s*"format"\s*:\s*"ktsolve-certificate"', head) is not None
 
 
-def _parse_certificate(src: Source, board: Board) -> dict:
+def parse_certificate(src: Source, board: Board) -> dict:
     """The certificate object of a source already recognised as one, read within the certificate budget."""
     src.budget = certificate_budget(board.size)
     src._fail = CertificateFileError
@@ -128,10 +128,10 @@ def read_certificate(board: Board, path) -> dict:
     with Source(path, f"certificate file {_shown(path)}", certificate_budget(board.size),
                 CertificateFileError) as src:
         src.path = path
-        if not _is_certificate(src):
+        if not is_certificate(src):
             raise CertificateFileError(f"certificate file {_shown(path)} is not a ktsolve certificate (a JSON "
                                        'object whose first member is "format": "ktsolve-certificate")')
-        return _parse_certificate(src, board)
+        return parse_certificate(src, board)
 
 
 def _shown(path: str) -> str:
@@ -148,8 +148,8 @@ def board_digest(board: Board) -> str:
     return h.hexdigest()
 
 
-def _jsonable(value):
-    from .result import _jsonable as plain
+def jsonable(value):
+    from .result import jsonable as plain
 
     return plain(value)
 
@@ -162,7 +162,7 @@ def certificate_of(result: SolveResult) -> dict:
     if board is None:
         raise ValueError("the answer does not name its board")
     proof = result.proof
-    evidence = _jsonable(dict(proof.evidence))
+    evidence = jsonable(dict(proof.evidence))
     search = proof.argument in ("exhaustive search", "cpsat")
     holes = board.holes
     from importlib.metadata import PackageNotFoundError, version

@@ -55,7 +55,7 @@ from ._tourlines import name_keys, parse_block, split_line
 from .board import Board
 from .errors import InvalidSquareError, InvalidTourError, TourFileError
 from .output import open_output
-from .tour import Tour, _coords_to_squares, _names_to_coords, validate, validate_many
+from .tour import Tour, coords_to_squares, names_to_coords, validate, validate_many
 
 __all__ = [
     "read_tour",
@@ -107,7 +107,7 @@ def _from_json(board: Board, data) -> tuple[Tour, bool | None]:
     if not isinstance(data, list) or not data:
         raise TourFileError("the JSON tour is not a non-empty list")
     if all(isinstance(x, str) for x in data):
-        return _unchecked(board, _coords_to_squares(board, _names_to_coords(board, data))), closed
+        return _unchecked(board, coords_to_squares(board, names_to_coords(board, data))), closed
     for k, x in enumerate(data):
         # bool is an int to Python, and "0" or 0.5 is no row: pairs of whole numbers only
         if not (isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)):
@@ -118,7 +118,7 @@ def _from_json(board: Board, data) -> tuple[Tour, bool | None]:
         if not all(-(2**62) < v < 2**62 for v in x):  # int64 would overflow; no board is that large
             raise InvalidTourError(f"step {k + 1}: square {_clip(_dumps(x), 80)} is outside the "
                                    f"{board.rows}x{board.cols} board")
-    return _unchecked(board, _coords_to_squares(board, np.array(data, dtype=np.int64))), closed
+    return _unchecked(board, coords_to_squares(board, np.array(data, dtype=np.int64))), closed
 
 
 def _dumps(x) -> str:
@@ -288,7 +288,7 @@ def _several_tours(board: Board, lines: list[str]) -> list[Tour] | None:
             squares = [index[name] for name in row]
         except KeyError:
             try:
-                squares = _coords_to_squares(board, _names_to_coords(board, row))
+                squares = coords_to_squares(board, names_to_coords(board, row))
             except InvalidTourError as exc:
                 if "is not a square name" in str(exc):
                     raise TourFileError(f"line {k + 1} is not a list of squares: {exc}") from None
@@ -336,13 +336,13 @@ def parse_tours_text(board: Board, text: str) -> tuple[list[Tour], bool | None]:
                 raise InvalidTourError(f"step {k + 1}: square {shown(ln.strip())} is outside the "
                                        f"{board.rows}x{board.cols} board")
         pairs = [tuple(int(v) for v in re.findall(r"\d+", ln)) for ln in lines]
-        return [_unchecked(board, _coords_to_squares(board, np.array(pairs, dtype=np.int64)))], None
+        return [_unchecked(board, coords_to_squares(board, np.array(pairs, dtype=np.int64)))], None
     several = _several_tours(board, lines)
     if several is not None:
         return several, None
     names = [tok for tok in re.split(r"[\s,;]+", stripped) if tok]
     try:
-        return [_unchecked(board, _coords_to_squares(board, _names_to_coords(board, names)))], None
+        return [_unchecked(board, coords_to_squares(board, names_to_coords(board, names)))], None
     except InvalidTourError as exc:
         if "is not a square name" in str(exc):
             raise TourFileError(f"the tour file is not a list of squares: {exc}") from None
@@ -380,7 +380,7 @@ def _npy_tour(board: Board, data: bytes, shown: str) -> Tour:
             or arr.size == 0:
         raise TourFileError(f"tour file {shown} does not hold whole square numbers")
     if arr.ndim == 2 and arr.shape[1] == 2:
-        return _unchecked(board, _coords_to_squares(board, arr))
+        return _unchecked(board, coords_to_squares(board, arr))
     if arr.ndim != 1:
         raise TourFileError(f"tour file {shown} holds an array of shape {arr.shape}")
     bad = np.flatnonzero((arr < 0) | (arr >= board.n_squares))
@@ -503,7 +503,7 @@ def _slow_line(board: Board, row: list[bytes], lineno: int, src: Source) -> np.n
         raise TourFileError(f"cannot read tour file {_shown_path(src.path)}: line {lineno} is not UTF-8 text") \
             from None
     try:
-        return _coords_to_squares(board, _names_to_coords(board, names)).astype(np.int32)
+        return coords_to_squares(board, names_to_coords(board, names)).astype(np.int32)
     except InvalidTourError as exc:
         if "is not a square name" in str(exc):
             raise TourFileError(f"tour file {_shown_path(src.path)}: line {lineno} is not a list of squares: "
@@ -600,11 +600,11 @@ def _check_tours_src(board: Board, src: Source, *, closed: bool, start, end, com
 def check_file(board: Board, path, *, closed: bool = False, start=None, end=None, complete: bool = True):
     """What ``verify`` reads: a certificate object (a dict, not yet checked), or the :class:`TourFileCheck`
     of a file of tours (:func:`check_tours`), told apart by the file's first bytes, in one pass."""
-    from .certificates import _is_certificate, _parse_certificate
+    from .certificates import is_certificate, parse_certificate
 
     with _source(board, path) as src:
-        if _is_certificate(src):
-            return _parse_certificate(src, board)
+        if is_certificate(src):
+            return parse_certificate(src, board)
         return _check_tours_src(board, src, closed=closed, start=start, end=end, complete=complete)
 
 

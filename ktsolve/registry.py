@@ -54,7 +54,7 @@ __all__ = [
 FAMILIES = ("exact", "heuristic", "metaheuristic")
 
 
-def _load(target: str | Callable) -> Callable:
+def load_target(target: str | Callable) -> Callable:
     if callable(target):
         return target
     module, _, name = target.partition(":")
@@ -132,7 +132,7 @@ class MethodInfo:
 
     def load(self) -> Callable:
         """The method's function (its module is imported now if it was given as a path)."""
-        return _load(self.func)
+        return load_target(self.func)
 
     def load_params(self):
         """The method's parameter table (:class:`~ktsolve.heuristics._params.Params`), or None without one.
@@ -142,11 +142,11 @@ class MethodInfo:
         >>> [p.name for p in method_info("rotation").load_params().params]
         ['rotations', 'restarts', 'depth']
         """
-        return None if self.params is None else _load(self.params)
+        return None if self.params is None else load_target(self.params)
 
     def load_enumerate(self) -> Callable | None:
         """The enumeration function, or None."""
-        return None if self.enumerate is None else _load(self.enumerate)
+        return None if self.enumerate is None else load_target(self.enumerate)
 
     @property
     def can_enumerate(self) -> bool:

@@ -26,7 +26,7 @@ from ._pictures import (  # noqa: F401 - the pictures' public names, re-exported
     NUMBERS_MAX,
     SVG_MAX_SQUARES,
     Marks,
-    _step_numbers,
+    step_numbers,
     heat_svg,
     layout,
     picture_svg,
@@ -149,7 +149,7 @@ def write_tour_matrix(tour: Tour, fh) -> None:
     are written without building one giant string.
     """
     board = tour.board
-    steps = _step_numbers(tour)
+    steps = step_numbers(tour)
     width = max(2, len(str(len(tour))))
     cols = board.cols
     rows_per = max(1, _TEXT_CHUNK // cols)

@@ -177,10 +177,10 @@ class SolveResult:
             "seed": self.seed,
             "elapsed_s": round(float(self.elapsed), 6),
             "proof": None if self.proof is None else str(self.proof),
-            "stats": _jsonable(dict(self.stats)),
+            "stats": jsonable(dict(self.stats)),
         }
         if isinstance(self.proof, Proof):
-            out["certificate"] = {"argument": self.proof.argument, "evidence": _jsonable(self.proof.evidence)}
+            out["certificate"] = {"argument": self.proof.argument, "evidence": jsonable(self.proof.evidence)}
         if self.path is not None:
             out["path"] = self.path.coords.tolist() if with_squares else None
         return out
@@ -255,18 +255,18 @@ class Enumeration:
             "method": self.method,
             "seed": self.seed,
             "elapsed_s": round(float(self.elapsed), 6),
-            "stats": _jsonable(dict(self.stats)),
+            "stats": jsonable(dict(self.stats)),
         }
 
 
-def _jsonable(value):
+def jsonable(value):
     """Plain JSON types from numpy scalars, arrays and tuples."""
     import numpy as np
 
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.integer):

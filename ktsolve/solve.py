@@ -28,7 +28,7 @@ from .tour import validate, validate_many
 __all__ = ["solve", "prove", "longest", "enumerate_tours", "methods", "enumerating_methods"]
 
 
-def _user_method(func: Callable) -> MethodInfo:
+def user_method(func: Callable) -> MethodInfo:
     name = getattr(func, "__name__", "")
     if not name.isidentifier():
         name = "user_method"
@@ -144,7 +144,7 @@ def solve(
         return _presolved(res, None)
     if race:
         raise UnsupportedError("race=True races the steps of method 'auto'; a single method has none")
-    info = _user_method(method) if callable(method) else method_info(method)
+    info = user_method(method) if callable(method) else method_info(method)
     check_supported(info, board, spec)
     check_params(info, params, n=board.n_squares)
     deadline, seed = begin(deadline, seed, seeded=info.seeded)

@@ -175,12 +175,12 @@ class Tour:
     @classmethod
     def from_coords(cls, board: Board, coords, closed: bool = False) -> "Tour":
         """Tour from ``(row, col)`` pairs; raises for a square that is a hole or off the board."""
-        return cls(board, _coords_to_squares(board, coords), closed)
+        return cls(board, coords_to_squares(board, coords), closed)
 
     @classmethod
     def from_names(cls, board: Board, names, closed: bool = False) -> "Tour":
         """Tour from square names such as ``["a1", "b3", ...]`` (or ``"7,0"`` pairs)."""
-        return cls.from_coords(board, _names_to_coords(board, names), closed)
+        return cls.from_coords(board, names_to_coords(board, names), closed)
 
     @cached_property
     def coords(self) -> np.ndarray:
@@ -288,7 +288,7 @@ def _name_of(board: Board, square: int) -> str:
     return board.name(int(r), int(c))
 
 
-def _coords_to_squares(board: Board, coords) -> np.ndarray:
+def coords_to_squares(board: Board, coords) -> np.ndarray:
     """Square numbers of ``(row, col)`` pairs; raises naming the first step off the board or on a hole."""
     arr = np.asarray(coords)
     if arr.size and (arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer)):
@@ -305,7 +305,7 @@ def _coords_to_squares(board: Board, coords) -> np.ndarray:
     return idx
 
 
-def _names_to_coords(board: Board, names) -> np.ndarray:
+def names_to_coords(board: Board, names) -> np.ndarray:
     coords = []
     for k, name in enumerate(names):
         try:
@@ -498,7 +498,7 @@ def validate(
         if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
             raise InvalidTourError("a tour must be whole square numbers or (row, col) pairs")
         if arr.ndim == 2 and arr.shape[1] == 2:
-            t = Tour._unchecked(board, _coords_to_squares(board, arr), bool(closed))
+            t = Tour._unchecked(board, coords_to_squares(board, arr), bool(closed))
         elif arr.ndim == 1:
             _check_range(board, arr)
             t = Tour._unchecked(board, arr, bool(closed))

@@ -394,15 +394,15 @@ def test_kernels_match_readable_reference(seed):
     cat = blocks.load_catalog()
     board = Board(int(rng.integers(5, 40)), int(rng.integers(5, 40)))
     if has_closed_tour(board.rows, board.cols):
-        lay, _ = divide._plan_cycle(cat, board.rows, board.cols)
+        lay, _ = divide.plan_cycle(cat, board.rows, board.cols)
     else:
-        lay, _ = divide._plan_open(cat, board.rows, board.cols, (0, 0))
+        lay, _ = divide.plan_open(cat, board.rows, board.cols, (0, 0))
     keys = lay.keys
     types = [(blocks.block_spec(k).h, blocks.block_spec(k).w, cat.get(k).tolist()) for k in keys]
     placements = list(zip(lay.r0.tolist(), lay.c0.tolist(), lay.btype.tolist()))
     arcs = list(zip(lay.src.tolist(), lay.dst.tolist()))
     ref = fill_reference(lay.rows, lay.cols, placements, types, arcs)
-    got = divide._successors(cat, lay)
+    got = divide.successors(cat, lay)
     assert got.tolist() == ref
     begin = lay.start if lay.start is not None else 0
     total = lay.rows * lay.cols

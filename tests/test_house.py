@@ -181,6 +181,63 @@ def test_no_import_circle_anywhere():
     assert circles == []
 
 
+def _is_kernel_file(module: str) -> bool:
+    """A numba kernel file (``_rotation_kernels``, the pinned ``_grid_kernels`` and ``_splitmix``): its wrapper
+    imports its underscore kernels by name."""
+    last = module.rpartition(".")[2]
+    return last.startswith("_") and (last.endswith("_kernels") or last == "_splitmix")
+
+
+def private_imports(root: Path, package: str) -> list[str]:
+    """Every underscore name one module of ``package`` takes from another, inside functions too:
+    ``from .tour import _names``, ``from . import tour`` then ``tour._names``; names from kernel files aside.
+
+    A name another module imports is public in its module (no underscore; kept out of ``__all__`` when it
+    is the package's own business), or the import goes.
+    """
+    modules = _module_names(root, package)
+    found = []
+    for name, path in sorted(modules.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound = {}  # local names of imported modules
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _target(name, path, node)
+                for alias in node.names:
+                    if f"{target}.{alias.name}" in modules:
+                        bound[alias.asname or alias.name] = f"{target}.{alias.name}"
+                        continue
+                    holder = _holder(target, alias.name, modules)
+                    private = alias.name.startswith("_") and not alias.name.startswith("__")
+                    if private and holder in modules and holder != name and not _is_kernel_file(holder):
+                        found.append(f"{name}:{node.lineno} imports {holder}.{alias.name}")
+            elif isinstance(node, ast.Import):
+                bound.update({a.asname: a.name for a in node.names if a.asname and a.name in modules})
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound:
+                holder, attr = bound[node.value.id], node.attr
+                if attr.startswith("_") and not attr.startswith("__") and holder != name and not _is_kernel_file(holder):
+                    found.append(f"{name}:{node.lineno} reads {holder}.{attr}")
+    return found
+
+
+def test_the_private_import_finder_sees_every_form(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .a import _f\n")
+    (pkg / "a.py").write_text("def _f():\n    pass\n")
+    (pkg / "_b_kernels.py").write_text("def _k():\n    pass\n")
+    (pkg / "c.py").write_text("from . import _b_kernels, a\nfrom ._b_kernels import _k\n"
+                              "def g():\n    from .a import _f\n    return a._f, _b_kernels._k\n")
+    (pkg / "d.py").write_text("from . import _f\n")  # through the package's re-export
+    assert private_imports(pkg, "pkg") == ["pkg:1 imports pkg.a._f", "pkg.c:4 imports pkg.a._f",
+                                           "pkg.c:5 reads pkg.a._f", "pkg.d:1 imports pkg.a._f"]
+
+
+def test_no_module_takes_another_ones_private_names():
+    assert private_imports(PACKAGE, "ktsolve") == []
+
+
 def test_the_command_line_is_a_package_of_one_module_per_command():
     names = _module_names(PACKAGE, "ktsolve")
     cli = {n for n in names if n.startswith("ktsolve.cli.")}

@@ -265,10 +265,10 @@ def _one_line(text, limit: int = 300) -> str:
 def _load_method(name: str, info):
     """Import a method's function now, so a path that cannot be imported is one error naming the method."""
     from ..errors import UnsupportedError
-    from ..registry import _load
+    from ..registry import load_target
 
     try:
-        func = _load(info.func)
+        func = load_target(info.func)
     except Exception as exc:  # noqa: BLE001 - whatever the user's path does wrong, one line naming it
         raise UnsupportedError(f"method {name!r}: cannot import {info.func!r}: {type(exc).__name__}: "
                                f"{_one_line(exc, 120)}") from None
@@ -375,7 +375,7 @@ def bench_methods(
     from ..request import check_supported, make_spec
     from ..result import Status
     from ..seeds import derive_seeds
-    from ..solve import _user_method, solve
+    from ..solve import user_method, solve
     from ..testing import exact_answer
 
     if not methods:
@@ -391,7 +391,7 @@ def bench_methods(
     prove_time_limit = check_time_limit(prove_time_limit)
     draws = check_int("draws", 3 if draws is None and holes else 1 if draws is None else draws, 1, 10_000)
     params = dict(params or {})
-    infos = [(_method_name(m), method_info(m) if isinstance(m, str) else _user_method(m)) for m in methods]
+    infos = [(_method_name(m), method_info(m) if isinstance(m, str) else user_method(m)) for m in methods]
     for name, info in infos:
         _load_method(name, info)
     closed_draw = "closed" in tours

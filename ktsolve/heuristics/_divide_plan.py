@@ -69,7 +69,7 @@ def _any_splits(length: int):
 
 # ---------------------------------------------------------------------- layouts
 @dataclass
-class _Layout:
+class Layout:
     """Blocks on the built board (``rows x cols``) and the moves that join them."""
 
     rows: int
@@ -113,7 +113,7 @@ def _grid_flags(first_row: bool, last_row: bool, first_col: bool, last_col: bool
     return frozenset(f)
 
 
-def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None, deadline=None) -> _Layout | None:
+def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None, deadline=None) -> Layout | None:
     """Grid of closed blocks (and one open block ``odd = (i, j, (r, c))``), or None if a block is missing.
 
     A board of millions of blocks takes a while: ``deadline`` is checked between the arrays.
@@ -169,11 +169,11 @@ def _grid_layout(cat, hs: np.ndarray, ws: np.ndarray, odd=None, deadline=None) -
     tick()
     src, dst = np.concatenate(src), np.concatenate(dst)
     tick()
-    return _Layout(rows, cols, r0, c0, np.ascontiguousarray(btype.ravel(), dtype=np.int32), keys, src, dst, start,
+    return Layout(rows, cols, r0, c0, np.ascontiguousarray(btype.ravel(), dtype=np.int32), keys, src, dst, start,
                    {"layout": f"grid of {n_i}x{n_j} blocks"})
 
 
-def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> _Layout | None:
+def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> Layout | None:
     """A chain of ``h``-row blocks.
 
     ``segments`` is a list of ``(kind, widths, square)``: block kind, widths
@@ -215,7 +215,7 @@ def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> _Layou
     start = None
     if start_block is not None:
         start = int(start_local[0] * cols + cstart[start_block] + start_local[1])
-    return _Layout(
+    return Layout(
         h,
         cols,
         np.zeros(widths.size, dtype=np.int32),
@@ -229,16 +229,16 @@ def _chain_layout(cat, family: str, h: int, segments, left_lanes: int) -> _Layou
     )
 
 
-def _single(cat, key: str, rows: int, cols: int, start_local=None) -> _Layout | None:
+def _single(cat, key: str, rows: int, cols: int, start_local=None) -> Layout | None:
     if key not in cat:
         return None
     start = None if start_local is None else start_local[0] * cols + start_local[1]
     z = np.zeros(1, dtype=np.int32)
     e = np.zeros(0, dtype=np.int64)
-    return _Layout(rows, cols, z, z.copy(), z.copy(), [key], e, e.copy(), start, {"layout": "one block"})
+    return Layout(rows, cols, z, z.copy(), z.copy(), [key], e, e.copy(), start, {"layout": "one block"})
 
 
-def _grid_cycle(cat, m: int, n: int, deadline=None) -> _Layout | None:
+def _grid_cycle(cat, m: int, n: int, deadline=None) -> Layout | None:
     """Closed blocks on an ``m x n`` board (both sides >= 5, not both odd)."""
     # an even side is cut into even parts, so every block has an even side
     col_opts = list(_any_splits(n))
@@ -250,7 +250,7 @@ def _grid_cycle(cat, m: int, n: int, deadline=None) -> _Layout | None:
     return None
 
 
-def _grid_path(cat, m: int, n: int, s, deadline=None) -> _Layout | None:
+def _grid_path(cat, m: int, n: int, s, deadline=None) -> Layout | None:
     """Closed blocks and one open block holding ``s`` (or any start when ``s`` is None); both sides odd."""
     row_opts = list(_odd_splits(m, None if s is None else s[0]))
     col_opts = list(_odd_splits(n, None if s is None else s[1]))
@@ -270,7 +270,7 @@ def _grid_path(cat, m: int, n: int, s, deadline=None) -> _Layout | None:
     return None
 
 
-def _t3_cycle(cat, n: int) -> _Layout | None:
+def _t3_cycle(cat, n: int) -> Layout | None:
     lay = _single(cat, f"t3c/{n}/cyc", 3, n)
     if lay is not None:
         return lay
@@ -295,7 +295,7 @@ def _squares_of(cat, prefix: str):
     return out
 
 
-def _t4_path(cat, n: int, s) -> _Layout | None:
+def _t4_path(cat, n: int, s) -> Layout | None:
     """Open tour of the 4 x n board from ``s`` (or any start): one block, or first block + two lanes + turn."""
     starts = [s] if s is not None else None
     for sq in starts or _squares_of(cat, f"t4/{n}/s"):
@@ -318,7 +318,7 @@ def _t4_path(cat, n: int, s) -> _Layout | None:
     return None
 
 
-def _t3_path(cat, n: int, s) -> _Layout | None:
+def _t3_path(cat, n: int, s) -> Layout | None:
     """Open tour of the 3 x n board from ``s`` (or any start)."""
     starts = [s] if s is not None else None
     for sq in starts or _squares_of(cat, f"t3/{n}/s"):
@@ -367,7 +367,7 @@ def _t3_path(cat, n: int, s) -> _Layout | None:
 
 # ---------------------------------------------------------------------- symmetries
 @dataclass(frozen=True)
-class _Transform:
+class Transform:
     """Built board = original board transposed (optionally), then rows/columns flipped."""
 
     transpose: bool = False
@@ -400,10 +400,10 @@ def _transforms(transpose: bool | None):
     for tr in ts:
         for fr in (False, True):
             for fc in (False, True):
-                yield _Transform(tr, fr, fc)
+                yield Transform(tr, fr, fc)
 
 
-def _plan_open(cat, m: int, n: int, s, deadline=None):
+def plan_open(cat, m: int, n: int, s, deadline=None):
     """Layout of an open tour from ``s`` (None: anywhere) on a board without closed tours."""
     a = min(m, n)
     if a >= 5:
@@ -427,8 +427,8 @@ def _plan_open(cat, m: int, n: int, s, deadline=None):
     return None, None
 
 
-def _plan_cycle(cat, m: int, n: int, deadline=None):
+def plan_cycle(cat, m: int, n: int, deadline=None):
     if min(m, n) >= 5:
-        return _grid_cycle(cat, m, n, deadline), _Transform()
-    tf = _Transform(transpose=m > n)
+        return _grid_cycle(cat, m, n, deadline), Transform()
+    tf = Transform(transpose=m > n)
     return _t3_cycle(cat, max(m, n)), tf

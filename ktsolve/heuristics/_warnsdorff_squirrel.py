@@ -117,7 +117,7 @@ def squirrel_applies(graph: KnightGraph) -> bool:
     return graph.is_knight and b.is_full and b.rows == b.cols and b.rows >= 5
 
 
-def _corner_transform(graph: KnightGraph, square: int) -> tuple[bool, bool] | None:
+def corner_transform(graph: KnightGraph, square: int) -> tuple[bool, bool] | None:
     """(flip rows, flip cols) that map ``square`` onto corner (0, 0), or None if not a corner."""
     b = graph.board
     r, c = (int(v) for v in b.coords_of(np.array([square]))[0])
@@ -126,7 +126,7 @@ def _corner_transform(graph: KnightGraph, square: int) -> tuple[bool, bool] | No
     return (r != 0, c != 0)
 
 
-def _reflect(graph: KnightGraph, path: np.ndarray, flips: tuple[bool, bool]) -> np.ndarray:
+def reflect(graph: KnightGraph, path: np.ndarray, flips: tuple[bool, bool]) -> np.ndarray:
     """Squares of a full board's ``path`` after flipping rows and/or columns."""
     b = graph.board
     r, c = np.divmod(path.astype(np.int64), b.cols)

@@ -172,7 +172,7 @@ RHO, Q, ALPHA, TAU0 = (PARAMS.defaults[k] for k in ("rho", "q", "alpha", "tau0")
 
 
 # ---------------------------------------------------------------------- set-up
-class _Colony(Colony):
+class AcoColony(Colony):
     """Checked parameters and the state of one run (trails, counts)."""
 
     method = "aco"
@@ -239,13 +239,13 @@ def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> fl
 
 def solve_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
               **params) -> SolveResult:
-    return run_colony(_Colony, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
+    return run_colony(AcoColony, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
                       params=params)
 
 
 def enumerate_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
                   **params) -> Enumeration:
-    return run_colony(_Colony, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
+    return run_colony(AcoColony, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
                       params=params, enumerate_as="aco")
 
 

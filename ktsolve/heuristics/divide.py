@@ -78,7 +78,7 @@ from ..proofs.theorems import full_board_proof, has_closed_tour
 from ..result import SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._divide_blocks import load_catalog
-from ._divide_plan import _Layout, _plan_cycle, _plan_open, _Transform
+from ._divide_plan import Layout, plan_cycle, plan_open, Transform
 from ._params import Params
 
 __all__ = ["solve_divide", "warm"]
@@ -113,7 +113,7 @@ def _type_tables(cat, keys):
     )
 
 
-def _successors(cat, lay: _Layout, deadline: Deadline | None = None) -> np.ndarray:
+def successors(cat, lay: Layout, deadline: Deadline | None = None) -> np.ndarray:
     """The successor array of the joined blocks, filled a range of blocks at a time against the clock."""
     from ._divide_kernels import fill_blocks
 
@@ -138,7 +138,7 @@ def _successors(cat, lay: _Layout, deadline: Deadline | None = None) -> np.ndarr
     return nxt
 
 
-def _walk(nxt, start: int, total: int, lay: _Layout, tf: _Transform, out_cols: int, reverse: bool,
+def _walk(nxt, start: int, total: int, lay: Layout, tf: Transform, out_cols: int, reverse: bool,
           deadline: Deadline | None = None):
     """The tour's squares in order, walked a stretch at a time against the clock."""
     from ._divide_kernels import walk_part
@@ -264,10 +264,10 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     phase(progress, "divide: planning the blocks")
     deadline.check("planning the blocks")
     if cyclic:
-        lay, tf = _plan_cycle(cat, m, n, deadline)
+        lay, tf = plan_cycle(cat, m, n, deadline)
     else:
         # an open tour ending on t is an open tour from t, reversed
-        lay, tf = _plan_open(cat, m, n, s if s is not None else t, deadline)
+        lay, tf = plan_open(cat, m, n, s if s is not None else t, deadline)
         reverse = s is None and t is not None
     if lay is None:
         return _unknown(f"divide has no stored block for {_a(spec.describe(board))} on a {m}x{n} board")
@@ -276,7 +276,7 @@ def _solve(board: Board, spec: TourSpec, deadline: Deadline, progress) -> SolveR
     phase(progress, "divide: filling the blocks")
     deadline.check("planning the blocks")
     deadline.extend(warm())  # a first-run compile is not the construction's time
-    nxt = _successors(cat, lay, deadline)
+    nxt = successors(cat, lay, deadline)
     if progress is not None:
         progress(2, 3)
     phase(progress, "divide: walking the tour")

@@ -245,7 +245,7 @@ COLONIES, TAU0, DEPOSIT, RHO, SHARE_EVERY, F, TAU_LO, TAU_HI = (
 
 
 # ---------------------------------------------------------------------- set-up
-class _Colonies(Colony):
+class IacoColonies(Colony):
     """Checked parameters and the state of one run (trails of every colony, counts)."""
 
     method = "iaco"
@@ -308,13 +308,13 @@ def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> fl
 
 def solve_iaco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
                **params) -> SolveResult:
-    return run_colony(_Colonies, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
+    return run_colony(IacoColonies, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
                       params=params)
 
 
 def enumerate_iaco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
                    **params) -> Enumeration:
-    return run_colony(_Colonies, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
+    return run_colony(IacoColonies, PARAMS, warm, graph, spec, time_limit=time_limit, progress=progress, seed=seed,
                       params=params, enumerate_as="iaco")
 
 

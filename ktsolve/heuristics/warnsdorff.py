@@ -114,8 +114,8 @@ from ._warnsdorff_kernels import (  # noqa: E402 - the kernels live in a file of
     _walk_steps,
 )
 from ._warnsdorff_squirrel import (  # noqa: E402 - Ganzfried's table and the corner reflections
-    _corner_transform,
-    _reflect,
+    corner_transform,
+    reflect,
     squirrel_applies,
     squirrel_orderings,
 )
@@ -558,7 +558,7 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, time_limit=None, pro
                 "rule 'squirrel' builds open tours of full n x n boards (n >= 5) from a corner, "
                 f"not a {spec.describe(board)} on a {board.rows}x{board.cols} board with {board.n_holes} holes"
             )
-        if spec.start is not None and _corner_transform(graph, board.index(*spec.start)) is None:
+        if spec.start is not None and corner_transform(graph, board.index(*spec.start)) is None:
             raise UnsupportedError(f"rule 'squirrel' starts from a corner, not from {board.name(*spec.start)}")
     stats: dict = {"walks": 0, "longest": 0}
     with interrupt_guard():
@@ -582,7 +582,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
     flips = None
     if squirrel_ok and rule in ("auto", "squirrel"):
         corner = 0 if spec.start is None else board.index(*spec.start)
-        flips = _corner_transform(graph, corner)
+        flips = corner_transform(graph, corner)
         first_walks = int(flips is not None)
     if rule == "squirrel":
         triples, finish = [], None
@@ -616,7 +616,7 @@ def _run(graph, spec, rule, restarts, seed, deadline, progress, squirrel_ok, sta
     def plan_walk(i):
         """(start, blocked end, reversed, rule, finish) of walk ``i``."""
         if i < first_walks:
-            return 0, -1, False, "squirrel", lambda sq: _reflect(graph, sq, flips)
+            return 0, -1, False, "squirrel", lambda sq: reflect(graph, sq, flips)
         j = i - first_walks
         if j < sweep:
             s, e, rev = triples[j // len(cycle)]

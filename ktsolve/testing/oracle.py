@@ -402,13 +402,13 @@ def _checked(board: Board, spec: TourSpec, proof) -> bool:
 def _disk_put(board: Board, spec: TourSpec, ans: ExactAnswer) -> None:
     if ans.status is Status.UNKNOWN or _connection() is None:
         return
-    from ..result import _jsonable
+    from ..result import jsonable
 
     key = _disk_key(board, spec)
     squares = None if ans.tour is None else np.ascontiguousarray(ans.tour.squares, dtype=np.int32).tobytes()
     proof = None if ans.proof is None else str(ans.proof)
     argument = getattr(ans.proof, "argument", None)
-    evidence = json.dumps(_jsonable(dict(getattr(ans.proof, "evidence", {}) or {})))
+    evidence = json.dumps(jsonable(dict(getattr(ans.proof, "evidence", {}) or {})))
     row = (key, _version(), ans.status.value, squares, proof, argument, evidence, ans.settled_by, float(ans.seconds))
     _execute(f"INSERT OR REPLACE INTO {_TABLE} VALUES ({', '.join('?' * len(_COLUMNS))})",
              (*row, _digest(*row[:8])), write=True)

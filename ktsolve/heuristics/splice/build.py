@@ -24,8 +24,8 @@ from ...factor._restore_kernels import delete_holes, links_from_successors, unli
 from ...factor.restore import restore_factor
 from ...tour import TourSpec
 from .._divide_blocks import load_catalog
-from .._divide_plan import _plan_cycle, _plan_open
-from ..divide import _successors
+from .._divide_plan import plan_cycle, plan_open
+from ..divide import successors
 
 __all__ = ["Start", "set_up", "lay_tour", "restore", "build_links", "fix_end", "free_ends", "ends_refused",
            "colours_refused", "refused", "flat"]
@@ -69,10 +69,10 @@ def build_links(board: Board, deadline: Deadline):
         return links, alive  # no grid of blocks: every square starts short of both moves
     cat = load_catalog()
     deadline.check("planning the full board's tour")
-    lay, tf = _plan_cycle(cat, m, n, deadline) if (m * n) % 2 == 0 else _plan_open(cat, m, n, None, deadline)
+    lay, tf = plan_cycle(cat, m, n, deadline) if (m * n) % 2 == 0 else plan_open(cat, m, n, None, deadline)
     if lay is None or tf.transpose or tf.flip_r or tf.flip_c:
         return links, alive
-    nxt = _successors(cat, lay, deadline)
+    nxt = successors(cat, lay, deadline)
 
     def lay_links(a: int, b: int) -> int:
         if links_from_successors(nxt, m, n, links, a, b) < 0:

@@ -148,7 +148,7 @@ class _TableGraph(KnightGraph):
 def _colony_module(method: str):
     from .. import aco, iaco
 
-    return {"aco": (aco, aco._Colony), "iaco": (iaco, iaco._Colonies)}[method]
+    return {"aco": (aco, aco.AcoColony), "iaco": (iaco, iaco.IacoColonies)}[method]
 
 
 def warm_window(method: str) -> float:
