@@ -1,6 +1,6 @@
 """The fuzzer's long profile: cases tried per minute and the violations it found.
 
-Runs ``pytest -m fuzz tests/test_fuzz_cli.py`` (the long profile of the
+Runs ``pytest -m fuzz tests/cli/test_fuzz_cli.py`` (the long profile of the
 fuzzer of issue 14) once per seed, each drawing ``--examples`` command lines
 and as many Python API calls, and records for each run the cases tried, the
 time, the rate (cases per minute), the exit codes of the command lines and
@@ -50,7 +50,7 @@ def run(seed: int, examples: int) -> dict:
                "KTSOLVE_FUZZ_STATS": stats_file}
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-m", "fuzz", "-p", "no:cacheprovider",
-             "tests/test_fuzz_cli.py"],
+             "tests/cli/test_fuzz_cli.py"],
             cwd=ROOT, env=env, capture_output=True, text=True,
         )
         if not os.path.exists(stats_file):

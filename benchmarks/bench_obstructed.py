@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 from _machine import fmt_s, machine_lines, markdown_table, timed_process, write_result  # noqa: E402
 
 #: Holes that leave five squares of the top-left corner joined to the board through one square
-#: (tests/test_local_proofs.py's CUT_CORNER; the colours stay equal).
+#: (tests/proofs/test_local_proofs.py's CUT_CORNER; the colours stay equal).
 CUT_CORNER = [(0, 0), (0, 5), (1, 4), (2, 0), (2, 3), (2, 5), (3, 1), (3, 2), (3, 3), (3, 4), (4, 0), (4, 2)]
 MOVES = [(-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)]
 

@@ -56,7 +56,7 @@ __all__ = ["sanitize_links", "sanitize_caps", "tile", "greedy_moves", "greedy_ex
 
 #: A 2-factor of the full 4 x 4 board (four 4-cycles): the two move codes of cell ``(r, c)`` at
 #: ``8 r + 2 c``; tiled over the board, it is the cold start (each hole then leaves two squares
-#: short of a move, close to squares short of the other colour).  ``tests/test_factor.py`` checks it.
+#: short of a move, close to squares short of the other colour).  ``tests/factor/test_factor.py`` checks it.
 _TILE = (2, 3, 2, 4, 5, 3, 4, 5, 3, 1, 1, 4, 6, 3, 6, 4, 2, 0, 7, 2, 5, 0, 5, 7, 1, 0, 7, 1, 0, 6, 7, 6)
 #: The stamp of a vertex that a failed search reached: on no augmenting path, ever.
 DEAD = -1

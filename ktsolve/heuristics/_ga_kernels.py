@@ -5,7 +5,7 @@ population, :func:`tournament` and ``_child`` make the children, and
 :func:`ga_generations` runs generations; :mod:`.ga` calls the last one from
 Python.  Random numbers come from the shared SplitMix64
 (:mod:`ktsolve._splitmix`), drawn in the documented order that
-``tests/test_ga.py`` replays in plain Python.  No kernel here calls a
+``tests/heuristics/test_ga.py`` replays in plain Python.  No kernel here calls a
 kernel of another file except the shared generator, as
 ``tests/test_kernel_cache.py`` requires.
 

@@ -16,7 +16,7 @@ board of millions of squares cannot hit a recursion limit.
   levels used by the matching proof.
 
 The readable pure-Python references these are tested against live in
-``tests/test_proofs.py``.
+``tests/proofs/test_proofs.py``.
 """
 
 from __future__ import annotations

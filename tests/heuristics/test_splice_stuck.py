@@ -12,7 +12,7 @@ from ktsolve.heuristics.splice.stuck import cut_off
 from splice_helpers import build_links, merge_pieces, restore_factor
 from ktsolve.tour import validate
 
-#: Five squares of the top-left corner that hang on one square, (2, 2) (tests/test_local_proofs.py's CUT_CORNER).
+#: Five squares of the top-left corner that hang on one square, (2, 2) (tests/proofs/test_local_proofs.py's CUT_CORNER).
 CUT_CORNER = [(0, 0), (0, 5), (1, 4), (2, 0), (2, 3), (2, 5), (3, 1), (3, 2), (3, 3), (3, 4), (4, 0), (4, 2)]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import invoke
 
-PUBLISHED = json.loads((Path(__file__).parent / "data" / "published_counts.json").read_text(encoding="utf-8"))
+PUBLISHED = json.loads((Path(__file__).resolve().parents[1] / "data" / "published_counts.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("args, out", [

@@ -17,7 +17,7 @@ from conftest import load_oracle
 from ktsolve import Board
 from ktsolve.models.count import count_tours, strip_counts
 
-PUBLISHED = json.loads((Path(__file__).parent / "data" / "published_counts.json").read_text(encoding="utf-8"))
+PUBLISHED = json.loads((Path(__file__).resolve().parents[1] / "data" / "published_counts.json").read_text(encoding="utf-8"))
 ORACLE = load_oracle("counts.json")
 
 #: Oracle entries beyond seconds for the frontier method (7x7 and 8x8 open, 8x8 closed: the moonshot).

@@ -12,7 +12,7 @@ import pytest
 import ktsolve
 from ktsolve.testing import assert_agrees
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "examples" / "test_random_walk.py"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "examples" / "test_random_walk.py"
 
 
 def _example():

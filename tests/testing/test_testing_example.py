@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "test_random_walk.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "test_random_walk.py"
 
 
 def test_the_example_suite_passes_under_pytest():

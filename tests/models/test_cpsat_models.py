@@ -17,7 +17,7 @@ from ktsolve.models.cpsat_cuts import cycles_of, orient
 from conftest import random_board
 from naive_tours import closed_exists, exhaustive_tour, open_exists
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from frontier_boards import dense_holes  # noqa: E402
 
 HAVE_PYSAT = satcuts.have_pysat()

@@ -9,7 +9,7 @@ import pytest
 
 from ktsolve.registry import reset_methods
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "testing.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "testing.md"
 
 
 @pytest.fixture(autouse=True)

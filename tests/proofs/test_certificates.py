@@ -43,7 +43,7 @@ except ImportError:  # pragma: no cover
 needs_certify = pytest.mark.skipif(not (HAVE_PYSAT and HAVE_CHECKER),
                                    reason="needs the certify extra: pip install 'ktsolve[certify]'")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ---------------------------------------------------------------------------------------------- the audit's forgeries

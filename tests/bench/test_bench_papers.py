@@ -16,7 +16,7 @@ from ktsolve.errors import UnsupportedError
 
 from conftest import invoke
 
-BENCH = Path(__file__).resolve().parent.parent / "ktsolve" / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "ktsolve" / "bench"
 
 
 def test_one_section_per_seed_paper():
