@@ -211,7 +211,9 @@ def test_the_forging_fuzzer_finds_no_forgery_accepted():
     fz = _fuzzer()
     rep = fz.fuzz("fast", seed=0)
     assert not rep.accepted, rep.accepted[:3]
-    assert not rep.genuine_refused, rep.genuine_refused[:3]
+    # without drup or dratify a search's genuine certificate is "not checkable", which is no refusal
+    refused = [r for r in rep.genuine_refused if HAVE_CHECKER or not r[3].startswith("not checkable")]
+    assert not refused, refused[:3]
     for argument in CHECKERS:
         if argument in ("exhaustive search", "cpsat") and not (HAVE_PYSAT and HAVE_CHECKER):
             continue
