@@ -193,6 +193,8 @@ class CNF:
         else:
             out.append(list(t))
         fixed = [x for x in dict.fromkeys((s, e)) if x is not None]
+        if s is not None and s == e and n > 1:
+            out.append([])  # an open tour of two or more squares cannot start and end on one square
         out.extend([t[x]] for x in fixed)
         if len(fixed) == 2:
             out.extend([-t[v]] for v in range(n) if v not in fixed)

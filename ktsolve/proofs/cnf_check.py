@@ -34,7 +34,8 @@ ends among squares ``0 .. i``").  Clauses:
   for the last, ``-tn-1 -sn-2,1``); when the colours' counts differ by one,
   no end on the smaller colour and some end on the larger; when they are
   equal, some end of each colour; otherwise some end; a fixed start or end
-  is an end, and with both fixed no other square is;
+  is an end, and with both fixed no other square is (both fixed on one
+  square: the empty clause, for no path of two or more squares has that);
 * closed tour with a fixed start and a different fixed end: the move
   between them (the empty clause when they are not a knight's move apart);
 * a cut ``S``: the moves with exactly one square in ``S``, then (open tour)
@@ -185,6 +186,8 @@ class _Encoding:
         else:
             out.append([t(v) for v in range(n)])
         fixed = list(dict.fromkeys(ends))
+        if len(ends) == 2 and len(fixed) == 1 and n > 1:
+            out.append([])  # one square as both ends of a path of two or more squares: no such tour
         out += [[t(x)] for x in fixed]
         if len(fixed) == 2:
             out += [[-t(v)] for v in range(n) if v not in fixed]

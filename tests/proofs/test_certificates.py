@@ -479,3 +479,13 @@ def test_verify_certificate_in_python(certificates):
     assert verify_certificate(board, TourSpec(closed=True), res).valid
     assert verify_certificate(board, TourSpec(), res).invalid
     assert verify_certificate(Board(5, 6), TourSpec(closed=True), res).invalid
+
+
+@needs_certify
+@pytest.mark.parametrize("method", ["cpsat", "backtrack"])
+def test_an_open_tour_asked_to_start_and_end_on_one_square_is_certified(method):
+    """Both encoders say no path of two or more squares starts and ends on one square (found by test_cross_check)."""
+    board, spec = Board(3, 4), TourSpec(closed=False, start=(0, 0), end=(0, 0))
+    res = solve(board, method, start=spec.start, end=spec.end, seed=1, presolve_proofs=False, time_limit=30)
+    assert res.status is Status.INFEASIBLE, res.stats.get("reason")
+    assert check_proof(board, spec, res.proof).outcome == "valid"
