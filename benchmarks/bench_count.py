@@ -114,7 +114,7 @@ def full(args, tmp: Path) -> list[str]:
         else:
             se = _median([*argv, "--method", "search", "--time-limit", str(limit)], tmp / "s.log", args.repeat)
             svalue, ssecs = _cell(se, limit)
-        ok = "yes" if fr["json"] and fr["json"]["value"] == want else "NO"
+        ok = ("yes" if fr["json"]["value"] == want else "NO") if fr["json"] else "not counted"
         if se["json"] and fr["json"] and se["json"]["value"] != fr["json"]["value"]:
             ok = "NO (search differs)"
         states = f"{fr['json']['states']:,}" if fr["json"] else "-"

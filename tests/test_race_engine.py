@@ -223,11 +223,11 @@ def test_a_proof_step_stopped_by_the_race_is_not_taken_as_finished(monkeypatch, 
 
 @pytest.mark.parametrize("race", [False, True])
 def test_the_proofs_first_run_compile_is_in_compile_s(monkeypatch, race):
-    import ktsolve.proofs as proofs
+    import ktsolve.proofs._common as common  # the finders warm their kernels through it
 
     name = f"test proofs compile {race}"  # prepared once per name and process
     kernel = numba.njit(lambda x: x + 7)  # a new kernel, not cached: its first call compiles
-    monkeypatch.setattr(proofs, "warm", lambda: jit.prepare(name, lambda: (time.sleep(0.3), kernel(1)), [kernel],
+    monkeypatch.setattr(common, "warm_kernels", lambda: jit.prepare(name, lambda: (time.sleep(0.3), kernel(1)), [kernel],
                                                             stream=None))
     board = Board(26, 26)  # above proofs.PY_MAX: the proofs warm their kernels
     res = prove(board, closed=True, time_limit=120, seed=1, race=race)

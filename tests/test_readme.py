@@ -32,7 +32,7 @@ SMALLER = {
     "1000x1000": "100x100", "2000x2000": "200x200", "10000x10000": "300x300", "2000x2001": "200x201",
     "--random 1000": "--random 3", "--remove 2 --both": "--remove 1 --both", "--cycles 100000": "--cycles 200",
     "12x12 --remove 3": "6x6 --remove 1", "8x8 --remove 2": "6x6 --remove 2", "7x7 --remove 1": "5x5 --remove 1",
-    "--seeds 10": "--seeds 1", "8x8,10x10": "6x6", "--time-limit 300": "--time-limit 20",
+    "--seeds 10": "--seeds 1", "--terms 40": "--terms 12", "8x8,10x10": "6x6", "--time-limit 300": "--time-limit 20",
 }
 
 #: Commands not run, with the reason.
