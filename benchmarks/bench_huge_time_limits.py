@@ -63,9 +63,9 @@ def run_case(name: str, boards: Path) -> dict:
     board, command, limit, sigint = CASES[name]
     mask = make_board(board, boards)
     with tempfile.TemporaryDirectory() as tmp:
-        # solve writes the tour as .npy; prove writes its answer (a tour or a proof) as JSON
-        out = Path(tmp) / ("tour.npy" if command[0] == "solve" else "answer.json")
-        form = ["--format", "npy"] if command[0] == "solve" else ["--format", "json"]
+        # a tour is written as .npy by both commands (JSON stops at 10^6 squares)
+        out = Path(tmp) / "answer.npy"
+        form = ["--format", "npy"]
         args = [KTSOLVE, command[0], str(mask), *command[1:], *form, "-o", str(out)]
         if limit is not None:
             args += ["--time-limit", f"{limit:g}"]
@@ -127,7 +127,7 @@ def main(argv=None) -> int:
             f"Load average {os.getloadavg()[0]:.2f} at the end.  Run under the shared lock, but other "
             "developers' editors and tests may have been running beside it.", "",
             "Whole `ktsolve` processes (interpreter start, imports, reading the board, the answer written through "
-            "`-o FILE`, `--format npy` for solve and `json` for prove).  Targets: an answer within 10 % of the limit + 1 s; after SIGINT, the end "
+            "`-o FILE`, `--format npy`).  Targets: an answer within 10 % of the limit + 1 s; after SIGINT, the end "
             "within 1 s, exit 130, no file.  Peak memory: the process's VmHWM, read every 20 ms.", "",
             markdown_table(head, rows)]
     write_result(args.out, "\n".join(text) + "\n")
