@@ -92,6 +92,10 @@ TWO_FACTOR_SHARE = 0.3
 #: delaying a method asked by name: past it the proof gives up and the method answers for itself.
 TWO_FACTOR_CAP_BASE = 10.0
 TWO_FACTOR_CAP_PER_SQUARE = 2e-6
+#: In the proof lane, beside the constructions, the 2-factor proof delays no method: its cap a square is
+#: larger there. Where no 2-factor exists its search runs longest (13.2 s alone on 10^6 squares of rings 6
+#: wide, benchmarks/results/real.md), past the 12 s that TWO_FACTOR_CAP_PER_SQUARE gave it.
+LANE_TWO_FACTOR_CAP_PER_SQUARE = 1e-5
 #: Boards above this many squares get the 2-factor proof before the cut proofs: on a dense 100 x 100 board
 #: open from a fixed start the cut proofs spent their 5 s cap finding nothing before the 2-factor proof
 #: refuted it (benchmarks/results/race_max.md); up to 40 x 40 they take about 0.1 s.
@@ -227,6 +231,8 @@ def proof_lane(plan: list[Step], board: Board) -> list[Step]:
     if graph_ok and n > PRESOLVE_MATCHING_MAX:
         names["matching proof"] = None
         caps.setdefault("matching proof", _prove_matching_cap(n))
+    if "2-factor proof" in caps:
+        caps["2-factor proof"] = TWO_FACTOR_CAP_BASE + LANE_TWO_FACTOR_CAP_PER_SQUARE * n
     steps = [Step(name, 1.0, caps.get(name)) for name in names]
     return sorted(steps, key=lambda s: proof_step(s.name).cost)
 

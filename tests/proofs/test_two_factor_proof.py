@@ -126,6 +126,17 @@ def test_without_a_time_limit_the_proof_has_a_cap_that_grows_with_the_board():
             assert step.cap == pytest.approx(want) and step.share == plans.TWO_FACTOR_SHARE
 
 
+def test_the_proof_lane_gives_the_2_factor_proof_a_longer_cap():
+    # beside the constructions it delays no method; where no 2-factor exists its search runs longest
+    from ktsolve import plans
+
+    board = Board(1000, 1000, holes=[(0, 0), (0, 1)])
+    plan = auto_plan(board, TourSpec(closed=True))
+    step = next(s for s in plans.proof_lane(plan, board) if s.name == "2-factor proof")
+    assert step.cap == pytest.approx(plans.TWO_FACTOR_CAP_BASE + plans.LANE_TWO_FACTOR_CAP_PER_SQUARE * 999_998)
+    assert step.cap > next(s for s in plan if s.name == "2-factor proof").cap
+
+
 def test_a_proof_past_its_cap_gives_up_and_the_method_answers(monkeypatch):
     # 3x6 open has no tour, and only the 2-factor proof among the presolve proofs refutes it
     from ktsolve import plans
