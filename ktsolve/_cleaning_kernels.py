@@ -16,11 +16,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["degrees", "largest_part", "prune", "balance", "WINDOW"]
+from ._grid_kernels import DR, DC, flood, over_forced_near
 
-#: The knight's moves as (row change, col change), in the order of ``graph.KNIGHT_MOVES``.
-_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
-_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
+__all__ = ["degrees", "largest_part", "prune", "balance", "WINDOW"]
 
 #: Half the side of the window in which :func:`balance` looks for a way round a square it removes.
 WINDOW = 6
@@ -35,35 +33,11 @@ def degrees(rows, cols, alive, deg):  # pragma: no cover
             d = 0
             if alive[f]:
                 for k in range(8):
-                    r2 = r + _DR[k]
-                    c2 = c + _DC[k]
+                    r2 = r + DR[k]
+                    c2 = c + DC[k]
                     if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2 * cols + c2]:
                         d += 1
             deg[f] = d
-
-
-@nb.njit(cache=True, nogil=True)
-def _flood(rows, cols, alive, seen, mark, start, queue):  # pragma: no cover
-    """Breadth-first search from ``start`` over the region, setting ``seen`` to ``mark``; the squares reached."""
-    queue[0] = start
-    seen[start] = mark
-    head = 0
-    tail = 1
-    while head < tail:
-        f = queue[head]
-        head += 1
-        r = f // cols
-        c = f - r * cols
-        for k in range(8):
-            r2 = r + _DR[k]
-            c2 = c + _DC[k]
-            if 0 <= r2 < rows and 0 <= c2 < cols:
-                g = r2 * cols + c2
-                if alive[g] and seen[g] != mark:
-                    seen[g] = mark
-                    queue[tail] = g
-                    tail += 1
-    return tail
 
 
 @nb.njit(cache=True, nogil=True)
@@ -84,12 +58,12 @@ def largest_part(rows, cols, alive):  # pragma: no cover
     best_start = -1
     for f in range(n):
         if alive[f] and seen[f] == 0:
-            size = _flood(rows, cols, alive, seen, np.uint8(1), f, queue)
+            size = flood(rows, cols, alive, seen, np.uint8(1), f, queue)
             parts += 1
             if size > best:
                 best = size
                 best_start = f
-    _flood(rows, cols, alive, seen, np.uint8(2), best_start, queue)
+    flood(rows, cols, alive, seen, np.uint8(2), best_start, queue)
     removed = 0
     for f in range(n):
         if alive[f] and seen[f] != 2:
@@ -127,8 +101,8 @@ def prune(rows, cols, alive, deg):  # pragma: no cover
         r = f // cols
         c = f - r * cols
         for k in range(8):
-            r2 = r + _DR[k]
-            c2 = c + _DC[k]
+            r2 = r + DR[k]
+            c2 = c + DC[k]
             if 0 <= r2 < rows and 0 <= c2 < cols:
                 g = r2 * cols + c2
                 if alive[g]:
@@ -139,22 +113,6 @@ def prune(rows, cols, alive, deg):  # pragma: no cover
                         top += 1
         deg[f] = 0
     return removed
-
-
-@nb.njit(cache=True, nogil=True)
-def _forced(h, rows, cols, alive, deg):  # pragma: no cover
-    """Moves from square ``h`` to squares with exactly two moves (each such move is in every closed tour)."""
-    r = h // cols
-    c = h - r * cols
-    m = 0
-    for k in range(8):
-        r2 = r + _DR[k]
-        c2 = c + _DC[k]
-        if 0 <= r2 < rows and 0 <= c2 < cols:
-            g = r2 * cols + c2
-            if alive[g] and deg[g] == 2:
-                m += 1
-    return m
 
 
 @nb.njit(cache=True, nogil=True)
@@ -184,8 +142,8 @@ def _joined_around(f, nbs, m, rows, cols, alive, win, queue):  # pragma: no cove
         wr = w // side
         wc = w - wr * side
         for k in range(8):
-            r2 = wr + _DR[k]
-            c2 = wc + _DC[k]
+            r2 = wr + DR[k]
+            c2 = wc + DC[k]
             if 0 <= r2 < side and 0 <= c2 < side and win[r2 * side + c2] == 0:
                 br = r0 + r2
                 bc = c0 + c2
@@ -211,8 +169,8 @@ def _try_remove(f, strict, rows, cols, alive, deg, nbs, win, queue):  # pragma: 
     m = 0
     least = 3 if strict else 2
     for k in range(8):
-        r2 = r + _DR[k]
-        c2 = c + _DC[k]
+        r2 = r + DR[k]
+        c2 = c + DC[k]
         if 0 <= r2 < rows and 0 <= c2 < cols:
             g = r2 * cols + c2
             if alive[g]:
@@ -227,27 +185,11 @@ def _try_remove(f, strict, rows, cols, alive, deg, nbs, win, queue):  # pragma: 
     alive[f] = 0
     for i in range(m):
         deg[nbs[i]] -= 1
-    if not strict:
-        for i in range(m):
-            g = nbs[i]
-            if deg[g] != 2:
-                continue
-            gr = g // cols
-            gc = g - gr * cols
-            bad = False
-            for k in range(8):
-                r3 = gr + _DR[k]
-                c3 = gc + _DC[k]
-                if 0 <= r3 < rows and 0 <= c3 < cols:
-                    h = r3 * cols + c3
-                    if alive[h] and _forced(h, rows, cols, alive, deg) > 2:
-                        bad = True
-                        break
-            if bad:
-                alive[f] = 1
-                for j in range(m):
-                    deg[nbs[j]] += 1
-                return False
+    if not strict and over_forced_near(nbs, m, rows, cols, alive, deg):
+        alive[f] = 1
+        for j in range(m):
+            deg[nbs[j]] += 1
+        return False
     deg[f] = 0
     return True
 

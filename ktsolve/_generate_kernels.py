@@ -21,14 +21,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from ._grid_kernels import DR, DC, flood, over_forced_near
 from ._splitmix import below
 
 __all__ = ["degree_grid", "draw_ordered", "draw_random", "connected", "class_cell"]
-
-#: The knight's moves as (row change, col change), in the order of ``graph.KNIGHT_MOVES``.
-_DR = np.array([-2, -1, 1, 2, 2, 1, -1, -2], dtype=np.int64)
-_DC = np.array([1, 2, 2, 1, -1, -2, -2, -1], dtype=np.int64)
-
 
 @nb.njit(cache=True, nogil=True)
 def degree_grid(rows, cols, deg):  # pragma: no cover
@@ -37,8 +33,8 @@ def degree_grid(rows, cols, deg):  # pragma: no cover
         for c in range(cols):
             d = 0
             for k in range(8):
-                r2 = r + _DR[k]
-                c2 = c + _DC[k]
+                r2 = r + DR[k]
+                c2 = c + DC[k]
                 if 0 <= r2 < rows and 0 <= c2 < cols:
                     d += 1
             deg[r * cols + c] = d
@@ -65,31 +61,15 @@ def class_cell(i, par, cols):  # pragma: no cover
 
 
 @nb.njit(cache=True, nogil=True)
-def _forced(f, rows, cols, deg, alive):  # pragma: no cover
-    """Number of alive neighbours of cell ``f`` with exactly two neighbours."""
+def try_hole(f, rows, cols, deg, alive, nbs):  # pragma: no cover
+    """Make cell ``f`` a hole if the rule allows it (see the module docstring); True when it did.
+    ``nbs`` (int64, 8) is scratch for its neighbours."""
     r = f // cols
     c = f - r * cols
-    n = 0
-    for k in range(8):
-        r2 = r + _DR[k]
-        c2 = c + _DC[k]
-        if 0 <= r2 < rows and 0 <= c2 < cols:
-            g = r2 * cols + c2
-            if alive[g] and deg[g] == 2:
-                n += 1
-    return n
-
-
-@nb.njit(cache=True, nogil=True)
-def try_hole(f, rows, cols, deg, alive):  # pragma: no cover
-    """Make cell ``f`` a hole if the rule allows it (see the module docstring); True when it did."""
-    r = f // cols
-    c = f - r * cols
-    nbs = np.empty(8, dtype=np.int64)
     m = 0
     for k in range(8):
-        r2 = r + _DR[k]
-        c2 = c + _DC[k]
+        r2 = r + DR[k]
+        c2 = c + DC[k]
         if 0 <= r2 < rows and 0 <= c2 < cols:
             g = r2 * cols + c2
             if alive[g]:
@@ -101,24 +81,7 @@ def try_hole(f, rows, cols, deg, alive):  # pragma: no cover
     for i in range(m):
         deg[nbs[i]] -= 1
     # squares that may now be over-forced: the neighbours of the neighbours that reached degree two
-    bad = False
-    for i in range(m):
-        g = nbs[i]
-        if deg[g] != 2:
-            continue
-        gr = g // cols
-        gc = g - gr * cols
-        for k in range(8):
-            r3 = gr + _DR[k]
-            c3 = gc + _DC[k]
-            if 0 <= r3 < rows and 0 <= c3 < cols:
-                h = r3 * cols + c3
-                if alive[h] and _forced(h, rows, cols, deg, alive) > 2:
-                    bad = True
-                    break
-        if bad:
-            break
-    if bad:
+    if over_forced_near(nbs, m, rows, cols, alive, deg):
         alive[f] = 1
         for i in range(m):
             deg[nbs[i]] += 1
@@ -132,9 +95,10 @@ def draw_ordered(rows, cols, par, order, want, deg, alive):  # pragma: no cover
     got = 0
     if want == 0:
         return 0
+    nbs = np.empty(8, dtype=np.int64)
     for t in range(order.size):
         f = class_cell(order[t], par, cols)
-        if try_hole(f, rows, cols, deg, alive):
+        if try_hole(f, rows, cols, deg, alive, nbs):
             got += 1
             if got == want:
                 break
@@ -149,9 +113,10 @@ def draw_random(rows, cols, par, rng, want, tries, deg, alive):  # pragma: no co
     got = 0
     if want == 0:
         return 0
+    nbs = np.empty(8, dtype=np.int64)
     for _ in range(tries):
         f = class_cell(np.int64(below(rng, count)), par, cols)
-        if alive[f] and try_hole(f, rows, cols, deg, alive):
+        if alive[f] and try_hole(f, rows, cols, deg, alive, nbs):
             got += 1
             if got == want:
                 break
@@ -173,22 +138,4 @@ def connected(rows, cols, alive):  # pragma: no cover
         return True
     seen = np.zeros(n, dtype=np.uint8)
     queue = np.empty(total, dtype=np.int32)
-    queue[0] = start
-    seen[start] = 1
-    head = 0
-    tail = 1
-    while head < tail:
-        f = queue[head]
-        head += 1
-        r = f // cols
-        c = f - r * cols
-        for k in range(8):
-            r2 = r + _DR[k]
-            c2 = c + _DC[k]
-            if 0 <= r2 < rows and 0 <= c2 < cols:
-                g = r2 * cols + c2
-                if alive[g] and not seen[g]:
-                    seen[g] = 1
-                    queue[tail] = g
-                    tail += 1
-    return tail == total
+    return flood(rows, cols, alive, seen, np.uint8(1), start, queue) == total

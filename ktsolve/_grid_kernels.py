@@ -2,8 +2,10 @@
 
 The 2-factor restoration (:mod:`ktsolve.factor._restore_kernels`), the
 2-factor search (:mod:`ktsolve.factor._kernels`), splice's exchanges
-(:mod:`ktsolve.heuristics.splice._merge_kernels`) and the local proofs
-(:mod:`ktsolve.proofs._local_kernels`) work on the cells of a ``rows x
+(:mod:`ktsolve.heuristics.splice._merge_kernels`), the local proofs
+(:mod:`ktsolve.proofs._local_kernels`), the random boards
+(:mod:`ktsolve._generate_kernels`) and the cleaning of regions
+(:mod:`ktsolve._cleaning_kernels`) work on the cells of a ``rows x
 cols`` rectangle, flat ``f = row * cols + col``, without a graph: a
 cell's moves come from its row and column.  Links are int8, two slots a
 cell (``links[f, 0]``, ``links[f, 1]``): each slot ``0 .. 7`` the move (an
@@ -41,7 +43,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["END", "NONE", "MOVES", "DR", "DC", "step", "step_rc", "move", "link", "unlink", "linked", "cut_links"]
+__all__ = ["END", "NONE", "MOVES", "DR", "DC", "step", "step_rc", "move", "link", "unlink", "linked", "cut_links",
+           "forced_moves", "over_forced_near", "flood"]
 
 #: A slot linking a square to the extra vertex of an open tour (the square ends the path).
 END = 8
@@ -131,3 +134,56 @@ def cut_links(links, f, rows, cols):  # pragma: no cover
             unlink(links, f, j, step(f, j, rows, cols))
             cut += 1
     return cut
+
+
+@nb.njit(cache=True, inline="always")
+def forced_moves(h, rows, cols, alive, deg):  # pragma: no cover
+    """Moves from square ``h`` to squares of ``alive`` with exactly two moves (``deg``): each is in every
+    closed tour, so a square with more than two of them has none."""
+    m = 0
+    r = h // cols
+    c = h - r * cols
+    for k in range(8):
+        g = step_rc(r, c, k, rows, cols)
+        if g >= 0 and alive[g] and deg[g] == 2:
+            m += 1
+    return m
+
+
+@nb.njit(cache=True, inline="always")
+def over_forced_near(nbs, m, rows, cols, alive, deg):  # pragma: no cover
+    """Whether a square next to one of ``nbs[:m]`` that now has two moves is left with more than two forced
+    moves (:func:`forced_moves`): the check after a square's removal took a move from each of ``nbs``."""
+    for i in range(m):
+        g = nbs[i]
+        if deg[g] != 2:
+            continue
+        gr = g // cols
+        gc = g - gr * cols
+        for k in range(8):
+            h = step_rc(gr, gc, k, rows, cols)
+            if h >= 0 and alive[h] and forced_moves(h, rows, cols, alive, deg) > 2:
+                return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def flood(rows, cols, alive, seen, mark, start, queue):  # pragma: no cover
+    """Breadth-first search by knight's moves over ``alive`` from ``start``, setting ``seen`` to ``mark`` on
+    every square reached (``queue`` holds one entry a square); the number of squares reached."""
+    queue[0] = start
+    seen[start] = mark
+    head = 0
+    tail = 1
+    while head < tail:
+        f = queue[head]
+        head += 1
+        r = f // cols
+        c = f - r * cols
+        for k in range(8):
+            g = step_rc(r, c, k, rows, cols)
+            if g >= 0 and alive[g] and seen[g] != mark:
+                seen[g] = mark
+                queue[tail] = g
+                tail += 1
+    return tail
