@@ -40,14 +40,13 @@ from ._board_base import MAX_SQUARES, check_size
 from .checks import check_choice, check_int, check_real
 from .cleaning import Region, clean
 from .errors import InvalidBoardError
+from .graph import KNIGHT_MOVES
 from .seeds import derive_seed, resolve_seed
 
 __all__ = ["maze", "rings", "cheese", "planted", "PLANTED", "warm"]
 
 #: The obstructions :func:`planted` plants.
 PLANTED = ("pocket", "pair")
-
-_KNIGHT = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
 
 
 def _rng(seed: int, stream: str) -> np.ndarray:
@@ -258,7 +257,7 @@ def cheese(
 
 
 def _moves(r: int, c: int, rows: int, cols: int) -> list[tuple[int, int]]:
-    return [(r + dr, c + dc) for dr, dc in _KNIGHT if 0 <= r + dr < rows and 0 <= c + dc < cols]
+    return [(r + dr, c + dc) for dr, dc in KNIGHT_MOVES.tolist() if 0 <= r + dr < rows and 0 <= c + dc < cols]
 
 
 def planted(rows: int, cols: int, kind: str, *, balance: str | None = "open") -> Region:

@@ -78,7 +78,6 @@ from __future__ import annotations
 import numbers
 import time
 
-from ..checks import check_flag
 from ..driver import begin, interrupt_guard, phase
 from ..errors import InvalidParameterError, UnsupportedError
 from ..graph import KnightGraph
@@ -429,7 +428,7 @@ def solve_csp(
     n = graph.n
     deadline, _ = begin(time_limit, seed, seeded=False, default=DEFAULT_TIME_LIMIT)
     budget, t0 = deadline.time_limit, deadline.t0
-    certify = check_flag("certify", certify, method="csp")
+    certify = PARAMS.check({"certify": certify}, n=graph.n).certify  # the table that ktsolve methods prints
     solver = _solver(graph, variant, solver)
     name = type(solver).__name__
     if spec.closed and n < 3:
