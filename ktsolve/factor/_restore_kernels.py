@@ -121,6 +121,39 @@ def _flip_path(links, qv, qx, qp, head, y, j, x, cols):  # pragma: no cover
         p = qp[p]
 
 
+@nb.njit(cache=True, inline="always")
+def _expand(y, head, tail, cap, avoid, links, alive, rows, cols, stamp, mark, qv, qx, qp, lo, hi):  # pragma: no cover
+    """One step of the alternating-path searches from the queued square ``y = qv[head]``: the squares ``x``
+    of the other colour a move that is not a link away (unmarked, alive, ``lo <= x < hi``; never ``avoid``
+    from the first square); at one with an empty slot the path is flipped and -1 returned, else the
+    squares ``x`` links to are queued (while ``tail + 2 <= cap``) and the new tail returned."""
+    for j in range(8):
+        x = step(y, j, rows, cols)
+        if x < lo or x >= hi or not alive[x] or stamp[x] == mark or linked(links, y, j):
+            continue
+        if head == 0 and x == avoid:
+            continue
+        stamp[x] = mark
+        if links[x, 0] == NONE or links[x, 1] == NONE:
+            _flip_path(links, qv, qx, qp, head, y, j, x, cols)
+            return -1
+        if tail + 2 > cap:
+            continue
+        for s in range(2):
+            k = links[x, s]
+            if k < 0 or k >= 8:
+                continue
+            w = step(x, k, rows, cols)
+            if w < lo or w >= hi or stamp[w] == mark:
+                continue
+            stamp[w] = mark
+            qv[tail] = w
+            qx[tail] = x
+            qp[tail] = head
+            tail += 1
+    return tail
+
+
 @nb.njit(cache=True, nogil=True)
 def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1, lo=0, hi=1 << 62):  # pragma: no cover
     """One alternating-path search from square ``u`` (short of a link); 0 when none was found, else the path
@@ -150,31 +183,9 @@ def augment_from(u, links, alive, rows, cols, stamp, mark, qv, qx, qp, avoid=-1,
     head = 0
     tail = 1
     while head < tail:
-        y = qv[head]
-        for j in range(8):
-            x = step(y, j, rows, cols)
-            if x < lo or x >= hi or not alive[x] or stamp[x] == mark or linked(links, y, j):
-                continue
-            if head == 0 and x == avoid:
-                continue
-            stamp[x] = mark
-            if links[x, 0] == NONE or links[x, 1] == NONE:
-                _flip_path(links, qv, qx, qp, head, y, j, x, cols)
-                return head + 1
-            if tail + 2 > cap:
-                continue
-            for s in range(2):
-                k = links[x, s]
-                if k < 0 or k >= 8:
-                    continue
-                w = step(x, k, rows, cols)
-                if w < lo or w >= hi or stamp[w] == mark:
-                    continue
-                stamp[w] = mark
-                qv[tail] = w
-                qx[tail] = x
-                qp[tail] = head
-                tail += 1
+        tail = _expand(qv[head], head, tail, cap, avoid, links, alive, rows, cols, stamp, mark, qv, qx, qp, lo, hi)
+        if tail < 0:
+            return head + 1
         head += 1
     return 0
 
@@ -585,32 +596,16 @@ def augment_toward(u, target, links, alive, rows, cols, stamp, mark, cap, qv, qx
     while size > 0:
         head = _heap_pop(hkey, hpos, size)
         size -= 1
-        y = qv[head]
-        for j in range(8):
-            x = step(y, j, rows, cols)
-            if x < 0 or not alive[x] or stamp[x] == mark or linked(links, y, j):
-                continue
-            stamp[x] = mark
-            if links[x, 0] == NONE or links[x, 1] == NONE:
-                _flip_path(links, qv, qx, qp, head, y, j, x, cols)
-                return True
-            if tail + 2 > cap:
-                continue
-            for s in range(2):
-                k = links[x, s]
-                if k < 0 or k >= 8:
-                    continue
-                w = step(x, k, rows, cols)
-                if stamp[w] == mark:
-                    continue
-                stamp[w] = mark
-                qv[tail] = w
-                qx[tail] = x
-                qp[tail] = head
-                dr = w // cols - tr
-                dc = w % cols - tc
-                size = _heap_push(hkey, hpos, size, np.int64(dr * dr + dc * dc) * cap + tail, np.int32(tail))
-                tail += 1
+        start = tail
+        tail = _expand(qv[head], head, tail, cap, -1, links, alive, rows, cols, stamp, mark, qv, qx, qp,
+                       0, 1 << 62)
+        if tail < 0:
+            return True
+        for q in range(start, tail):
+            w = qv[q]
+            dr = w // cols - tr
+            dc = w % cols - tc
+            size = _heap_push(hkey, hpos, size, np.int64(dr * dr + dc * dc) * cap + q, np.int32(q))
     return False
 
 

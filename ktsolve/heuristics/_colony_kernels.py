@@ -181,26 +181,7 @@ def walk(tpad, full, rev, weight, start, reserved, avail, path, moves, cum, rng)
     before, and when it has visited every other square and stands a move
     away from it, :func:`finish_reserved` appends it.
     """
-    avail[:] = full
-    if reserved >= 0:
-        _enter(tpad, rev, avail, reserved)
-    s = start
-    path[0] = s
-    length = 0
-    while True:
-        _enter(tpad, rev, avail, s)
-        av = avail[s]
-        if av == 0:
-            break
-        if av & (av - np.uint8(1)) == 0:
-            c = _only(av)  # a forced move: no draw
-        else:
-            c = _draw(av, weight, s, cum, rng)
-        moves[length] = c
-        s = tpad[s, c]
-        length += 1
-        path[length] = s
-    return finish_reserved(tpad, reserved, path, moves, length)
+    return _ant(_BY_WEIGHT, tpad, full, rev, weight, start, reserved, avail, path, moves, cum, weight, rng)
 
 
 @njit(cache=True, inline='always')
@@ -226,6 +207,31 @@ def walk_degree(tpad, full, rev, tau, start, reserved, avail, path, moves, cum, 
     the current square has ``D = 0`` and weight 1, the largest.  ``reserved``
     is kept for the last move as in :func:`walk`.
     """
+    return _ant(_BY_DEGREE, tpad, full, rev, tau, start, reserved, avail, path, moves, cum, w, rng)
+
+
+@njit(cache=True, nogil=True)
+def warnsdorff_walk(tpad, full, rev, start, avail, path, moves, rng):
+    """Warnsdorff's rule from ``start``: the destination with the fewest unvisited neighbours, ties at random.
+
+    Fills ``path`` and ``moves`` like :func:`walk` and returns the number of
+    moves.  Ties draw one uniform and take the tied move it points to.
+    """
+    none = np.zeros((1, 8))
+    return _ant(_FEWEST_ONWARD, tpad, full, rev, none, start, -1, avail, path, moves, none[0], none, rng)
+
+
+# the rules of :func:`_ant` for the next move
+_BY_WEIGHT = 0
+_BY_DEGREE = 1
+_FEWEST_ONWARD = 2
+
+
+@njit(cache=True, inline='always')
+def _ant(rule, tpad, full, rev, weight, start, reserved, avail, path, moves, cum, w, rng):
+    """The walk of :func:`walk` (``rule`` ``_BY_WEIGHT``), :func:`walk_degree` (``_BY_DEGREE``, ``weight``
+    is ``tau``) and :func:`warnsdorff_walk` (``_FEWEST_ONWARD``: a forced move is a choice without a tie,
+    so it draws nothing there either)."""
     avail[:] = full
     if reserved >= 0:
         _enter(tpad, rev, avail, reserved)
@@ -237,18 +243,22 @@ def walk_degree(tpad, full, rev, tau, start, reserved, avail, path, moves, cum, 
         av = avail[s]
         if av == 0:
             break
-        if av & (av - np.uint8(1)) == 0:
-            c = _only(av)
-        else:
+        if rule == _FEWEST_ONWARD:
+            c = _fewest_onward(tpad, avail, s, av, rng)
+        elif av & (av - np.uint8(1)) == 0:
+            c = _only(av)  # a forced move: no draw
+        elif rule == _BY_DEGREE:
             for j in range(8):
                 w[0, j] = 0.0
                 if (av >> j) & 1:
-                    t = tau[s, j]
+                    t = weight[s, j]
                     p = 1.0
                     for _ in range(_popcount(avail[tpad[s, j]])):
                         p *= t
                     w[0, j] = p
             c = _draw(av, w, 0, cum, rng)
+        else:
+            c = _draw(av, weight, s, cum, rng)
         moves[length] = c
         s = tpad[s, c]
         length += 1
@@ -256,45 +266,29 @@ def walk_degree(tpad, full, rev, tau, start, reserved, avail, path, moves, cum, 
     return finish_reserved(tpad, reserved, path, moves, length)
 
 
-@njit(cache=True, nogil=True)
-def warnsdorff_walk(tpad, full, rev, start, avail, path, moves, rng):
-    """Warnsdorff's rule from ``start``: the destination with the fewest unvisited neighbours, ties at random.
-
-    Fills ``path`` and ``moves`` like :func:`walk` and returns the number of
-    moves.  Ties draw one uniform and take the tied move it points to.
-    """
-    avail[:] = full
-    s = start
-    path[0] = s
-    length = 0
-    while True:
-        _enter(tpad, rev, avail, s)
-        av = avail[s]
-        if av == 0:
-            break
-        best = 9
-        ties = 0
-        for j in range(8):
-            if (av >> j) & 1:
-                d = _popcount(avail[tpad[s, j]])
-                if d < best:
-                    best = d
-                    ties = 1
-                elif d == best:
-                    ties += 1
-        k = int(uniform(rng) * ties) if ties > 1 else 0
-        c = 0
-        for j in range(8):
-            if (av >> j) & 1 and _popcount(avail[tpad[s, j]]) == best:
-                if k == 0:
-                    c = j
-                    break
-                k -= 1
-        moves[length] = c
-        s = tpad[s, c]
-        length += 1
-        path[length] = s
-    return length
+@njit(cache=True, inline='always')
+def _fewest_onward(tpad, avail, s, av, rng):
+    """Warnsdorff's choice at ``s``: the free move whose square has the fewest free neighbours, ties by one
+    uniform draw (none without a tie)."""
+    best = 9
+    ties = 0
+    for j in range(8):
+        if (av >> j) & 1:
+            d = _popcount(avail[tpad[s, j]])
+            if d < best:
+                best = d
+                ties = 1
+            elif d == best:
+                ties += 1
+    k = int(uniform(rng) * ties) if ties > 1 else 0
+    c = 0
+    for j in range(8):
+        if (av >> j) & 1 and _popcount(avail[tpad[s, j]]) == best:
+            if k == 0:
+                c = j
+                break
+            k -= 1
+    return c
 
 
 # ---------------------------------------------------------------------- counting
@@ -466,6 +460,23 @@ def track_best(path, length, best, best_len):
         best_len[0] = length
 
 
+@njit(cache=True, inline='always')
+def _loop_ints(ints):
+    """The entries of :data:`LOOP_INTS` every colony loop reads: ants, cycle0, cycles, closed, end, first_only."""
+    return ints[ANTS], ints[CYCLE0], ints[CYCLES], ints[CLOSED], ints[END], ints[FIRST_ONLY]
+
+
+@njit(cache=True, inline='always')
+def _count_walk(tpad, path, length, want_closed, end, counts, out, n_out):
+    """A walk counted in ``counts`` (walks, the sum of lengths, and by :func:`tally_complete`) and, when it is
+    a tour of the request, kept in ``out`` (:func:`keep_walk`); returns ``(rows of out used, whether kept)``."""
+    counts[0] += 1
+    counts[4] += length
+    if length == tpad.shape[0] - 1 and tally_complete(tpad, path, length, want_closed, end, counts):
+        return keep_walk(path, out, n_out, counts), True
+    return n_out, False
+
+
 @njit(cache=True, nogil=True)
 def aco_cycles(tpad, full, rev, tau, weight, reals, ints, starts, reserve, rng, out, counts, best, best_len):
     """Run up to ``n_cycles`` cycles of Hingston & Kendall's colony; ``tau`` and ``weight`` change in place.
@@ -492,12 +503,7 @@ def aco_cycles(tpad, full, rev, tau, weight, reals, ints, starts, reserve, rng, 
     rho = reals[A_RHO]
     q = reals[A_Q]
     tau_min = reals[A_TAU_MIN]
-    ants = ints[ANTS]
-    cycle0 = ints[CYCLE0]
-    n_cycles = ints[CYCLES]
-    want_closed = ints[CLOSED]
-    end = ints[END]
-    first_only = ints[FIRST_ONLY]
+    ants, cycle0, n_cycles, want_closed, end, first_only = _loop_ints(ints)
     n = tpad.shape[0]
     avail = np.empty(n + 1, np.uint8)
     path = np.empty(n, np.int32)
@@ -521,12 +527,9 @@ def aco_cycles(tpad, full, rev, tau, weight, reals, ints, starts, reserve, rng, 
             res = start_of(reserve, ants, cycle0 + c, a) if reserve.shape[0] else -1
             length = walk(tpad, full, rev, weight, start_of(starts, ants, cycle0 + c, a), res, avail, path, moves,
                           cum, rng)
-            counts[0] += 1
-            counts[4] += length
-            if length == n - 1 and tally_complete(tpad, path, length, want_closed, end, counts):
-                n_out = keep_walk(path, out, n_out, counts)
-                if first_only:
-                    return c, n_out
+            n_out, kept = _count_walk(tpad, path, length, want_closed, end, counts, out, n_out)
+            if kept and first_only:
+                return c, n_out
             if track:
                 track_best(path, length, best, best_len)
             deposit_hk(delta, path, moves, length, per)
@@ -559,12 +562,7 @@ def iaco_cycles(tpad, full, rev, deg, tau, reals, ints, starts, reserve, rng, ou
     lo = reals[I_LO]
     hi = reals[I_HI]
     f = reals[I_F]
-    ants = ints[ANTS]
-    cycle0 = ints[CYCLE0]
-    n_cycles = ints[CYCLES]
-    want_closed = ints[CLOSED]
-    end = ints[END]
-    first_only = ints[FIRST_ONLY]
+    ants, cycle0, n_cycles, want_closed, end, first_only = _loop_ints(ints)
     share_every = ints[SHARE_EVERY]
     deposit_mode = ints[DEPOSIT_MODE]
     dynamic = ints[DYNAMIC]
@@ -596,12 +594,9 @@ def iaco_cycles(tpad, full, rev, deg, tau, reals, ints, starts, reserve, rng, ou
                     length = walk_degree(tpad, full, rev, tau[col], start, res, avail, path, moves, cum, w, rng)
                 else:
                     length = walk(tpad, full, rev, weight, start, res, avail, path, moves, cum, rng)
-                counts[0] += 1
-                counts[4] += length
-                if length == n - 1 and tally_complete(tpad, path, length, want_closed, end, counts):
-                    n_out = keep_walk(path, out, n_out, counts)
-                    if first_only:
-                        return c, n_out
+                n_out, kept = _count_walk(tpad, path, length, want_closed, end, counts, out, n_out)
+                if kept and first_only:
+                    return c, n_out
                 if track:
                     track_best(path, length, best, best_len)
                 deposit_const(delta, col, path, moves, length, deposit, deposit_mode, length == n - 1)

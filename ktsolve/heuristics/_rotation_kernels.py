@@ -96,25 +96,19 @@ def rotate(path, pos, length, i):
     >>> int(rotate(path, pos, 5, 1)), path.tolist(), pos.tolist()
     (2, [0, 1, 4, 3, 2], [0, 1, 4, 3, 2])
     """
-    lo = i + 1
-    hi = length - 1
-    while lo < hi:
-        a = path[lo]
-        b = path[hi]
-        path[lo] = b
-        pos[b] = lo
-        path[hi] = a
-        pos[a] = hi
-        lo += 1
-        hi -= 1
+    _reverse_between(path, pos, i + 1, length - 1)
     return path[length - 1]
 
 
 @njit(cache=True, nogil=True)
 def _reverse_all(path, pos, L):
     """Reverse the whole path: its start and end swap."""
-    lo = 0
-    hi = L - 1
+    _reverse_between(path, pos, 0, L - 1)
+
+
+@njit(cache=True, inline='always')
+def _reverse_between(path, pos, lo, hi):
+    """Reverse ``path[lo..hi]`` (both included) in place, keeping ``pos`` its inverse."""
     while lo < hi:
         a = path[lo]
         b = path[hi]

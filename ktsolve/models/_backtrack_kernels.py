@@ -89,6 +89,27 @@ def _init(table, degree, need, start, end, closed, visited, deg, path, cand, nca
     return RUNNING
 
 
+@njit(cache=True, inline='always')
+def _shift_degrees(table, k, p, e, deg, visited, need, delta, viol, term):
+    """Add ``delta`` (-1: ``p`` leaves the available squares; +1: it comes back) to the degree of every
+    neighbour of ``p``; returns the counts kept beside the degrees, updated for the unvisited squares other
+    than the end ``e``: ``viol`` (squares with fewer moves left than they need) and ``term`` (squares that
+    need one move and have exactly one)."""
+    for j in range(k):
+        w = table[p, j]
+        if w < 0:
+            continue
+        old = deg[w]
+        new = old + delta
+        deg[w] = new
+        if visited[w] == 0 and w != e:
+            nd = need[w]
+            viol += int(new < nd) - int(old < nd)
+            if nd == 1:
+                term += int(new == 1) - int(old == 1)
+    return viol, term
+
+
 @njit(cache=True, nogil=True)
 def _run(table, need, counting, budget, visited, deg, path, cand, ncand, ptr, st):
     """Depth-first search for at most ``budget`` more nodes.
@@ -102,8 +123,9 @@ def _run(table, need, counting, budget, visited, deg, path, cand, ncand, ptr, st
     ``p`` is the closed tour's start), so only ``p``'s neighbours lose an
     available neighbour; ``viol`` counts unvisited squares with fewer
     available neighbours than they need and ``term`` those that must be
-    the last square.  Undoing a move reverses both steps.  Everything is
-    written out in this one loop so the counters stay in registers.
+    the last square.  Undoing a move reverses both steps.  The loop and
+    :func:`_shift_degrees` (inlined into it) keep the counters in locals,
+    so they stay in registers.
     """
     n = table.shape[0]
     k = table.shape[1]
@@ -131,21 +153,7 @@ def _run(table, need, counting, budget, visited, deg, path, cand, ncand, ptr, st
                     term -= 1
             # p leaves the available squares
             if p != e:
-                for j in range(k):
-                    w = table[p, j]
-                    if w < 0:
-                        continue
-                    old = deg[w]
-                    deg[w] = old - 1
-                    if visited[w] == 0 and w != e:
-                        nd = need[w]
-                        if old == nd:
-                            viol += 1
-                        if nd == 1:
-                            if old == 1:
-                                term -= 1
-                            elif old == 2:
-                                term += 1
+                viol, term = _shift_degrees(table, k, p, e, deg, visited, need, -1, viol, term)
             nodes += 1
             dead = viol > 0 or term > 1 or (e >= 0 and c != e and deg[e] == 0)
             if not dead and nvis == n:
@@ -177,21 +185,7 @@ def _run(table, need, counting, budget, visited, deg, path, cand, ncand, ptr, st
             d -= 1
         # undo the move p -> c
         if p != e:
-            for j in range(k):
-                w = table[p, j]
-                if w < 0:
-                    continue
-                old = deg[w]
-                deg[w] = old + 1
-                if visited[w] == 0 and w != e:
-                    nd = need[w]
-                    if old + 1 == nd:
-                        viol -= 1
-                    if nd == 1:
-                        if old == 0:
-                            term += 1
-                        elif old == 1:
-                            term -= 1
+            viol, term = _shift_degrees(table, k, p, e, deg, visited, need, 1, viol, term)
         if c != e:
             dc = deg[c]
             if dc < need[c]:

@@ -162,49 +162,76 @@ def merge_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces):  
     whose root is ``skip`` (the largest, whose every neighbour in another
     piece is seen from that piece's side) are passed over.
     """
+    return _exchange_pass(False, cells, links, alive, rows, cols, labels, parent, skip, pieces, 0)
+
+
+@nb.njit(cache=True, inline="always")
+def _exchange_pass(six, cells, links, alive, rows, cols, labels, parent, skip, pieces, steps):  # pragma: no cover
+    """:func:`triple_pass` when ``six``, else :func:`merge_pass`: at each square of ``cells`` not in
+    ``skip``'s piece, the first exchange that fits, made; returns the pieces left."""
     for i in range(cells.size):
-        a = cells[i]
         if pieces <= 1:
             break
-        if not alive[a]:
-            continue
-        ra = find(parent, labels[a])
-        if ra == find(parent, skip):
-            continue
-        done = False
-        for s in range(2):
-            j = links[a, s]
-            if j < 0 or j >= 8:
-                continue
-            b = step(a, j, rows, cols)
-            for m in range(8):
-                c = step(a, m, rows, cols)
-                if c < 0 or c == b or not alive[c]:
-                    continue
-                rc = find(parent, labels[c])
-                if rc == ra:
-                    continue
-                for t in range(2):
-                    k = links[c, t]
-                    if k < 0 or k >= 8:
-                        continue
-                    d = step(c, k, rows, cols)
-                    jb = move(b, d, cols)
-                    if jb < 0 or d == a:
-                        continue
-                    unlink(links, a, j, b)
-                    unlink(links, c, k, d)
-                    link(links, a, m, c)
-                    link(links, b, jb, d)
-                    parent[rc] = ra
-                    pieces -= 1
-                    done = True
-                    break
-                if done:
-                    break
-            if done:
-                break
+        ra = _open_root(cells[i], alive, labels, parent, skip)
+        if ra >= 0:
+            pieces -= _exchange_at(six, cells[i], ra, links, alive, rows, cols, labels, parent, steps)
     return pieces
+
+
+@nb.njit(cache=True, nogil=True)
+def _open_root(a, alive, labels, parent, skip):  # pragma: no cover
+    """The root of square ``a``'s piece, or -1 when ``a`` is a hole or lies in ``skip``'s piece."""
+    if not alive[a]:
+        return -1
+    ra = find(parent, labels[a])
+    return -1 if ra == find(parent, skip) else ra
+
+
+@nb.njit(cache=True, inline="always")
+def _exchange_at(six, a, ra, links, alive, rows, cols, labels, parent, steps):  # pragma: no cover
+    """The first exchange at square ``a`` (piece root ``ra``), made: a six-square one of :func:`triple_pass`
+    when ``six``, else a four-square one of :func:`merge_pass`; the pieces it joined to ``a``'s (0, 1 or 2).
+    Links of ``a`` are tried in slot order, and for each the moves from ``a`` in move order."""
+    for s in range(2):
+        j = links[a, s]
+        if j < 0 or j >= 8:
+            continue
+        b = step(a, j, rows, cols)
+        for m in range(8):
+            if six:
+                got = _six_with(a, j, b, m, ra, links, alive, rows, cols, labels, parent, steps)
+            else:
+                got = _four_with(a, j, b, m, ra, links, alive, rows, cols, labels, parent)
+            if got:
+                return got
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def _four_with(a, j, b, m, ra, links, alive, rows, cols, labels, parent):  # pragma: no cover
+    """The four-square exchange of the link ``a - b`` (move ``j``) and the move ``m`` from ``a``, made when one
+    fits; 1 if made, else 0."""
+    c = step(a, m, rows, cols)
+    if c < 0 or c == b or not alive[c]:
+        return 0
+    rc = find(parent, labels[c])
+    if rc == ra:
+        return 0
+    for t in range(2):
+        k = links[c, t]
+        if k < 0 or k >= 8:
+            continue
+        d = step(c, k, rows, cols)
+        jb = move(b, d, cols)
+        if jb < 0 or d == a:
+            continue
+        unlink(links, a, j, b)
+        unlink(links, c, k, d)
+        link(links, a, m, c)
+        link(links, b, jb, d)
+        parent[rc] = ra
+        return 1
+    return 0
 
 
 @nb.njit(cache=True, nogil=True)
@@ -372,80 +399,61 @@ def triple_pass(cells, links, alive, rows, cols, labels, parent, skip, pieces, s
     (away from ``c``) or from ``c`` (away from ``d``) tells, and the
     exchange is made only when it does.
     """
-    for i in range(cells.size):
-        a = cells[i]
-        if pieces <= 1:
-            break
-        if not alive[a]:
+    return _exchange_pass(True, cells, links, alive, rows, cols, labels, parent, skip, pieces, steps)
+
+
+@nb.njit(cache=True, inline="always")
+def _six_with(a, j, b, m, ra, links, alive, rows, cols, labels, parent, steps):  # pragma: no cover
+    """The six-square exchange of the link ``a - b`` (move ``j``) and the move ``m`` from ``a`` to ``d``, made
+    when one fits; the pieces it joined to ``a``'s (0, 1 or 2)."""
+    d = step(a, m, rows, cols)
+    if d < 0 or not alive[d]:
+        return 0
+    rd = find(parent, labels[d])
+    if rd == ra:
+        return 0
+    for t in range(2):
+        kc = links[d, t]
+        if kc < 0 or kc >= 8:
             continue
-        ra = find(parent, labels[a])
-        if ra == find(parent, skip):
-            continue
-        done = False
-        for s in range(2):
-            j = links[a, s]
-            if j < 0 or j >= 8:
+        c = step(d, kc, rows, cols)
+        for m2 in range(8):
+            e = step(c, m2, rows, cols)
+            if e < 0 or e == d or not alive[e] or linked(links, c, m2):
                 continue
-            b = step(a, j, rows, cols)
-            for m in range(8):
-                d = step(a, m, rows, cols)
-                if d < 0 or not alive[d]:
+            re = find(parent, labels[e])
+            if re == ra:
+                continue
+            for t2 in range(2):
+                kf = links[e, t2]
+                if kf < 0 or kf >= 8:
                     continue
-                rd = find(parent, labels[d])
-                if rd == ra:
+                f = step(e, kf, rows, cols)
+                if f == c or f == d:
                     continue
-                for t in range(2):
-                    kc = links[d, t]
-                    if kc < 0 or kc >= 8:
+                jb = move(b, f, cols)
+                if jb < 0:
+                    continue
+                if re == rd:
+                    side = _first_met(d, c, e, f, rows, cols, links, steps)
+                    if side == 0:
+                        side = 3 - _first_met(c, d, e, f, rows, cols, links, steps)
+                        if side == 3:
+                            continue
+                    if side != 1:
                         continue
-                    c = step(d, kc, rows, cols)
-                    for m2 in range(8):
-                        e = step(c, m2, rows, cols)
-                        if e < 0 or e == d or not alive[e] or linked(links, c, m2):
-                            continue
-                        re = find(parent, labels[e])
-                        if re == ra:
-                            continue
-                        for t2 in range(2):
-                            kf = links[e, t2]
-                            if kf < 0 or kf >= 8:
-                                continue
-                            f = step(e, kf, rows, cols)
-                            if f == c or f == d:
-                                continue
-                            jb = move(b, f, cols)
-                            if jb < 0:
-                                continue
-                            if re == rd:
-                                side = _first_met(d, c, e, f, rows, cols, links, steps)
-                                if side == 0:
-                                    side = 3 - _first_met(c, d, e, f, rows, cols, links, steps)
-                                    if side == 3:
-                                        continue
-                                if side != 1:
-                                    continue
-                            unlink(links, a, j, b)
-                            unlink(links, d, kc, c)
-                            unlink(links, e, kf, f)
-                            link(links, a, m, d)
-                            link(links, c, m2, e)
-                            link(links, b, jb, f)
-                            parent[rd] = ra
-                            pieces -= 1
-                            if re != rd:
-                                parent[find(parent, re)] = ra
-                                pieces -= 1
-                            done = True
-                            break
-                        if done:
-                            break
-                    if done:
-                        break
-                if done:
-                    break
-            if done:
-                break
-    return pieces
+                unlink(links, a, j, b)
+                unlink(links, d, kc, c)
+                unlink(links, e, kf, f)
+                link(links, a, m, d)
+                link(links, c, m2, e)
+                link(links, b, jb, f)
+                parent[rd] = ra
+                if re == rd:
+                    return 1
+                parent[find(parent, re)] = ra
+                return 2
+    return 0
 
 
 @nb.njit(cache=True, nogil=True)
@@ -460,19 +468,33 @@ def outside_range(labels, parent, root, lo, hi):  # pragma: no cover
     """:func:`cells_outside` among the cells ``lo <= f < hi``."""
     count = 0
     for f in range(lo, hi):
-        if labels[f] >= 0 and find(parent, labels[f]) != root:
-            count += 1
+        count += _root_apart(f, labels, parent, root) >= 0
     cells = np.empty(count, dtype=np.int64)
     roots = np.empty(count, dtype=np.int32)
     k = 0
     for f in range(lo, hi):
-        if labels[f] >= 0:
-            r = find(parent, labels[f])
-            if r != root:
-                cells[k] = f
-                roots[k] = r
-                k += 1
+        k = _put_apart(f, k, labels, parent, root, cells, roots)
     return cells, roots
+
+
+@nb.njit(cache=True, inline="always")
+def _root_apart(f, labels, parent, top):  # pragma: no cover
+    """The root of cell ``f``'s piece when ``f`` is linked and its piece is not ``top``'s, else -1."""
+    if labels[f] < 0:
+        return -1
+    r = find(parent, labels[f])
+    return -1 if r == top else r
+
+
+@nb.njit(cache=True, inline="always")
+def _put_apart(f, k, labels, parent, top, cells, roots):  # pragma: no cover
+    """Cell ``f`` and its piece's root written at ``cells[k]``, ``roots[k]`` when :func:`_root_apart`; the next k."""
+    r = _root_apart(f, labels, parent, top)
+    if r < 0:
+        return k
+    cells[k] = f
+    roots[k] = r
+    return k + 1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -503,20 +525,12 @@ def outside_among(among, labels, parent, root):  # pragma: no cover
     top = find(parent, root)
     count = 0
     for i in range(among.size):
-        f = among[i]
-        if labels[f] >= 0 and find(parent, labels[f]) != top:
-            count += 1
+        count += _root_apart(among[i], labels, parent, top) >= 0
     cells = np.empty(count, dtype=np.int64)
     roots = np.empty(count, dtype=np.int32)
     k = 0
     for i in range(among.size):
-        f = among[i]
-        if labels[f] >= 0:
-            r = find(parent, labels[f])
-            if r != top:
-                cells[k] = f
-                roots[k] = r
-                k += 1
+        k = _put_apart(among[i], k, labels, parent, top, cells, roots)
     return cells, roots
 
 
@@ -533,7 +547,7 @@ def keep_outside(cells, labels, parent, root):  # pragma: no cover
     k = 0
     for i in range(cells.size):
         f = cells[i]
-        if labels[f] >= 0 and find(parent, labels[f]) != top:
+        if _root_apart(f, labels, parent, top) >= 0:
             cells[k] = f
             k += 1
     return k
