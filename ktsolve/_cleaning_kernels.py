@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._grid_kernels import DR, DC, flood, over_forced_near
+from ._grid_kernels import DC, DR, flood, over_forced_near, step_rc
 
 __all__ = ["degrees", "largest_part", "prune", "balance", "WINDOW"]
 
@@ -33,9 +33,8 @@ def degrees(rows, cols, alive, deg):  # pragma: no cover
             d = 0
             if alive[f]:
                 for k in range(8):
-                    r2 = r + DR[k]
-                    c2 = c + DC[k]
-                    if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2 * cols + c2]:
+                    g = step_rc(r, c, k, rows, cols)
+                    if g >= 0 and alive[g]:
                         d += 1
             deg[f] = d
 
@@ -101,10 +100,8 @@ def prune(rows, cols, alive, deg):  # pragma: no cover
         r = f // cols
         c = f - r * cols
         for k in range(8):
-            r2 = r + DR[k]
-            c2 = c + DC[k]
-            if 0 <= r2 < rows and 0 <= c2 < cols:
-                g = r2 * cols + c2
+            g = step_rc(r, c, k, rows, cols)
+            if g >= 0:
                 if alive[g]:
                     deg[g] -= 1
                     if deg[g] < 2:
@@ -169,10 +166,8 @@ def _try_remove(f, strict, rows, cols, alive, deg, nbs, win, queue):  # pragma: 
     m = 0
     least = 3 if strict else 2
     for k in range(8):
-        r2 = r + DR[k]
-        c2 = c + DC[k]
-        if 0 <= r2 < rows and 0 <= c2 < cols:
-            g = r2 * cols + c2
+        g = step_rc(r, c, k, rows, cols)
+        if g >= 0:
             if alive[g]:
                 if deg[g] - 1 < least:
                     return False

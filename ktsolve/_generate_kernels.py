@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._grid_kernels import DR, DC, flood, over_forced_near
+from ._grid_kernels import flood, over_forced_near, step_rc
 from ._splitmix import below
 
 __all__ = ["degree_grid", "draw_ordered", "draw_random", "connected", "class_cell"]
@@ -33,9 +33,7 @@ def degree_grid(rows, cols, deg):  # pragma: no cover
         for c in range(cols):
             d = 0
             for k in range(8):
-                r2 = r + DR[k]
-                c2 = c + DC[k]
-                if 0 <= r2 < rows and 0 <= c2 < cols:
+                if step_rc(r, c, k, rows, cols) >= 0:
                     d += 1
             deg[r * cols + c] = d
 
@@ -68,10 +66,8 @@ def try_hole(f, rows, cols, deg, alive, nbs):  # pragma: no cover
     c = f - r * cols
     m = 0
     for k in range(8):
-        r2 = r + DR[k]
-        c2 = c + DC[k]
-        if 0 <= r2 < rows and 0 <= c2 < cols:
-            g = r2 * cols + c2
+        g = step_rc(r, c, k, rows, cols)
+        if g >= 0:
             if alive[g]:
                 if deg[g] <= 2:
                     return False  # that neighbour would drop below two neighbours

@@ -15,6 +15,10 @@ to the extra vertex that closes an open tour, :data:`NONE` empty.  Links are
 mutual: move ``j`` from ``f`` is answered by move ``j ^ 4`` from the square
 it reaches.
 
+One helper reads the graph's padded move table instead (``tpad``, a row of
+eight square numbers a square, -1 where no move): :func:`adjacent`, shared
+by the genetic algorithm's and the rotations' kernels.
+
 Like :mod:`ktsolve._splitmix`, this file is an exception to "a jitted
 function calls only jitted functions of its own file": numba's cache does
 not notice an edit here in the kernels that call these helpers or read
@@ -44,7 +48,7 @@ import numba as nb
 import numpy as np
 
 __all__ = ["END", "NONE", "MOVES", "DR", "DC", "step", "step_rc", "move", "link", "unlink", "linked", "cut_links",
-           "forced_moves", "over_forced_near", "flood"]
+           "forced_moves", "over_forced_near", "flood", "adjacent"]
 
 #: A slot linking a square to the extra vertex of an open tour (the square ends the path).
 END = 8
@@ -122,6 +126,15 @@ def link(links, f, j, g):  # pragma: no cover
 def linked(links, f, j):  # pragma: no cover
     """Whether cell ``f`` holds a link by move ``j``."""
     return links[f, 0] == j or links[f, 1] == j
+
+
+@nb.njit(cache=True, inline="always")
+def adjacent(tpad, a, b):  # pragma: no cover
+    """Whether square ``b`` is a move away from square ``a`` in the padded move table ``tpad``."""
+    for j in range(8):
+        if tpad[a, j] == b:
+            return True
+    return False
 
 
 @nb.njit(cache=True, inline="always")

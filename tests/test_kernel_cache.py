@@ -47,10 +47,10 @@ from ktsolve import _grid_kernels, _splitmix
 SPLITMIX_SHA256 = "fd381f98c2d17b5f82f76c1d22338fffb88b78b9507801efdff43bc0fc907d30"
 #: sha256 of ``ktsolve/_grid_kernels.py``, the knight's moves and the link helpers of every grid kernel
 #: (the restoration, the 2-factor search, splice's exchanges, the local proofs, the random boards, the
-#: cleaning): inlined into their
+#: cleaning), and the move-table check of the genetic algorithm's and the rotations' kernels: inlined into their
 #: callers, its tables compiled in.  When an edit is meant, run those kernels' tests against their
 #: naive references, update this hash, and delete the ``__pycache__`` folders (or touch every kernel file).
-GRID_SHA256 = "6ba612f62173e6fa2ae3080021d6aa2e3f1f27bbbfcfe3881895e0623128a6d0"
+GRID_SHA256 = "a37828db047ed1abb1e42b1da2d5a43514e3151c906963e97097f3524c7e95e2"
 
 #: The kernel modules other kernel files may call, each with its pinned source hash.
 PINNED = {_splitmix: SPLITMIX_SHA256, _grid_kernels: GRID_SHA256}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._grid_kernels import adjacent
 from .._splitmix import uniform
 
 __all__ = ["decode", "ga_init", "tournament", "ga_generations", "ga_bundle", "GA_REALS", "GA_INTS"]
@@ -38,15 +39,6 @@ def ga_bundle(*, crossover, mutation, start, closed, end, stall, generations, fi
     reals = np.array([float(values[k]) for k in GA_REALS], dtype=np.float64)
     ints = np.array([int(values[k]) for k in GA_INTS], dtype=np.int64)
     return reals, ints
-
-
-@njit(cache=True, inline='always')
-def _adjacent(tpad, a, b):
-    """Whether ``b`` is a move away from ``a``."""
-    for j in range(8):
-        if tpad[a, j] == b:
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True)
@@ -196,7 +188,7 @@ def ga_generations(tpad, pop, fit, new, starts, reals, ints, rng, visited, stamp
             if f == m:
                 counts[1] += 1
                 last = path[m]
-                closed = n > 2 and _adjacent(tpad, path[0], last)
+                closed = n > 2 and adjacent(tpad, path[0], last)
                 if closed:
                     counts[2] += 1
                 if (closed or not want_closed) and (end < 0 or last == end) and n_out < cap:

@@ -18,18 +18,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from .._grid_kernels import adjacent
 from .._splitmix import uniform
 
 __all__ = ["posa_extend", "posa_pivot"]
-
-
-@njit(cache=True, inline='always')
-def _adjacent(tpad, a, b):
-    """Whether ``b`` is a move away from ``a``."""
-    for j in range(8):
-        if tpad[a, j] == b:
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +92,7 @@ def posa_pivot(tpad, path, pos, length, goal, rng):
         if d < n and 0 <= pos[d] < length - 2:
             total += 1
             u = path[pos[d] + 1]
-            if (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and _adjacent(tpad, goal, u)):
+            if (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and adjacent(tpad, goal, u)):
                 good += 1
     if total == 0:
         return -1
@@ -110,7 +102,7 @@ def posa_pivot(tpad, path, pos, length, goal, rng):
         d = tpad[e, j]
         if d < n and 0 <= pos[d] < length - 2:
             u = path[pos[d] + 1]
-            ok = (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and _adjacent(tpad, goal, u))
+            ok = (goal < 0 and _free_degree(tpad, pos, u) > 0) or (goal >= 0 and adjacent(tpad, goal, u))
             if ok or not want_good:
                 if k == 0:
                     return pos[d]

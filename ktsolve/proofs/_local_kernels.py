@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .._grid_kernels import DC, DR
+from .._grid_kernels import DC, DR, step_rc
 
 __all__ = ["grid_degree", "degree_rows", "grid_labels", "labels_start", "labels_steps", "cut_parts", "cut_start",
            "cut_steps"]
@@ -48,9 +48,8 @@ def degree_rows(alive, rows, cols, deg, r0, r1):  # pragma: no cover
                     d += alive[f + off[k]] != 0
             else:
                 for k in range(8):
-                    r2 = r + DR[k]
-                    c2 = c + DC[k]
-                    if 0 <= r2 < rows and 0 <= c2 < cols and alive[r2 * cols + c2]:
+                    g = step_rc(r, c, k, rows, cols)
+                    if g >= 0 and alive[g]:
                         d += 1
             deg[f] = d
     return r1 - r0
@@ -91,10 +90,8 @@ def labels_steps(alive, rows, cols, label, queue, state, budget):  # pragma: no 
             r = v // cols
             c = v - r * cols
             for k in range(8):
-                r2 = r + DR[k]
-                c2 = c + DC[k]
-                if 0 <= r2 < rows and 0 <= c2 < cols:
-                    w = r2 * cols + c2
+                w = step_rc(r, c, k, rows, cols)
+                if w >= 0:
                     if alive[w] and label[w] < 0:
                         label[w] = count
                         queue[tail] = w
@@ -167,12 +164,8 @@ def cut_steps(alive, rows, cols, disc, low, stack, moves, parts, state, budget):
             moves[top - 1] = k + 1
             r = v // cols
             c = v - r * cols
-            r2 = r + DR[k]
-            c2 = c + DC[k]
-            if not (0 <= r2 < rows and 0 <= c2 < cols):
-                continue
-            w = r2 * cols + c2
-            if not alive[w]:
+            w = step_rc(r, c, k, rows, cols)
+            if w < 0 or not alive[w]:
                 continue
             if disc[w] < 0:
                 disc[w] = t
