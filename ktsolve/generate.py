@@ -187,13 +187,8 @@ def random_holed_board(
 
 
 def warm() -> float:
-    """Compile (or load from numba's cache) the drawing kernels; seconds spent compiling.
-
-    Examples
-    --------
-    >>> warm() >= 0.0
-    True
-    """
+    """Compile (or load from numba's cache) the drawing kernels; seconds spent compiling (``ktsolve warm``
+    calls it through :data:`ktsolve.jit.SHARED`)."""
     from . import jit
     from ._generate_kernels import connected, degree_grid, draw_ordered, draw_random
 

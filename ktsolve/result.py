@@ -158,20 +158,9 @@ class SolveResult:
         ``with_squares=False`` leaves out ``tour`` and ``path`` (their keys
         stay, as None), for writers that encode them on their own.
         """
-        board = self.board
-        spec = self.spec or TourSpec()
-
-        def rc(pair):
-            return None if pair is None else [int(pair[0]), int(pair[1])]
-
         out: dict[str, Any] = {
             "status": self.status.value,
-            "board": None
-            if board is None
-            else {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes]},
-            "closed": bool(spec.closed),
-            "start": rc(spec.start),
-            "end": rc(spec.end),
+            **_question_json(self.board, self.spec),
             "tour": None if self.tour is None or not with_squares else self.tour.coords.tolist(),
             "method": self.method,
             "seed": self.seed,
@@ -239,24 +228,31 @@ class Enumeration:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object ``ktsolve enumerate`` prints (without the tours)."""
-        board = self.board
-        spec = self.spec or TourSpec()
-
-        def rc(pair):
-            return None if pair is None else [int(pair[0]), int(pair[1])]
-
         return {
-            "board": None
-            if board is None
-            else {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes]},
-            "closed": bool(spec.closed),
-            "start": rc(spec.start),
-            "end": rc(spec.end),
+            **_question_json(self.board, self.spec),
             "method": self.method,
             "seed": self.seed,
             "elapsed_s": round(float(self.elapsed), 6),
             "stats": jsonable(dict(self.stats)),
         }
+
+
+def _question_json(board, spec) -> dict[str, Any]:
+    """The board and the question of an answer, as the JSON objects of :meth:`SolveResult.to_dict` and
+    :meth:`Enumeration.to_dict` hold them."""
+    spec = spec or TourSpec()
+
+    def rc(pair):
+        return None if pair is None else [int(pair[0]), int(pair[1])]
+
+    return {
+        "board": None
+        if board is None
+        else {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes]},
+        "closed": bool(spec.closed),
+        "start": rc(spec.start),
+        "end": rc(spec.end),
+    }
 
 
 def jsonable(value):

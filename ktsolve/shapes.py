@@ -320,13 +320,8 @@ def planted(rows: int, cols: int, kind: str, *, balance: str | None = "open") ->
 
 
 def warm() -> float:
-    """Compile (or load from numba's cache) the painting kernels; seconds spent compiling.
-
-    Examples
-    --------
-    >>> warm() >= 0.0
-    True
-    """
+    """Compile (or load from numba's cache) the painting kernels; seconds spent compiling (``ktsolve warm``
+    calls it through :data:`ktsolve.jit.SHARED`)."""
     from . import jit
     from ._shapes_kernels import maze_tree, paint_cheese, paint_maze, paint_rings
 

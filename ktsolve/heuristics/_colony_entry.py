@@ -14,7 +14,31 @@ from ..graph import KnightGraph
 from ..tour import TourSpec
 from ._colony import colony_enumerate, colony_solve
 
-__all__ = ["run_colony", "warm_colony"]
+__all__ = ["run_colony", "warm_colony", "WARM_DOC", "SOLVE_RETURNS"]
+
+#: The docstring of a colony module's ``warm``.
+WARM_DOC = """Compile (or load from numba's cache) the colony's kernels; the seconds spent compiling.
+
+    The kernels every run calls are prepared first; those of the local
+    search (``local_search="rotation"``) and of the first trails
+    (``seed_with="warnsdorff"`` or ``"exact"``) only when asked for, so that
+    a first run compiles what it calls and no more.  The defaults ask for
+    everything (``ktsolve warm``); a run passes its own parameters.
+
+    Examples
+    --------
+    >>> warm() >= 0.0
+    True
+    """
+
+#: The start of a colony's ``Returns`` section, which each method's docstring goes on from.
+SOLVE_RETURNS = """
+    Returns
+    -------
+    SolveResult
+        ``found`` with the tour, or ``unknown`` when the budget ran out;
+        ``stats`` has ``cycles``, ``walks``, ``complete``, ``closed``,
+        ``production_rate`` and ``walks_to_first``"""
 
 
 def run_colony(make, table, warm, graph: KnightGraph, spec: TourSpec, *, time_limit, progress, seed, params,

@@ -31,12 +31,8 @@ verifies a stored block against it.  Keys:
 Blocks are stored as successor tables: one uint8 per square (row-major in the
 block), the local number of the next square, 255 at the end of a piece.
 
-References
-----------
-I. Parberry, "An efficient algorithm for the knight's tour problem",
-Discrete Applied Mathematics 73 (1997) 251-260.
-S.-S. Lin and C.-L. Wei, "Optimal algorithms for constructing knight's tours
-on arbitrary n x m chessboards", Discrete Applied Mathematics 146 (2005) 219-232.
+The blocks follow Parberry (1997) and Lin & Wei (2005); the references are
+in :mod:`ktsolve.heuristics.divide`.
 
 Examples
 --------

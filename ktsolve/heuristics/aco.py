@@ -104,7 +104,7 @@ from ..result import Enumeration, SolveResult
 from ..tour import TourSpec
 from . import _colony_kernels as K
 from ._colony import LOCAL_SEARCHES, Colony, default_walks, seed_with_check
-from ._colony_entry import run_colony, warm_colony
+from ._colony_entry import SOLVE_RETURNS, WARM_DOC, run_colony, warm_colony
 from ._params import Param, Params, anything, call_doc, choice, real, whole
 
 __all__ = ["solve_aco", "enumerate_aco", "warm", "default_cycles", "PARAMS", "RHO", "Q", "ALPHA", "TAU0", "TAU_MIN"]
@@ -221,20 +221,10 @@ class AcoColony(Colony):
 
 # ---------------------------------------------------------------------- public
 def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> float:
-    """Compile (or load from numba's cache) the colony's kernels; the seconds spent compiling.
-
-    The kernels every run calls are prepared first; those of the local
-    search (``local_search="rotation"``) and of the first trails
-    (``seed_with="warnsdorff"`` or ``"exact"``) only when asked for, so that
-    a first run compiles what it calls and no more.  The defaults ask for
-    everything (``ktsolve warm``); a run passes its own parameters.
-
-    Examples
-    --------
-    >>> warm() >= 0.0
-    True
-    """
     return warm_colony("aco", solve_aco, enumerate_aco, local_search=local_search, seed_with=seed_with)
+
+
+warm.__doc__ = WARM_DOC
 
 
 def solve_aco(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, seed=None,
@@ -255,13 +245,7 @@ _SHARED = call_doc(
     "from ant to ant): see :func:`~._colony.reserved_squares`.", "cycles")
 
 PARAMS.declare(solve_aco, shared=_SHARED, summary="""First tour found by Hingston & Kendall's ant colony, or ``unknown``.
-""", rest="""
-    Returns
-    -------
-    SolveResult
-        ``found`` with the tour, or ``unknown`` when the budget ran out;
-        ``stats`` has ``cycles``, ``walks``, ``complete``, ``closed``,
-        ``production_rate`` and ``walks_to_first`` (walks up to and including
+""", rest=SOLVE_RETURNS + """ (walks up to and including
         the one that found the tour), and the seeding and local-search counts
         when they are on.  Ctrl-C ends the run with ``unknown`` and
         ``stats["interrupted"]``.

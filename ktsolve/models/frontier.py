@@ -86,8 +86,22 @@ INT64_GUESS_BITS = 56
 CHUNK_SECONDS = 0.1
 
 
+@dataclass(frozen=True, kw_only=True)
+class _RunMeasures:
+    """What a run of the frontier counts says beside its numbers (keywords only): why it stopped short
+    (``reason``, ``interrupted``), its largest table, its memory, its arithmetic and its seconds."""
+
+    reason: str = ""
+    states: int = 0
+    peak_bytes: int = 0
+    arithmetic: str = ""
+    elapsed: float = 0.0
+    compile_s: float = 0.0
+    interrupted: bool = False
+
+
 @dataclass(frozen=True)
-class FrontierCount:
+class FrontierCount(_RunMeasures):
     """The answer of a frontier count: the number, or why there is none.
 
     Attributes
@@ -111,32 +125,18 @@ class FrontierCount:
 
     value: int | None
     complete: bool
-    reason: str = ""
-    states: int = 0
     steps_done: int = 0
     steps: int = 0
-    peak_bytes: int = 0
-    arithmetic: str = ""
-    elapsed: float = 0.0
-    compile_s: float = 0.0
-    interrupted: bool = False
 
 
 @dataclass(frozen=True)
-class StripCounts:
+class StripCounts(_RunMeasures):
     """The counts of a strip's prefixes (see :func:`strip_counts`); ``terms`` is empty unless complete."""
 
     rows: int
     by: str
     terms: list = field(default_factory=list)
     complete: bool = True
-    reason: str = ""
-    states: int = 0
-    peak_bytes: int = 0
-    arithmetic: str = ""
-    elapsed: float = 0.0
-    compile_s: float = 0.0
-    interrupted: bool = False
 
 
 @dataclass(frozen=True)
@@ -408,7 +408,7 @@ def count_board(board, *, closed: bool = False, start=None, end=None, directed: 
                   elapsed=elapsed, compile_s=compile_s)
     if values is None:
         reason, interrupted = _stop_reason(stop, run, plan, max_memory)
-        return FrontierCount(None, False, reason, steps_done=run.step, interrupted=interrupted, **common)
+        return FrontierCount(None, False, reason=reason, steps_done=run.step, interrupted=interrupted, **common)
     value = values[plan.n_steps - 1]
     if directed and not fixed:
         value *= 2
@@ -465,7 +465,7 @@ def strip_counts(rows: int, count: int, *, closed: bool = False, directed: bool 
                   compile_s=compile_s)
     if values is None:
         reason, interrupted = _stop_reason(stop, run, plan, max_memory)
-        return StripCounts(rows, by, [], False, reason, interrupted=interrupted, **common)
+        return StripCounts(rows, by, [], False, reason=reason, interrupted=interrupted, **common)
     terms = []
     for i, step in enumerate(plan.info[:, fk.C_MAYEND].nonzero()[0].tolist()):
         v = values[step]

@@ -130,16 +130,16 @@ class _Encoding:
         if not self.closed:
             for v in range(n):
                 at[v].append(m + 1 + v)
-        self.variables = m if self.closed else m + n + 2 * max(n - 1, 0)
         clauses: list[list[int]] = []
         for lits in at:
-            if len(lits) < 2:
+            # two of a square's literals exactly: never three, and one more beside any one left out;
+            # a square with fewer than two gets the empty clause
+            if len(lits) >= 2:
+                clauses += [[-x for x in trio] for trio in itertools.combinations(lits, 3)]
+                clauses += [[y for y in lits if y != x] for x in lits]
+            else:
                 clauses.append([])
-                continue
-            for trio in itertools.combinations(lits, 3):
-                clauses.append([-x for x in trio])
-            for x in lits:
-                clauses.append([y for y in lits if y != x])
+        self.variables = m if self.closed else m + n + 2 * max(n - 1, 0)
         ends = []
         for sq in (spec.start, spec.end):
             if sq is not None:
