@@ -264,11 +264,13 @@ class Board:
     def from_image(cls, picture, **options) -> "Board":
         """Board from a picture's region: a PNG or JPEG file or a 2-D array of grey levels (or bools).
 
-        A thin door to :func:`ktsolve.images.from_picture`, which takes the
-        same keywords (``threshold``, ``dark``, ``block``, ``scale``,
-        ``largest``, ``prune``, ``balance``) and returns the region with the
-        record of what its cleaning removed; this returns only the board.
-        Reading files needs Pillow (``pip install 'ktsolve[image]'``).
+        The keywords are those of :func:`ktsolve.images.from_picture`
+        (``threshold``, ``dark``, ``block``, ``scale``, ``largest``,
+        ``prune``, ``balance``), which returns the region with the record of
+        what its cleaning removed; this returns only the board, made by the
+        same steps on arrays (:func:`ktsolve._picture.picture_squares`,
+        :func:`ktsolve._clean_squares.clean_squares`), which stand below the
+        Board.  Reading files needs Pillow (``pip install 'ktsolve[image]'``).
 
         Examples
         --------
@@ -277,9 +279,15 @@ class Board:
         >>> Board.from_image(grey, threshold=128, balance="closed").n_squares
         80
         """
-        from .images import from_picture
+        from ._clean_squares import clean_squares
+        from ._picture import picture_squares
 
-        return from_picture(picture, **options).board
+        unknown = sorted(set(options) - {"threshold", "dark", "block", "scale", "largest", "prune", "balance"})
+        if unknown:
+            raise TypeError(f"Board.from_image() got an unexpected keyword argument {unknown[0]!r}")
+        cleaning = {k: options.pop(k) for k in ("largest", "prune", "balance") if k in options}
+        squares, _ = picture_squares(picture, **options)
+        return cls.from_mask(~clean_squares(squares, **cleaning)[0])
 
     @classmethod
     def read_npy(cls, source, shown: str = "the board file") -> "Board":

@@ -157,26 +157,15 @@ def import_cycles(root: Path, package: str, skip=lambda func: False) -> list[lis
                   if len(part) > 1)
 
 
-#: The imports that close a circle and stay, each with the reason it cannot be broken. Every one is an import
-#: inside a function of a data class, so that loading the class never loads what it imports.
-DOORS = {
-    # Board.from_image(picture) is a thin door to images.from_picture, whose cleaned Region hands back its
-    # .board: two public names that need each other (a Board from a picture, a picture's region as a Board)
-    ("ktsolve.board", "ktsolve.images"): "Board.from_image",
-}
-
-
 def test_no_import_circle_anywhere():
     """Every import counts, inside functions too: no two modules of ktsolve reach each other, but through
-    the doors listed in :data:`DOORS` and the notebook pictures.
+    the notebook pictures.
 
     The notebook pictures (``_repr_svg_``, ``_repr_html_``) of ``board``, ``tour`` and ``result`` import
     ``render`` when first drawn (see the test below): ``render`` draws those data classes and stands above
     them, and a notebook asks the object itself for its picture.
     """
     graph = import_graph(PACKAGE, "ktsolve", skip=_is_notebook_hook)
-    assert set(DOORS) <= set(graph.edges), "a door no longer imports: take it off the list"
-    graph.remove_edges_from(DOORS)
     circles = sorted(sorted(part) for part in nx.strongly_connected_components(graph) if len(part) > 1)
     assert circles == []
 

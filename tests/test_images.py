@@ -248,10 +248,10 @@ def test_bad_pictures_are_refused_in_one_line(tmp_path):
 
 @needs_pillow
 def test_the_byte_budget_is_kept(tmp_path, monkeypatch):
-    from ktsolve import images
+    from ktsolve import _picture as reading  # where the picture is read, below the Board
 
     path = _picture(tmp_path, np.random.default_rng(1).integers(0, 255, (64, 64), dtype=np.uint8), "L")
-    monkeypatch.setattr(images, "MAX_PICTURE_BYTES", 1000)
+    monkeypatch.setattr(reading, "MAX_PICTURE_BYTES", 1000)
     with pytest.raises(InvalidBoardError, match="larger than 1,000 bytes"):
         from_picture(path)
     with pytest.raises(InvalidBoardError, match="larger than 1,000 bytes"):  # through a pipe: counted as read
