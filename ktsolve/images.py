@@ -73,7 +73,7 @@ def from_picture(
     scale : int
         Squares per pixel along each side (1 to 1,024).
     largest, prune, balance
-        The cleaning (see :func:`ktsolve.cleaning.clean`).
+        The cleaning of the thresholded region (see :func:`ktsolve.cleaning.clean`).
 
     Returns
     -------

@@ -40,7 +40,7 @@ import numpy as np
 
 from .checks import SEED_MAX, check_seed
 
-__all__ = ["SEED_DOC", "UNSEEDED_SEED_DOC", "resolve_seed", "derive_seed", "derive_seeds", "stream_key"]
+__all__ = ["SEED_DOC", "UNSEEDED_SEED_DOC", "seed_doc", "resolve_seed", "derive_seed", "derive_seeds", "stream_key"]
 
 #: The seed paragraph of every docstring (numpydoc ``Parameters`` entry).
 SEED_DOC = """seed : int, optional
@@ -53,6 +53,38 @@ UNSEEDED_SEED_DOC = """seed : int, optional
     Checked like every seed (a whole number from 0 to 2**32 - 1) and then
     ignored: this method draws no random number, so every seed gives the
     same answer and ``result.seed`` is None."""
+
+#: The lines of a docstring that :func:`seed_doc` replaces, and by what.
+_SEED_TOKENS = {"%(seed)s": SEED_DOC, "%(unseeded seed)s": UNSEEDED_SEED_DOC}
+
+
+def seed_doc(func):
+    """Put the seed paragraph into ``func``'s docstring: a line holding only ``%(seed)s`` becomes
+    :data:`SEED_DOC`, one holding only ``%(unseeded seed)s`` :data:`UNSEEDED_SEED_DOC`, indented like the
+    line, so every method carries the paragraph word for word and it is written once, here.
+
+    Examples
+    --------
+    >>> @seed_doc
+    ... def f(seed=None):
+    ...     '''Parameters
+    ...     ----------
+    ...     %(seed)s
+    ...     '''
+    >>> SEED_DOC.splitlines()[1] in f.__doc__
+    True
+    """
+    lines = []
+    for line in (func.__doc__ or "").split("\n"):
+        doc = _SEED_TOKENS.get(line.strip())
+        if doc is None:
+            lines.append(line)
+        else:
+            indent = line[:len(line) - len(line.lstrip())]
+            lines.extend(indent + part for part in doc.split("\n"))
+    func.__doc__ = "\n".join(lines)
+    return func
+
 
 def resolve_seed(seed) -> int:
     """The seed to use: ``seed`` itself when given (checked), a fresh draw when None.

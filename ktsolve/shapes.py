@@ -96,6 +96,7 @@ def maze(
     Returns
     -------
     Region
+        The maze's corridors, cleaned; ``made`` gives the cells and the walls.
 
     Raises
     ------
@@ -174,6 +175,7 @@ def rings(
     Returns
     -------
     Region
+        The rings, cleaned; ``made`` gives their width and the gap between them.
 
     Examples
     --------
@@ -222,13 +224,13 @@ def cheese(
     largest, prune, balance
         The cleaning (see :func:`ktsolve.cleaning.clean`).
     seed : int, optional
-        Seed of the draw, a whole number from 0 to 2**32 - 1; the same
-        arguments always give the same board.  None draws a fresh seed,
-        recorded in ``region.seed``.
+        Seed of the draw, as for :func:`maze`.
 
     Returns
     -------
     Region
+        The sheet with its disks cut out, cleaned; ``made`` gives the disks' number and radii and
+        the share they cover.
 
     Examples
     --------

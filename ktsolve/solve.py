@@ -24,6 +24,7 @@ from .registry import MethodInfo, enumerating_methods, method_info, methods
 from .request import as_board, as_question, check_params, check_supported, make_spec  # noqa: F401 - as_board: imported from here
 from .result import Enumeration, SolveResult, Status
 from .tour import validate, validate_many
+from .seeds import seed_doc
 
 __all__ = ["solve", "prove", "longest", "enumerate_tours", "methods", "enumerating_methods"]
 
@@ -35,6 +36,7 @@ def user_method(func: Callable) -> MethodInfo:
     return MethodInfo(name=name, family="heuristic", summary="a user's method", func=func)
 
 
+@seed_doc
 def solve(
     board,
     method: str | Callable = "auto",
@@ -89,10 +91,7 @@ def solve(
         repeats it.  True (``auto`` only): race CP-SAT beside the other
         steps as :func:`prove` does (see there), where the tour may depend
         on timing.  False: every step in turn.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     **params
         Method parameters (see each method's documentation).  The colonies
         (``aco``, ``iaco``, ``abc``) take ``seed_with`` (first trails or
@@ -299,6 +298,7 @@ def prove(
 LONGEST_METHODS = ("cpsat", "csp")
 
 
+@seed_doc
 def longest(
     board,
     *,
@@ -326,10 +326,7 @@ def longest(
         Prolog paper's declarative search, python-constraint backtracking
         with growing length (:func:`ktsolve.models.csp.longest_csp`), for
         boards of at most 64 squares.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
 
     Returns
     -------
@@ -375,6 +372,7 @@ def longest(
 
 
 # ---------------------------------------------------------------------- enumeration
+@seed_doc
 def enumerate_tours(
     board,
     method: str = "aco",
@@ -414,10 +412,7 @@ def enumerate_tours(
     presolve_proofs : bool
         Run the necessary conditions first: on a board they prove impossible
         no cycle is run and ``stats["proof"]`` says why.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     **params
         Method parameters.
 

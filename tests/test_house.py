@@ -8,6 +8,7 @@ can no longer fail is noticed.
 from __future__ import annotations
 
 import ast
+import re
 import importlib
 import inspect
 import pkgutil
@@ -488,3 +489,42 @@ def test_the_program_ends_with_the_code_it_was_given(code, status, err):
 
     res = subprocess.run([sys.executable, "-c", _ENDING.format(code=code)], capture_output=True, text=True)
     assert (res.returncode, res.stdout, res.stderr.strip()) == (status, "answer\n", err)
+
+
+# ---------------------------------------------------------------------- rules written once
+#: A line that only names what a module imports or what a function takes: blocks of those repeat by nature.
+_DECLARATION = re.compile(r"^(from \S+ import .*|import \S+.*|\w+,|\)|\*,|\*\*\w+,|\w+(: [^=]+)?( = .+)?,|\) -> .+:)$")
+
+
+def repeated_blocks(root: Path, size: int = 6) -> list[tuple[str, str]]:
+    """Every pair of places in ``root``'s Python files where ``size`` lines stand again, the same to the
+    letter (indentation aside), beyond blank lines, imports and parameter lists."""
+    seen: dict[tuple[str, ...], str] = {}
+    pairs = []
+    for path in sorted(root.rglob("*.py")):
+        lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+        for i in range(len(lines) - size + 1):
+            window = tuple(lines[i:i + size])
+            words = [line for line in window if line and not _DECLARATION.match(line)]
+            if sum(len(line) > 3 for line in words) < size - 1:
+                continue
+            place = f"{path.relative_to(root)}:{i + 1}"
+            if window in seen:
+                pairs.append((seen[window], place))
+            else:
+                seen[window] = place
+    return pairs
+
+
+def test_no_block_of_six_lines_is_written_twice():
+    """A rule, a docstring paragraph or a kernel loop is written once in ``ktsolve/``: six lines that stand
+    again word for word are a helper, a shared constant (``seeds.seed_doc``, ``_colony_entry.WARM_DOC``) or
+    a pinned shared kernel (``_grid_kernels``) waiting to be made."""
+    assert repeated_blocks(PACKAGE) == []
+
+
+def test_the_repeated_block_finder_finds_one(tmp_path):
+    body = "\n".join(f"    total += weight[{k}] * count[{k}]" for k in range(6))
+    (tmp_path / "a.py").write_text(f"def f(weight, count):\n    total = 0\n{body}\n    return total\n")
+    (tmp_path / "b.py").write_text(f"def g(weight, count):\n    total = 1\n{body}\n    return -total\n")
+    assert repeated_blocks(tmp_path) == [("a.py:3", "b.py:3")]

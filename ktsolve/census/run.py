@@ -19,7 +19,7 @@ from ..checks import check_flag, check_int, check_seed, check_time_limit
 from ..errors import InvalidBoardError, InvalidParameterError
 from ..exit_codes import ExitCode
 from ..request import as_board
-from ..seeds import resolve_seed
+from ..seeds import resolve_seed, seed_doc
 from .family import Family, list_family, question_seeds, random_family, remove_family, starts_family
 from ..output import is_stdout
 from .pool import BatchPolicy, LocalPool, TaskQueue, usable_cpus, worker_cap
@@ -181,6 +181,7 @@ def _stop_signals():
             signal.signal(s, h)
 
 
+@seed_doc
 def census(
     board=None,
     *,
@@ -227,10 +228,7 @@ def census(
         file (or a new name): the census reads it back, locks it and appends
         to it, which standard output (``"-"``), a device or a pipe cannot
         do, so those are refused before any work.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
         Here the census seed is recorded in the results file's header (and
         in ``report.seed``); a resumed census without a seed takes it from
         there.  Question ``i`` gets ``derive_seed(seed, "census question",

@@ -60,9 +60,8 @@ _PARKED_MARK = -3
 
 
 # ---------------------------------------------------------------------- kernels
-# nogil=True: these kernels run for seconds in a racing lane (ktsolve.race), and holding the GIL there
-# slowed the other lane's Python (CP-SAT's model, its wait loop) eightfold (measured: a pure-Python
-# thread ran at 12% of its speed beside backtrack or rotation, at 98% with nogil).
+# nogil=True: a racing lane (ktsolve.race) must not hold the GIL for seconds (the measure is in
+# ktsolve.models._backtrack_kernels).
 @njit(cache=True, nogil=True)
 def _knight_dist(r1, c1, r2, c2):
     """Knight's-move distance between two squares of an unbounded board."""

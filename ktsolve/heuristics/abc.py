@@ -80,7 +80,7 @@ from ..driver import begin, drive, phase
 from ..errors import InvalidParameterError, InvalidTourError, UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seed
+from ..seeds import derive_seed, seed_doc
 from ..tour import Tour, TourSpec
 from ._abc_kernels import _block, _init
 from ._colony import LOCAL_SEARCHES
@@ -340,6 +340,7 @@ class _Colony:
         return -(-self.iterations // BLOCK)
 
 
+@seed_doc
 def run_abc(
     graph: KnightGraph,
     *,
@@ -380,10 +381,7 @@ def run_abc(
         is extended greedily and repaired by Posa rotations
         (:func:`ktsolve.heuristics._colony.posa_repair`); a longer path
         replaces the run's weakest food source.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
         Seconds; checked between blocks of :data:`BLOCK` iterations.
     progress : callable, optional
@@ -520,11 +518,6 @@ def warm(*, local_search: str = "rotation", seed_with: str = "warnsdorff") -> fl
     search and of the first food sources (``seed_with``) only when asked
     for, so that a first run compiles what it calls and no more.  The
     defaults ask for everything (``ktsolve warm``); a run passes its own.
-
-    Examples
-    --------
-    >>> warm() >= 0.0
-    True
     """
     from ..jit import kernels_of, prepare
     from . import _abc_kernels, _colony_kernels, _posa_kernels
@@ -562,6 +555,7 @@ PARAMS = Params("abc", (
 ))
 
 
+@seed_doc
 def solve_abc(
     graph: KnightGraph,
     spec: TourSpec,
@@ -586,10 +580,7 @@ def solve_abc(
     spec : TourSpec
         An open tour, optionally from ``spec.start``; closed tours and fixed
         ends are not supported.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
         Seconds; the answer is ``unknown`` when it runs out.
     progress : callable, optional

@@ -44,6 +44,7 @@ from ..result import Enumeration, SolveResult, Status
 from ..tour import Tour, TourSpec
 from ._dfs_kernels import _dfs
 from ._params import Param, Params, Range, by_method, described, whole
+from ..seeds import seed_doc
 
 __all__ = ["solve_dfs", "enumerate_dfs", "dfs_count", "move_order", "warm", "NODES"]
 
@@ -114,6 +115,7 @@ def _starts(graph: KnightGraph, spec: TourSpec) -> list[int]:
     return list(range(graph.n))
 
 
+@seed_doc
 def dfs_count(graph: KnightGraph, spec: TourSpec, *, nodes=NODES, order=None, time_limit=None, keep=0,
               attempts_per_start=None, progress=None, seed=None) -> dict:
     """Run the search and count attempts (leaves) and tours.
@@ -128,10 +130,7 @@ def dfs_count(graph: KnightGraph, spec: TourSpec, *, nodes=NODES, order=None, ti
     order : str, optional
         Move types such as ``"12345678"``, ``"warnsdorff"``, or None (drawn
         from ``seed``).
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
     keep : int
         Tours to keep (the first ones found); the others are only counted.
@@ -272,10 +271,7 @@ def _warm_calls() -> None:
 def warm() -> float:
     """Compile (or load from numba's cache) the search kernel; the seconds spent compiling.
 
-    Examples
-    --------
-    >>> warm() >= 0.0
-    True
+    ``ktsolve warm`` calls it, with every other method's.
     """
     from ..jit import kernels_of, prepare
     from . import _dfs_kernels
@@ -299,6 +295,7 @@ PARAMS = Params("dfs", (
 ))
 
 
+@seed_doc
 def solve_dfs(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, nodes=NODES, order=None,
               seed=None) -> SolveResult:
     """First tour of a naive depth-first search with a fixed move order, or ``unknown``.
@@ -309,10 +306,7 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=N
     spec : TourSpec
         ``closed``, ``start`` and ``end`` are honoured (a tour that does not
         match is counted and the search goes on).
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
         Seconds for the whole call, checked between chunks of nodes (about
         50 ms).
@@ -358,6 +352,7 @@ def solve_dfs(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=N
     return SolveResult(Status.UNKNOWN, stats=st, seed=seed)
 
 
+@seed_doc
 def enumerate_dfs(graph: KnightGraph, spec: TourSpec, *, cycles=None, time_limit=None, progress=None,
                   nodes=NODES, attempts_per_start=None, order=None, keep=KEEP_DEFAULT, seed=None) -> Enumeration:
     """Every tour the search meets within its budget (all distinct), the first ``keep`` of them kept.
@@ -375,10 +370,7 @@ def enumerate_dfs(graph: KnightGraph, spec: TourSpec, *, cycles=None, time_limit
     cycles : None
         The search has no cycles; its budget is ``nodes`` or
         ``attempts_per_start``.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
     progress : callable, optional
     nodes : int

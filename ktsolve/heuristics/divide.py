@@ -80,6 +80,7 @@ from ..tour import Tour, TourSpec
 from ._divide_blocks import load_catalog
 from ._divide_plan import Layout, plan_cycle, plan_open, Transform
 from ._params import Params
+from ..seeds import seed_doc
 
 __all__ = ["solve_divide", "warm"]
 
@@ -194,6 +195,7 @@ def warm() -> float:
 PARAMS = Params("divide", ())
 
 
+@seed_doc
 def solve_divide(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=None) -> SolveResult:
     """Open or closed tour of a full board by divide and conquer, or a proof that none exists.
 
@@ -205,10 +207,7 @@ def solve_divide(graph, spec: TourSpec, *, time_limit=None, progress=None, seed=
         Closed tours may fix the start (the tour is rotated), or the start and
         an end that is a knight's move from it.  Open tours may fix the start
         or the end; both only when the construction happens to join them.
-    seed : int, optional
-        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
-        ignored: this method draws no random number, so every seed gives the
-        same answer and ``result.seed`` is None.
+    %(unseeded seed)s
     time_limit : float, optional
         Seconds for the whole call: the blocks are laid and the tour walked
         a part at a time, with a look at the clock between parts; past it

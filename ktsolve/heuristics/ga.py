@@ -47,7 +47,7 @@ from ..driver import begin, drive, phase
 from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seed
+from ..seeds import derive_seed, seed_doc
 from ..tour import Tour, TourSpec
 from . import _ga_kernels as K
 from ._params import Param, Params, Range, call_doc, described, real, whole
@@ -153,10 +153,7 @@ def _warm_calls() -> None:
 def warm() -> float:
     """Compile (or load from numba's cache) the algorithm's kernels; the seconds spent compiling.
 
-    Examples
-    --------
-    >>> warm() >= 0.0
-    True
+    ``ktsolve warm`` calls it, with every other method's.
     """
     from ..jit import kernels_of, prepare
     from . import _colony_kernels, _posa_kernels
@@ -224,6 +221,7 @@ PARAMS.declare(solve_ga, shared=call_doc(
 """)
 
 
+@seed_doc
 def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, time_limit=None, seed=None, **params) -> dict:
     """Tours per attempt as the colony papers count it: restart after every tour.
 
@@ -237,10 +235,7 @@ def ga_rate(graph: KnightGraph, spec: TourSpec, *, attempts: int, time_limit=Non
     ----------
     time_limit : float or Deadline, optional
         Seconds for all the runs together, or the caller's Deadline.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     """
     t0 = time.perf_counter()
     deadline, seed = begin(time_limit, seed)

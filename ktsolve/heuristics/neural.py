@@ -82,7 +82,7 @@ from ..driver import Stopped, begin, drive, interrupt_guard, phase
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seeds
+from ..seeds import derive_seeds, seed_doc
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -400,6 +400,7 @@ def warm(repair: bool = True) -> float:
     return seconds
 
 
+@seed_doc
 def sample_neural(
     graph: KnightGraph,
     attempts: int,
@@ -438,10 +439,7 @@ def sample_neural(
         Stop at the first tour.
     progress : callable, optional
         ``progress(done, attempts)``.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
         Here the result is the returned dict and the seed its ``"seed"``;
         attempt ``i`` draws from ``derive_seed(seed, _STREAM, i)``, so a run
         does not depend on how its sweeps were cut into chunks.
@@ -549,6 +547,7 @@ PARAMS = Params("neural", (
 ))
 
 
+@seed_doc
 def solve_neural(
     graph: KnightGraph,
     spec: TourSpec,
@@ -570,10 +569,7 @@ def solve_neural(
     spec : TourSpec
         Must ask for a closed tour; ``start`` rotates the tour, ``end``
         (with ``start``) clamps the closing edge on.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
         Seconds; the answer is ``unknown`` when it runs out.
     progress : callable, optional

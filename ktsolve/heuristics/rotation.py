@@ -105,7 +105,7 @@ from .. import jit
 from ..driver import Stopped, begin, drive, interrupt_guard, phase
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seeds
+from ..seeds import derive_seeds, seed_doc
 from ..tour import Tour, TourSpec, list_cycle
 from ._params import Param, Params, by_method, whole
 from ._rotation_kernels import (
@@ -231,6 +231,7 @@ PARAMS = Params("rotation", (
 ))
 
 
+@seed_doc
 def solve_rotation(
     graph: KnightGraph,
     spec: TourSpec,
@@ -248,10 +249,9 @@ def solve_rotation(
     ----------
     graph : KnightGraph
     spec : TourSpec
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+        Any question: a path grown from the start (or from both ends when
+        the end is fixed) and, for a closed tour, rotated until its ends meet.
+    %(seed)s
     time_limit : float, optional
         Seconds for the whole call (graph building and the reset of every
         run included); when they run out the answer is ``unknown``.

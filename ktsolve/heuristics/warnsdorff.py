@@ -82,7 +82,7 @@ from ..errors import InvalidParameterError, UnsupportedError
 from ..board import Board
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seeds
+from ..seeds import derive_seeds, seed_doc
 from ..tour import Tour, TourSpec, list_cycle
 
 __all__ = [
@@ -485,6 +485,7 @@ PARAMS = Params("warnsdorff", (
 ))
 
 
+@seed_doc
 def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None, rule: str = "auto",
                      restarts: int | None = None, seed=None) -> SolveResult:
     """Warnsdorff's rule with restarts over start squares and tie-break rules.
@@ -494,10 +495,7 @@ def solve_warnsdorff(graph: KnightGraph, spec: TourSpec, *, time_limit=None, pro
     graph : KnightGraph
     spec : TourSpec
         Open or closed, with optional fixed start and end.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
     time_limit : float, optional
         Seconds for the whole call, graph building included; a walk is cut
         into chunks, so even a walk of millions of squares stops in time.

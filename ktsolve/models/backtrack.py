@@ -65,6 +65,7 @@ from ..result import Proof, SolveResult, Status
 from ..heuristics._params import Param, Params, flag, whole
 from ..tour import Tour, TourSpec, list_cycle
 from ._backtrack_kernels import _COUNT, _NODES, EXHAUSTED, FOUND, RUNNING, _init, _run
+from ..seeds import seed_doc
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -248,6 +249,7 @@ PARAMS = Params("backtrack", (
 ))
 
 
+@seed_doc
 def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, progress=None,
                     max_nodes: int = DEFAULT_MAX_NODES, certify: bool = True, seed=None) -> SolveResult:
     """Exhaustive depth-first search: a tour, a proof that none exists, or ``unknown``.
@@ -256,10 +258,9 @@ def solve_backtrack(graph: KnightGraph, spec: TourSpec, *, time_limit=None, prog
     ----------
     graph : KnightGraph
     spec : TourSpec
-    seed : int, optional
-        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
-        ignored: this method draws no random number, so every seed gives the
-        same answer and ``result.seed`` is None.
+        Any question: an open tour is searched from its fixed start or from
+        each square in turn, a closed one from one square (see Notes).
+    %(unseeded seed)s
     time_limit : float, optional
         Seconds for the whole call; the driver looks at the clock every few
         milliseconds of search.

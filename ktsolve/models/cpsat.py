@@ -66,7 +66,7 @@ from ..errors import InvalidParameterError
 from ..graph import KnightGraph
 from ..heuristics._params import Param, Params, Range, choice, described, flag, whole
 from ..result import Proof, SolveResult, Status
-from ..seeds import derive_seed
+from ..seeds import derive_seed, seed_doc
 from ..tour import Tour, TourSpec
 from .certify import settle
 from .cpsat_run import (DEFAULT_PARAMETERS, DEFAULT_TIME_LIMIT, MAX_WORKERS, apply_parameters, as_mapping,
@@ -288,6 +288,7 @@ PARAMS = Params("cpsat", (
 ))
 
 
+@seed_doc
 def solve_cpsat(
     graph: KnightGraph,
     spec: TourSpec,
@@ -306,10 +307,9 @@ def solve_cpsat(
     ----------
     graph : KnightGraph
     spec : TourSpec
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+        Any question: a closed tour is one circuit over the squares; an open
+        one closes through an extra node whose two arcs mark its ends.
+    %(seed)s
         It shuffles the order of the moves in the model (see
         :func:`build_circuit_model`) and seeds CP-SAT's ``random_seed``,
         through :func:`ktsolve.seeds.derive_seed`; runs repeat exactly with

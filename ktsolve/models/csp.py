@@ -84,6 +84,7 @@ from ..graph import KnightGraph
 from ..heuristics._params import Param, Params, Range, choice, described, flag
 from ..result import Proof, SolveResult, Status
 from ..tour import Tour, TourSpec
+from ..seeds import seed_doc
 
 __all__ = [
     "ConstraintModel",
@@ -368,6 +369,7 @@ def _check_size(graph: KnightGraph, what: str) -> None:
         )
 
 
+@seed_doc
 def solve_csp(
     graph: KnightGraph,
     spec: TourSpec,
@@ -385,10 +387,9 @@ def solve_csp(
     ----------
     graph : KnightGraph
     spec : TourSpec
-    seed : int, optional
-        Checked like every seed (a whole number from 0 to 2**32 - 1) and then
-        ignored: this method draws no random number, so every seed gives the
-        same answer and ``result.seed`` is None.
+        Any question, on boards of at most 64 squares: one variable per step
+        of the path, a fixed start or end fixing the first or last step.
+    %(unseeded seed)s
     time_limit : float, optional
         Seconds (default :data:`DEFAULT_TIME_LIMIT`), kept by the clock in the
         knight's-move constraint.

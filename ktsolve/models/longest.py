@@ -39,7 +39,7 @@ from ..driver import Deadline, Stopped, begin, interrupt_guard
 from ..errors import UnsupportedError
 from ..graph import KnightGraph
 from ..result import SolveResult, Status
-from ..seeds import derive_seed
+from ..seeds import derive_seed, seed_doc
 from ..tour import Tour
 
 __all__ = ["longest_path", "greedy_path", "DEFAULT_TIME_LIMIT", "MAX_SQUARES"]
@@ -89,6 +89,7 @@ def greedy_path(graph: KnightGraph, start: int) -> list[int]:
             free[w] -= 1
 
 
+@seed_doc
 def longest_path(
     graph: KnightGraph,
     start: int | None = None,
@@ -103,17 +104,15 @@ def longest_path(
     ----------
     graph : KnightGraph
     start : int, optional
-        Square number of the first square; None lets the path start anywhere.
+        Square number where the path must begin (CP-SAT fixes its first
+        position there); None leaves the first square free.
     time_limit : float, optional
         Seconds for the whole call, building the model included (default
         :data:`DEFAULT_TIME_LIMIT`).
     num_workers : int
         CP-SAT search threads, 1 to :data:`~ktsolve.models.cpsat_run.MAX_WORKERS`;
         1 is reproducible, more are not.
-    seed : int, optional
-        Seed of every random choice, a whole number from 0 to 2**32 - 1.  None
-        draws a fresh seed; the seed used is recorded in ``result.seed``, and
-        passing it again repeats the run exactly.
+    %(seed)s
         It seeds CP-SAT's ``random_seed`` through
         :func:`ktsolve.seeds.derive_seed`.
 

@@ -181,7 +181,8 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
     Parameters
     ----------
     graph : KnightGraph
-        Only ``graph.board`` is used; no graph arrays are built.
+        Splice reads only its board (``graph.board``): it works on the
+        implicit grid and builds no graph arrays.
     spec : TourSpec
         Open or closed, a fixed start, end, or both.
     time_limit : float or Deadline, optional
