@@ -528,3 +528,41 @@ def test_the_repeated_block_finder_finds_one(tmp_path):
     (tmp_path / "a.py").write_text(f"def f(weight, count):\n    total = 0\n{body}\n    return total\n")
     (tmp_path / "b.py").write_text(f"def g(weight, count):\n    total = 1\n{body}\n    return -total\n")
     assert repeated_blocks(tmp_path) == [("a.py:3", "b.py:3")]
+
+
+# ---------------------------------------------------------------------- the methods' floor
+#: The floors above the methods: what plans, races, registers, parses or counts methods. No method module
+#: (nor a module of a method's package) imports them.
+_ABOVE_THE_METHODS = ("ktsolve.solve", "ktsolve.plans", "ktsolve.portfolio", "ktsolve.race", "ktsolve.registry",
+                      "ktsolve.request", "ktsolve.cli", "ktsolve.census", "ktsolve.testing", "ktsolve.bench",
+                      "ktsolve.render")
+
+#: The methods one method calls, each for a reason its parameters or its steps name.
+METHOD_CALLS_METHOD = {
+    ("ktsolve.heuristics.abc", "ktsolve.models.backtrack"): "seed_with='exact': first food sources",
+    ("ktsolve.heuristics.splice", "ktsolve.heuristics.divide"): "the full board's tour splice starts from",
+    ("ktsolve.heuristics.splice.build", "ktsolve.heuristics.divide"): "the same, in splice's set-up",
+    ("ktsolve.heuristics.splice.colony_window", "ktsolve.heuristics.aco"): "window_method='aco'",
+    ("ktsolve.heuristics.splice.colony_window", "ktsolve.heuristics.iaco"): "window_method='iaco'",
+}
+
+
+def _within(module: str, prefixes) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def test_methods_stand_below_the_plans_and_call_other_methods_only_where_listed():
+    from ktsolve.registry import method_info, methods
+
+    graph = import_graph(PACKAGE, "ktsolve")
+    homes = {method_info(name).func.split(":")[0] for name in methods()}
+    upward, across = [], set()
+    for home in homes:
+        for module in (n for n in graph.nodes if _within(n, (home,))):
+            for target in graph.successors(module):
+                if _within(target, _ABOVE_THE_METHODS):
+                    upward.append((module, target))
+                if _within(target, homes - {home}):
+                    across.add((module, target))
+    assert upward == []
+    assert across == set(METHOD_CALLS_METHOD)
