@@ -29,6 +29,10 @@ from functools import cached_property
 import numpy as np
 
 from ._board_base import MAX_BOARD_FILE_BYTES, MAX_SQUARES, BoardFile, check_size
+
+# BoardFile is defined below this module (the file readers share it without importing board.py); its
+# public home is here, so that is the name it shows and pickles by.
+BoardFile.__module__ = __name__
 from ._reading import shown as _shown
 from .errors import InvalidBoardError, InvalidSquareError
 

@@ -32,6 +32,10 @@ import numpy as np
 from ._clean_squares import BALANCES, Cleaning, clean_squares, colour_counts, stride
 from .board import Board
 
+# Cleaning is defined below the Board (``_clean_squares``); its public home is here, the name it shows and
+# pickles by.
+Cleaning.__module__ = __name__
+
 __all__ = ["Cleaning", "Region", "clean", "colour_counts", "warm", "BALANCES"]
 
 
