@@ -52,6 +52,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..graph import KNIGHT_MOVES
+
 __all__ = [
     "BlockSpec",
     "Catalog",
@@ -66,7 +68,6 @@ __all__ = [
     "catalog_path",
 ]
 
-_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
 _END = 255
 
 # ---------------------------------------------------------------------- 2-D grid ports
@@ -324,7 +325,7 @@ def solve_block(spec: BlockSpec, *, time_limit: float = 30.0, seed: int = 0):
     arcs = []
     for r in range(h):
         for c in range(w):
-            for dr, dc in _MOVES:
+            for dr, dc in KNIGHT_MOVES:
                 r2, c2 = r + dr, c + dc
                 if 0 <= r2 < h and 0 <= c2 < w:
                     v = model.new_bool_var(f"x{r}_{c}_{r2}_{c2}")

@@ -41,6 +41,7 @@ import numpy as np
 
 from ..board import Board
 from ..tour import TourSpec
+from ._grid_check import JUMPS
 from .verdict import not_checkable
 
 __all__ = [
@@ -56,8 +57,6 @@ __all__ = [
 
 #: Squares the searches that tell parts apart may walk before the checker gives up ("not checkable").
 WALK_MAX = 20_000_000
-
-_JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
 
 def _square(board: Board, name) -> tuple[int, int]:
@@ -83,7 +82,7 @@ def _question_ends(board: Board, spec: TourSpec) -> list[tuple[int, int]]:
 def _jumps(board: Board, rc: tuple[int, int]) -> list[tuple[int, int]]:
     r, c = rc
     out = []
-    for dr, dc in _JUMPS:
+    for dr, dc in JUMPS:
         r2, c2 = r + dr, c + dc
         if 0 <= r2 < board.rows and 0 <= c2 < board.cols and not board.is_hole(r2, c2):
             out.append((r2, c2))

@@ -65,6 +65,7 @@ import zlib
 
 from ..board import Board
 from ..tour import TourSpec
+from ._grid_check import JUMPS
 from .verdict import Verdict, not_checkable
 
 __all__ = [
@@ -95,7 +96,6 @@ CNF_SQUARES_MAX = 40_000
 #: clauses stay below this; above it ``dratify`` does.
 DRUP_WORK_MAX = 5_000_000
 
-_JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
 
 def _squares(board: Board) -> list[tuple[int, int]]:
@@ -111,7 +111,7 @@ class _Encoding:
         n = len(squares)
         edges = []
         for u, (r, c) in enumerate(squares):
-            for dr, dc in _JUMPS:
+            for dr, dc in JUMPS:
                 v = number.get((r + dr, c + dc))
                 if v is not None and v > u:
                     edges.append((u, v))

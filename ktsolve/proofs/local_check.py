@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from ..board import Board
 from ..tour import TourSpec
+from ._grid_check import JUMPS
 
 __all__ = ["check_local_proof", "check_degree", "check_cut"]
 
-_MOVES = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
 
 def _square(board: Board, name) -> tuple[int, int]:
@@ -36,7 +36,7 @@ def _square(board: Board, name) -> tuple[int, int]:
 def _moves(board: Board, rc: tuple[int, int]) -> list[tuple[int, int]]:
     r, c = rc
     out = []
-    for dr, dc in _MOVES:
+    for dr, dc in JUMPS:
         r2, c2 = r + dr, c + dc
         if board.contains(r2, c2) and not board.is_hole(r2, c2):
             out.append((r2, c2))
