@@ -55,6 +55,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
+from dataclasses import replace
 from collections.abc import Callable
 
 from .board import Board
@@ -153,7 +154,7 @@ def proof_lanes(plan: list, board: Board):
     out of steps first takes the next proof of the other (one queue), so both cores work to the end.
     None when the plan has no proof or no other step, or starts with a method that proves.  On a board above
     :data:`~ktsolve.plans.TWO_FACTOR_AFTER_SPLICE` squares whose constructions start with splice, the
-    2-factor proof is not in the queue: it follows splice in lane B.
+    2-factor proof is not in the queue: it follows splice in lane B, and splice gets the whole time left.
 
     Examples
     --------
@@ -177,10 +178,11 @@ def proof_lanes(plan: list, board: Board):
         # existence theorems) runs in turn: the proofs would build the graph for nothing
         return None
     if others[0].name == "splice" and board.n_squares > plans.TWO_FACTOR_AFTER_SPLICE:
-        # splice restores a 2-factor of the proof's own network on both cores: the proof follows it
+        # splice restores a 2-factor of the proof's own network on both cores: the proof follows it, and
+        # splice takes the whole time left, since where no 2-factor exists its restoration ends it early
         after = [s for s in proofs if s.name == "2-factor proof"]
         proofs = [s for s in proofs if s.name != "2-factor proof"]
-        others = others[:1] + after + others[1:]
+        others = [replace(others[0], share=1.0), *after, *others[1:]]
     queue = _Queue(proofs)
     return Lanes(queue, _Then(others, queue), b_waits=False, listed=(proofs, others))
 
