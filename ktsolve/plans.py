@@ -51,6 +51,7 @@ __all__ = [
     "PRESOLVE_MATCHING_MAX",
     "EXACT_MAX",
     "SPLICE_FIRST",
+    "TWO_FACTOR_AFTER_SPLICE",
 ]
 
 #: Boards above this size skip the presolve proofs (they need the graph arrays).
@@ -96,6 +97,12 @@ TWO_FACTOR_CAP_PER_SQUARE = 2e-6
 #: larger there. Where no 2-factor exists its search runs longest (13.2 s alone on 10^6 squares of rings 6
 #: wide, benchmarks/results/real.md), past the 12 s that TWO_FACTOR_CAP_PER_SQUARE gave it.
 LANE_TWO_FACTOR_CAP_PER_SQUARE = 1e-5
+#: Boards above this many squares whose plan starts with splice run the 2-factor proof after splice, in
+#: splice's lane, not beside it in the proof lane: splice's restoration builds a 2-factor of the same network
+#: on both cores (the proof can find no contradiction once it has), and the proof beside it took one of them.
+#: On 10,000 x 10,000 boards with 5 % holes the restoration took 68-79 s beside the proof (which ran 74-87 s
+#: and found nothing) against 24-40 s alone, so splice ran out of auto's 120 s on every board.
+TWO_FACTOR_AFTER_SPLICE = 20_000_000
 #: Boards above this many squares get the 2-factor proof before the cut proofs: on a dense 100 x 100 board
 #: open from a fixed start the cut proofs spent their 5 s cap finding nothing before the 2-factor proof
 #: refuted it (benchmarks/results/race_max.md); up to 40 x 40 they take about 0.1 s.

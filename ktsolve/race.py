@@ -55,6 +55,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
+from dataclasses import replace
 from collections.abc import Callable
 
 from .board import Board
@@ -151,7 +152,9 @@ def proof_lanes(plan: list, board: Board):
     """Lane A the plan's proofs (:func:`~ktsolve.plans.proof_lane`: each once, cheapest first, with
     ``prove``'s caps), lane B its other steps in order, then what is left of lane A's: the lane that runs
     out of steps first takes the next proof of the other (one queue), so both cores work to the end.
-    None when the plan has no proof or no other step, or starts with a method that proves.
+    None when the plan has no proof or no other step, or starts with a method that proves.  On a board above
+    :data:`~ktsolve.plans.TWO_FACTOR_AFTER_SPLICE` squares whose constructions start with splice, the
+    2-factor proof is not in the queue: it follows splice in lane B, and splice gets the whole time left.
 
     Examples
     --------
@@ -166,12 +169,20 @@ def proof_lanes(plan: list, board: Board):
     from .proofs.registry import PROOFS
     from .registry import methods
 
+    from . import plans
+
     proofs = proof_lane(plan, board)
     others = [s for s in plan if s.name not in PROOFS]
     if not proofs or not others or (plan[0].name not in PROOFS and methods()[plan[0].name].proves):
         # a plan that starts with a step that proves without the graph (divide on a full board, by the
         # existence theorems) runs in turn: the proofs would build the graph for nothing
         return None
+    if others[0].name == "splice" and board.n_squares > plans.TWO_FACTOR_AFTER_SPLICE:
+        # splice restores a 2-factor of the proof's own network on both cores: the proof follows it, and
+        # splice takes the whole time left, since where no 2-factor exists its restoration ends it early
+        after = [s for s in proofs if s.name == "2-factor proof"]
+        proofs = [s for s in proofs if s.name != "2-factor proof"]
+        others = [replace(others[0], share=1.0), *after, *others[1:]]
     queue = _Queue(proofs)
     return Lanes(queue, _Then(others, queue), b_waits=False, listed=(proofs, others))
 

@@ -33,11 +33,11 @@ def first_leaves_pieces(monkeypatch):
     real = pipeline.run_steps
     calls = []
 
-    def fake(board, spec, *args):
+    def fake(board, spec, *args, **kw):
         calls.append(board.shape)
         if len(calls) == 1:
             return _left_pieces()
-        return real(board, spec, *args)
+        return real(board, spec, *args, **kw)
 
     _steps(monkeypatch, fake)
     return calls
@@ -73,7 +73,7 @@ def test_the_tour_of_the_transposed_board_comes_back_valid(first_leaves_pieces, 
 
 
 def test_both_attempts_left_pieces(monkeypatch):
-    _steps(monkeypatch, lambda board, spec, *args: _left_pieces(3 if board.rows == 41 else 2))
+    _steps(monkeypatch, lambda board, spec, *args, **kw: _left_pieces(3 if board.rows == 41 else 2))
     res = splice.solve_splice(KnightGraph(random_holed_board(30, 41, 0.03, closed=True, seed=3)), TourSpec(closed=True))
     assert res.status is Status.UNKNOWN and res.tour is None
     assert res.stats["first_attempt"]["pieces"] == 2 and res.stats["pieces"] == 3
@@ -86,14 +86,14 @@ def test_both_attempts_left_pieces(monkeypatch):
                                    _left_pieces(pieces=1)])
 def test_no_second_attempt_where_it_cannot_help(monkeypatch, first):
     calls = []
-    _steps(monkeypatch, lambda *args: calls.append(1) or first)
+    _steps(monkeypatch, lambda *args, **kw: calls.append(1) or first)
     res = splice.solve_splice(KnightGraph(Board(8, 8)), TourSpec(closed=True))
     assert calls == [1]
     assert res.status is Status.UNKNOWN and res.stats == first.stats
 
 
 def test_no_time_left_keeps_the_first_answer(monkeypatch):
-    def slow(*args):
+    def slow(*args, **kw):
         time.sleep(0.05)
         return _left_pieces()
 
@@ -106,7 +106,7 @@ def test_no_time_left_keeps_the_first_answer(monkeypatch):
 def test_ctrl_c_in_the_second_attempt_is_an_honest_unknown(monkeypatch):
     from ktsolve.driver import Stopped
 
-    def solve(board, *args):
+    def solve(board, *args, **kw):
         if board.rows == 9:
             raise Stopped("interrupted", "restoring two moves at every square")
         return _left_pieces()

@@ -81,6 +81,37 @@ def test_the_proof_lane_runs_the_cheapest_proofs_first():
     assert costs == sorted(costs) and len(costs) >= 3
 
 
+def test_on_huge_boards_the_2_factor_proof_runs_after_splice_not_beside_it():
+    """Above TWO_FACTOR_AFTER_SPLICE squares splice's restoration, which builds a 2-factor of the same
+    network on both cores, is not halved by the 2-factor proof beside it: the proof follows splice in its
+    lane, with the time splice leaves, and the other proofs stay in the proof lane."""
+    from ktsolve.plans import TWO_FACTOR_AFTER_SPLICE
+
+    huge = Board(5000, 5000, holes=[(0, 0), (0, 1)])
+    assert huge.n_squares > TWO_FACTOR_AFTER_SPLICE
+    lanes = split_lanes(auto_plan(huge, TourSpec(closed=True)), huge, cores=2, search=False)
+    titles = lanes.titles()
+    assert titles["B"][:2] == ["splice", "2-factor proof"]
+    assert "2-factor proof" not in titles["A"] and titles["A"]
+    steps = [s.name for s in lanes.a]
+    assert "2-factor proof" not in steps  # not in the queue lane A takes its next step from either
+    # nothing else in its lane needs splice's last fifth: the proof after it gets what splice leaves
+    assert next(iter(lanes.b)).share == 1.0
+
+
+def test_below_the_bound_the_2_factor_proof_stays_beside_splice(monkeypatch):
+    board = Board(300, 300, holes=[(0, 0), (0, 1)])
+    lanes = split_lanes(auto_plan(board, TourSpec(closed=True)), board, cores=2, search=False)
+    assert "2-factor proof" in lanes.titles()["A"] and lanes.titles()["B"][0] == "splice"
+    assert next(iter(lanes.b)).share == 0.8
+    from ktsolve import plans
+
+    monkeypatch.setattr(plans, "TWO_FACTOR_AFTER_SPLICE", board.n_squares - 1)
+    lanes = split_lanes(auto_plan(board, TourSpec(closed=True)), board, cores=2, search=False)
+    assert lanes.titles()["A"] == ["quick proofs", "matching proof"]
+    assert lanes.titles()["B"] == ["splice", "2-factor proof", "rotation", "warnsdorff"]
+
+
 @needs_two_cores
 def test_where_a_tour_exists_the_race_returns_the_tour_found_in_turn():
     board = Board(30, 30, holes=[(0, 0), (0, 1), (14, 14), (14, 15)])

@@ -54,7 +54,10 @@ paths; a few local repairs turn the pieces back into one tour.
 
 When pieces are left after step 5, the steps run once more on the
 transposed board, and its tour is mapped back
-(:mod:`ktsolve.heuristics.splice.second`).
+(:mod:`ktsolve.heuristics.splice.second`).  Under a time limit the first
+attempt's step 5 keeps a share of the time for that second attempt
+(:func:`ktsolve.heuristics.splice.pipeline.repair_clock`: 1.5 times the
+seconds of its steps 1 to 4, where the time left is at least twice that).
 
 Open tours and fixed ends use the extra vertex of :mod:`ktsolve.factor`: a
 fixed start or end gets an ``END`` link (the path ends there), and an
@@ -232,7 +235,7 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
                 res = unknown(why)
             else:
                 deadline.extend(warm() + warm_window(window_method))
-                res = run_steps(board, spec, deadline, progress, window_method, seed, said)
+                res = run_steps(board, spec, deadline, progress, window_method, seed, said, reserve=True)
         except Stopped as stop:
             res = unknown(_stopped_reason(stop, said), interrupted=stop.interrupted, stopped=True, **said)
         if (res.status is Status.UNKNOWN and res.stats.get("pieces", 0) > 1 and "cut_off" not in res.stats

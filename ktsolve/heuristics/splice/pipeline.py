@@ -17,7 +17,7 @@ import numpy as np
 
 from ..._grid_kernels import END
 from ...board import Board
-from ...driver import Deadline
+from ...driver import Deadline, Stopped
 from ...factor.chunks import in_budgets, in_chunks
 from ...result import SolveResult, Status
 from ...tour import Tour, TourSpec, list_cycle
@@ -27,10 +27,16 @@ from .pieces import Job, merge_pieces
 from .repairs import repair_pieces
 from .stuck import cut_off
 
-__all__ = ["run_steps", "unknown", "PHASES"]
+__all__ = ["run_steps", "unknown", "repair_clock", "PHASES", "SECOND_RESERVE"]
 
 #: The phases of one attempt, in order (the names a progress line can show).
 PHASES = ("divide's tour", "restoring", "merging", "repairing", "walking")
+#: Under a time limit the first attempt's repairs leave the second attempt (:mod:`.second`) this many times
+#: the seconds the attempt took up to the end of its exchanges: the second attempt repeats those steps on
+#: the transposed board, and where it is the one that finds the tour its repairs are short (10,000 x 10,000,
+#: 5 % holes, seed 1, closed: 55 s to the exchanges, then the repairs left a 10-square cycle that none of
+#: them joined in 100 s a turn; the transposed board alone was toured in 71 s).
+SECOND_RESERVE = 1.5
 
 
 def unknown(reason: str, **stats) -> SolveResult:
@@ -63,14 +69,38 @@ def _first_square(board: Board, spec: TourSpec, links, alive, path_ends, free_en
     return flat(board, s) if s is not None else int(np.argmax(alive))
 
 
+def repair_clock(deadline: Deadline, reserve: float) -> Deadline:
+    """The repairs' clock: ``deadline`` less ``reserve`` seconds kept for a second attempt, where the time left
+    is at least twice ``reserve`` (else the repairs get it all, as no second attempt has the time to finish).
+
+    Examples
+    --------
+    >>> whole = Deadline(100.0)
+    >>> 69.0 < repair_clock(whole, 30.0).remaining() <= 70.0
+    True
+    >>> repair_clock(whole, 60.0) is whole, repair_clock(Deadline(None), 30.0).remaining()
+    (True, None)
+    """
+    left = deadline.remaining()
+    if left is None or left < 2 * reserve:
+        return deadline
+    clock = Deadline(deadline.time_limit - reserve, t0=deadline.t0, cancel=deadline.cancel)
+    clock.extra = deadline.extra
+    return clock
+
+
 def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window_method: str,
-              seed, said: dict | None = None) -> SolveResult:
+              seed, said: dict | None = None, *, reserve: bool = False) -> SolveResult:
     """One attempt of splice on ``board`` (see the module docstring); raises :class:`~ktsolve.driver.Stopped`
     when ``deadline`` runs out or Ctrl-C is pressed.
 
     ``said``, when given, is filled as the phases end: ``seconds`` (each phase that ended), ``short`` (moves
     left missing after the restoration) and ``pieces`` (after merging, and after the repairs), so that a
-    caller whose attempt was stopped can say what it left."""
+    caller whose attempt was stopped can say what it left.
+
+    With ``reserve`` (the first of two attempts) the repairs run on :func:`repair_clock`, which keeps
+    :data:`SECOND_RESERVE` times the seconds of the steps before them for the second attempt; when that
+    clock runs out first, the answer is an ``unknown`` with the pieces left and ``repairs_cut``."""
     said = {} if said is None else said
     said["seconds"] = {}
     rows, cols = board.rows, board.cols
@@ -102,8 +132,19 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     if stuck is not None:
         return unknown(_stuck_reason(board, stuck), cut_off=stuck, **stats)
     t3 = time.perf_counter()
-    job = Job(links, alive, rows, cols, deadline, window_method, seed, said)
-    state, repair = repair_pieces(job, state)
+    clock = repair_clock(deadline, SECOND_RESERVE * (t3 - t0)) if reserve else deadline
+    job = Job(links, alive, rows, cols, clock, window_method, seed, said)
+    try:
+        state, repair = repair_pieces(job, state)
+    except Stopped as stop:
+        if clock is deadline or stop.interrupted or deadline.expired():
+            raise
+        # the repairs' share ran out, the call's time did not: the rest is the second attempt's
+        said["seconds"]["repair"] = round(time.perf_counter() - t3, 3)
+        left = int(said["pieces"])
+        return unknown(f"{left} pieces were left when the repairs' share of the time ran out (the rest of it "
+                       f"was left to a second attempt)", **{**stats, "pieces": left, "repairs_cut": True,
+                                                            "seconds": dict(said["seconds"])})
     stats.update(repair)
     pieces = state.pieces
     t4 = time.perf_counter()
