@@ -55,8 +55,8 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 
 from .board import Board
 from .driver import Deadline, Stopped, interrupt_guard
