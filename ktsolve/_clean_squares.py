@@ -29,7 +29,7 @@ BALANCES = ("open", "closed")
 
 @dataclass(frozen=True)
 class Cleaning:
-    """What :func:`clean` removed, step by step.
+    """What the cleaning (:func:`clean_squares`, :func:`ktsolve.cleaning.clean`) removed, step by step.
 
     Attributes
     ----------

@@ -101,13 +101,12 @@ def prune(rows, cols, alive, deg):  # pragma: no cover
         c = f - r * cols
         for k in range(8):
             g = step_rc(r, c, k, rows, cols)
-            if g >= 0:
-                if alive[g]:
-                    deg[g] -= 1
-                    if deg[g] < 2:
-                        alive[g] = 0
-                        stack[top] = g
-                        top += 1
+            if g >= 0 and alive[g]:
+                deg[g] -= 1
+                if deg[g] < 2:
+                    alive[g] = 0
+                    stack[top] = g
+                    top += 1
         deg[f] = 0
     return removed
 
@@ -167,12 +166,11 @@ def _try_remove(f, strict, rows, cols, alive, deg, nbs, win, queue):  # pragma: 
     least = 3 if strict else 2
     for k in range(8):
         g = step_rc(r, c, k, rows, cols)
-        if g >= 0:
-            if alive[g]:
-                if deg[g] - 1 < least:
-                    return False
-                nbs[m] = g
-                m += 1
+        if g >= 0 and alive[g]:
+            if deg[g] - 1 < least:
+                return False
+            nbs[m] = g
+            m += 1
     if m == 0:
         return False  # a region of one square: never emptied
     if not _joined_around(f, nbs, m, rows, cols, alive, win, queue):

@@ -67,12 +67,11 @@ def try_hole(f, rows, cols, deg, alive, nbs):  # pragma: no cover
     m = 0
     for k in range(8):
         g = step_rc(r, c, k, rows, cols)
-        if g >= 0:
-            if alive[g]:
-                if deg[g] <= 2:
-                    return False  # that neighbour would drop below two neighbours
-                nbs[m] = g
-                m += 1
+        if g >= 0 and alive[g]:
+            if deg[g] <= 2:
+                return False  # that neighbour would drop below two neighbours
+            nbs[m] = g
+            m += 1
     alive[f] = 0
     for i in range(m):
         deg[nbs[i]] -= 1

@@ -29,12 +29,12 @@ from functools import cached_property
 import numpy as np
 
 from ._board_base import MAX_BOARD_FILE_BYTES, MAX_SQUARES, BoardFile, check_size
+from ._reading import shown as _shown
+from .errors import InvalidBoardError, InvalidSquareError
 
 # BoardFile is defined below this module (the file readers share it without importing board.py); its
 # public home is here, so that is the name it shows and pickles by.
 BoardFile.__module__ = __name__
-from ._reading import shown as _shown
-from .errors import InvalidBoardError, InvalidSquareError
 
 __all__ = [
     "Board",
@@ -265,14 +265,15 @@ class Board:
         return board
 
     @classmethod
-    def from_image(cls, picture, **options) -> "Board":
+    def from_image(cls, picture, *, threshold: float | None = None, dark: bool = False, block: int = 1,
+                   scale: int = 1, largest: bool = True, prune: bool = True,
+                   balance: str | None = "open") -> "Board":
         """Board from a picture's region: a PNG or JPEG file or a 2-D array of grey levels (or bools).
 
-        The keywords are those of :func:`ktsolve.images.from_picture`
-        (``threshold``, ``dark``, ``block``, ``scale``, ``largest``,
-        ``prune``, ``balance``), which returns the region with the record of
-        what its cleaning removed; this returns only the board, made by the
-        same steps on arrays (:func:`ktsolve._picture.picture_squares`,
+        The keywords mean what they mean in :func:`ktsolve.images.from_picture`,
+        which returns the region with the record of what its cleaning removed;
+        this returns only the board, made by the same steps on arrays
+        (:func:`ktsolve._picture.picture_squares`,
         :func:`ktsolve._clean_squares.clean_squares`), which stand below the
         Board.  Reading files needs Pillow (``pip install 'ktsolve[image]'``).
 
@@ -286,12 +287,8 @@ class Board:
         from ._clean_squares import clean_squares
         from ._picture import picture_squares
 
-        unknown = sorted(set(options) - {"threshold", "dark", "block", "scale", "largest", "prune", "balance"})
-        if unknown:
-            raise TypeError(f"Board.from_image() got an unexpected keyword argument {unknown[0]!r}")
-        cleaning = {k: options.pop(k) for k in ("largest", "prune", "balance") if k in options}
-        squares, _ = picture_squares(picture, **options)
-        return cls.from_mask(~clean_squares(squares, **cleaning)[0])
+        squares, _ = picture_squares(picture, threshold=threshold, dark=dark, block=block, scale=scale)
+        return cls.from_mask(~clean_squares(squares, largest=largest, prune=prune, balance=balance)[0])
 
     @classmethod
     def read_npy(cls, source, shown: str = "the board file") -> "Board":

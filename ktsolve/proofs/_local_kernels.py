@@ -91,11 +91,10 @@ def labels_steps(alive, rows, cols, label, queue, state, budget):  # pragma: no 
             c = v - r * cols
             for k in range(8):
                 w = step_rc(r, c, k, rows, cols)
-                if w >= 0:
-                    if alive[w] and label[w] < 0:
-                        label[w] = count
-                        queue[tail] = w
-                        tail += 1
+                if w >= 0 and alive[w] and label[w] < 0:
+                    label[w] = count
+                    queue[tail] = w
+                    tail += 1
             work += 8
             if head == tail:
                 count += 1
