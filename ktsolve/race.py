@@ -226,9 +226,34 @@ class Lanes:
     def __getitem__(self, k: int):
         return (self.a, self.b)[k]
 
+    def steps(self) -> list:
+        """Every step of both lanes, each once (a shared queue's under the lane that owns it); consumes no
+        queue."""
+        return [*self._listed[0], *self._listed[1]]
+
     def titles(self) -> dict:
         """Each lane's own steps by title (a shared queue's steps under the lane that owns them)."""
         return {name: [s.title for s in steps] for name, steps in zip("AB", self._listed)}
+
+
+def prepare_lanes(lanes: Lanes) -> None:
+    """Import, in this thread, every step's module and the packages its steps import when they run.
+
+    Two lanes importing one package at once can deadlock Python's module locks: one lane holds the lock of
+    a submodule (``ktsolve.factor.chunks``) and waits for its package, whose ``__init__``, run by the other
+    lane, waits for that submodule; Python then raises ``_DeadlockError`` in one of them (seen in ``solve``
+    of a 10^7-square board).  Once the packages are imported, a lane imports at most leaf modules, whose
+    locks form no such cycle.
+    """
+    from .proofs.registry import PROOF_STEPS
+    from .registry import methods
+
+    known = methods()
+    for step in lanes.steps():
+        if step.name in PROOF_STEPS:
+            PROOF_STEPS[step.name].prepare()
+        elif step.name in known:
+            known[step.name].load()
 
 
 def run_race(
@@ -256,6 +281,7 @@ def run_race(
     """
     from .proofs.registry import PROOFS
 
+    prepare_lanes(lanes)
     cancel = threading.Event()
     clock = Deadline(deadline.time_limit, t0=deadline.t0, cancel=cancel)
     clock.extra = deadline.extra

@@ -237,3 +237,48 @@ def test_dense_100x100_boards_no_single_search_settled_get_their_tours(seed, clo
     res = prove(board, closed=closed, start=start, time_limit=60, seed=1)
     assert res.found and res.stats["settled_by"] == "splice", res.stats["steps"]
     validate(board, res.tour, closed=closed, start=start)  # raises on any fault
+
+
+_LANE_IMPORTS = r"""
+import json, sys, threading
+from ktsolve import prove, shapes, solve
+from ktsolve.generate import random_holed_board
+
+started = {}
+start = threading.Thread.start
+
+
+def note_first_lane(thread):
+    if thread.name.startswith("ktsolve-lane") and not started:
+        started.update(dict.fromkeys(sys.modules))
+    start(thread)
+
+
+threading.Thread.start = note_first_lane
+boards = {"pair": shapes.planted(120, 120, "pair", balance="closed").board,
+          "holed": random_holed_board(60, 60, 0.05, closed=True, seed=1)}
+ask = {"solve": solve, "prove": prove}
+kind, command = sys.argv[1], sys.argv[2]
+res = ask[command](boards[kind], closed=True, time_limit=60, seed=1)
+late = [m for m in sys.modules if m.startswith("ktsolve") and m not in started and hasattr(sys.modules[m], "__path__")]
+print(json.dumps({"raced": bool(started), "late": late, "status": res.status.value}))
+"""
+
+
+@needs_two_cores
+@pytest.mark.parametrize("kind, command", [("pair", "solve"), ("pair", "prove"), ("holed", "solve"),
+                                           ("holed", "prove")])
+def test_no_package_is_first_imported_while_the_lanes_run(kind, command):
+    """Two lanes importing one package at once can deadlock Python's module locks (one holds a submodule's
+    lock and waits for its package, whose ``__init__``, run by the other, waits for that submodule): seen as
+    ``_DeadlockError`` on ``ktsolve.factor.chunks`` in ``solve`` of a 10^7-square board.  So every package
+    a lane imports is imported before the lanes start."""
+    import json
+    import subprocess
+
+    got = subprocess.run([sys.executable, "-c", _LANE_IMPORTS, kind, command], capture_output=True, text=True,
+                         timeout=300, check=True)
+    seen = json.loads(got.stdout.strip().splitlines()[-1])
+    assert seen["raced"]
+    assert seen["late"] == []
+    assert seen["status"] == ("infeasible" if kind == "pair" else "found")  # the lanes' steps all ran

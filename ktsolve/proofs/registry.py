@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import import_module
 
-__all__ = ["ProofStep", "PROOF_STEPS", "PROOFS", "CHECKERS", "proof_step"]
+__all__ = ["ProofStep", "PROOF_STEPS", "PROOFS", "CHECKERS", "RUN_PACKAGES", "proof_step"]
 
 
 @dataclass(frozen=True)
@@ -75,10 +75,24 @@ class ProofStep:
         module, _, name = self.find.partition(":")
         return getattr(import_module(module), name)
 
+    def prepare(self) -> None:
+        """Import the finder's module and the packages it imports when it runs (:data:`RUN_PACKAGES`).
+
+        A race calls this before its lanes start: two threads importing one package at once can deadlock
+        Python's module locks (:func:`ktsolve.race.prepare_lanes`).
+        """
+        self.load()
+        for package in RUN_PACKAGES:
+            import_module(package)
+
     def run(self, graph, spec, time_limit):
         """Call the finder: a Proof, None (it ran to the end), or :class:`~ktsolve.driver.Stopped`."""
         return self.load()(graph, spec, time_limit=time_limit, **dict(self.params))
 
+
+#: The packages every finder imports when it runs: its entry warms the proofs' kernels and the 2-factor's
+#: (:func:`ktsolve.proofs._common.start`), and the local proofs cut their passes with the 2-factor's chunks.
+RUN_PACKAGES = ("ktsolve.factor",)
 
 _NECESSARY = ("size", "closing move", "ends", "colour parity", "degree", "connectivity", "cut square")
 
