@@ -135,7 +135,7 @@ def timed(cmd: list[str], log: Path) -> dict:
 
 
 def _answer(code: int) -> str:
-    return {0: "found", 1: "no tour", 3: "unknown", 2: "bad input", 130: "interrupted"}.get(code, f"exit {code}")
+    return {0: "found", 1: "no tour", 3: "unknown", 2: "bad input", 70: "internal error", 130: "interrupted"}.get(code, f"exit {code}")
 
 
 def _settled_from_stderr(lines: list[str]) -> str | None:

@@ -19,6 +19,11 @@ code   member           meaning
                         problem, nothing written
 3      ``UNKNOWN``      a budget (time, cycles) ran out before an answer;
                         for a census, some question is still unknown
+70     ``INTERNAL``     a fault inside ktsolve (a bug): ``ktsolve: internal
+                        error ...`` on standard error naming the exception,
+                        its traceback after it when the environment sets
+                        ``KTSOLVE_TRACEBACK``; no output file (70 is
+                        sysexits' EX_SOFTWARE)
 130    ``INTERRUPTED``  Ctrl-C (128 + SIGINT): ``ktsolve: interrupted`` on
                         standard error, no output file
 141    ``CLOSED_PIPE``  standard output's reader left early (128 + SIGPIPE,
@@ -45,6 +50,7 @@ class ExitCode(enum.IntEnum):
     INFEASIBLE = 1
     BAD_INPUT = 2
     UNKNOWN = 3
+    INTERNAL = 70
     INTERRUPTED = 130
     CLOSED_PIPE = 141
 

@@ -62,6 +62,17 @@ def _closed_pipe_code(exc: BaseException) -> ExitCode:
     return ExitCode.CLOSED_PIPE
 
 
+def _say_internal_error(exc: Exception) -> ExitCode:
+    """One line naming a fault inside ktsolve, its traceback after it when ``KTSOLVE_TRACEBACK`` is set."""
+    click.echo(f"ktsolve: internal error (a bug in ktsolve, please report it): {type(exc).__name__}: "
+               f"{one_line(exc)}", err=True)
+    if os.environ.get("KTSOLVE_TRACEBACK"):
+        import traceback
+
+        click.echo("".join(traceback.format_exception(exc)).rstrip(), err=True)
+    return ExitCode.INTERNAL
+
+
 class KtsolveGroup(click.Group):
     """A click group whose errors are one line on stderr with exit code 2."""
 
@@ -87,6 +98,8 @@ class KtsolveGroup(click.Group):
             where = f": '{exc.filename}'" if exc.filename else ""
             click.echo(f"ktsolve: error: {one_line(exc.strerror or exc)}{where}", err=True)
             code = ExitCode.BAD_INPUT
+        except Exception as exc:  # noqa: BLE001 - a bug: said as one, never as exit 1 ("no tour")
+            code = _say_internal_error(exc)
         if code != ExitCode.CLOSED_PIPE and sys.stdout is not None:
             try:
                 sys.stdout.flush()  # data still buffered is part of the answer: a closed pipe now is 141

@@ -344,3 +344,30 @@ def test_a_proof_written_to_a_gz_name_is_gzip(tmp_path):
     f = tmp_path / "proof.json.gz"
     invoke(["prove", "4x6", "--closed", "--format", "json", "-o", str(f)], 1)
     assert json.loads(gzip.decompress(f.read_bytes()))["answer"] == "no tour"
+
+
+def _fault(*args, **kwargs):
+    raise RuntimeError("a fault planted by the test")
+
+
+@pytest.mark.parametrize("traceback", [False, True])
+def test_a_fault_inside_ktsolve_is_not_taken_for_an_answer(monkeypatch, tmp_path, traceback):
+    """A bug is exit 70 with one line naming it, never exit 1 ("no tour") after Python's traceback; the
+    traceback follows the line only when ``KTSOLVE_TRACEBACK`` asks for it, and no output file is left."""
+    import ktsolve.cli.solve
+    from ktsolve.exit_codes import ExitCode
+
+    monkeypatch.setattr(ktsolve.cli.solve, "solve_board", _fault)
+    if traceback:
+        monkeypatch.setenv("KTSOLVE_TRACEBACK", "1")
+    else:
+        monkeypatch.delenv("KTSOLVE_TRACEBACK", raising=False)
+    out = tmp_path / "tour.txt"
+    res = run(["solve", "6x6", "-o", out])
+    assert res.exit_code == ExitCode.INTERNAL == 70
+    lines = res.stderr.strip().splitlines() if hasattr(res, "stderr") else res.output.strip().splitlines()
+    said = [ln for ln in lines if ln.startswith("ktsolve: internal error")]
+    assert said == ["ktsolve: internal error (a bug in ktsolve, please report it): RuntimeError: a fault planted "
+                    "by the test"]
+    assert ("Traceback (most recent call last):" in res.output) is traceback
+    assert not out.exists()
