@@ -39,7 +39,7 @@ def _kernel_calls() -> None:
     k.component_labels(indptr, indices, alive)
     k.blocks(*k.lowpoint_dfs(indptr, indices, alive, 0))
     # the matching proof's network: its arrays read-only like the graph's (one signature per kernel)
-    edges = graph.edges().astype(np.int64)
+    edges = graph.edges()
     net_indptr, net_indices, _, _ = k.network_csr(np.ascontiguousarray(edges[:, 0]),
                                                   np.ascontiguousarray(edges[:, 1]), n)
     net_indptr.flags.writeable = False
@@ -47,7 +47,9 @@ def _kernel_calls() -> None:
     side = graph.colour.astype(np.int32)
     match = np.full(n, -1, dtype=np.int32)
     k.hopcroft_karp(net_indptr, net_indices, alive, side, match)
-    k.alternating_scc(net_indptr, net_indices, alive, side, match)
+    k.drop_lost_pairs(net_indptr, net_indices, alive, side, match)
+    comp, _ = k.alternating_scc(net_indptr, net_indices, alive, side, match)
+    k.off_matchings(net_indptr, net_indices, alive, side, match, comp)
     links = np.full((n, 2), NONE, dtype=np.int8)
     k.matching_from_factor(links, 6, 6, np.arange(n, dtype=np.int32), np.full(n, -1, dtype=np.int32))
 

@@ -27,7 +27,7 @@ from numba import njit
 from .._grid_kernels import NONE, step
 
 __all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels", "network_csr",
-           "matching_from_factor"]
+           "drop_lost_pairs", "off_matchings", "matching_from_factor"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
 # (ktsolve.race), and a kernel that holds the interpreter would stop the other lane for its whole call.
@@ -378,6 +378,61 @@ def alternating_scc(indptr, indices, alive, side, match):
 
 
 @njit(cache=True, nogil=True)
+def drop_lost_pairs(indptr, indices, alive, side, match):
+    """Unpair, in place, every ``side == 0`` square whose partner's move is no longer alive (and its partner);
+    returns how many pairs went.
+
+    The pairs left are a matching of the live moves, the warm start of the next maximum matching.
+    """
+    n = indptr.size - 1
+    lost = 0
+    for u in range(n):
+        v = match[u]
+        if side[u] != 0 or v < 0:
+            continue
+        kept = False
+        for p in range(indptr[u], indptr[u + 1]):
+            if indices[p] == v and alive[p] == 1:
+                kept = True
+                break
+        if not kept:
+            match[v] = -1
+            match[u] = -1
+            lost += 1
+    return lost
+
+
+@njit(cache=True, nogil=True)
+def off_matchings(indptr, indices, alive, side, match, comp):
+    """The entries (int64, increasing) of the live moves from ``side == 0`` squares that lie in no perfect
+    matching: outside the perfect matching ``match``, with their arc (see :func:`alternating_scc`) between
+    two of the components ``comp``.
+
+    Two passes over the moves, counting then filling, so that no array as long as the moves is made but
+    the answer.
+    """
+    n = indptr.size - 1
+    count = 0
+    for phase in range(2):
+        out = np.empty(count, dtype=np.int64)
+        k = 0
+        for u in range(n):
+            if side[u] != 0:
+                continue
+            for p in range(indptr[u], indptr[u + 1]):
+                v = indices[p]
+                if alive[p] != 1 or v == match[u]:
+                    continue
+                w = match[v] if match[v] >= 0 else 0
+                if comp[u] != comp[w]:
+                    if phase == 1:
+                        out[k] = p
+                    k += 1
+        count = k
+    return out
+
+
+@njit(cache=True, nogil=True)
 def network_csr(src, dst, n):
     """The CSR arrays of the undirected edges ``(src[i], dst[i])`` on ``n`` nodes, both directions.
 
@@ -417,7 +472,7 @@ def network_csr(src, dst, n):
                 indices[b + 1] = x
         for p in range(lo, hi):
             rows[p] = v
-    twin = np.empty(2 * m, dtype=np.int64)
+    twin = np.empty(2 * m, dtype=np.int32)
     for p in range(2 * m):
         u, v = rows[p], indices[p]
         lo, hi = indptr[v], indptr[v + 1]

@@ -39,15 +39,18 @@ class _Network:
         self.explain = explain
         side = np.empty(self.n, dtype=np.int32)
         side[: graph.n] = graph.colour
-        base = graph.edges().astype(np.int64)
-        parts = [base]
+        # int32 throughout (the nodes number fewer than 2^31), and the graph's own edges as they are when no
+        # extra square joins them: at 10^7 squares every copy of the moves in int64 cost 0.6 GB
+        edges = graph.edges()
+        parts = [edges]
         for k, x in enumerate(extra):
             side[graph.n + k] = x["side"]
-            nb = np.asarray(x["joined"], dtype=np.int64)
-            parts.append(np.stack([np.full(nb.size, graph.n + k, dtype=np.int64), nb], axis=1))
+            nb = np.asarray(x["joined"], dtype=np.int32)
+            parts.append(np.stack([np.full(nb.size, graph.n + k, dtype=np.int32), nb], axis=1))
         if len(extra) == 2:
-            parts.append(np.array([[graph.n, graph.n + 1]], dtype=np.int64))
-        edges = np.concatenate(parts)
+            parts.append(np.array([[graph.n, graph.n + 1]], dtype=np.int32))
+        if extra:
+            edges = np.concatenate(parts)
         # every directed move sorted by (source, target), and each move's reverse (kernel on large networks)
         csr = kernel("network_csr", self.n)(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
                                            self.n)
@@ -270,24 +273,16 @@ class _MatchingProver:
         """Delete the moves in no perfect matching; return how many went."""
         net = self.net
         match = self.match
-        # Keep the pairs whose move is still there (warm start).
-        m_src = np.flatnonzero((net.side == 0) & (match >= 0))
-        if m_src.size:
-            ok = np.zeros(net.n, dtype=bool)
-            hit = (self.alive == 1) & (net.indices == match[net.src]) & (net.side[net.src] == 0)
-            ok[net.src[hit]] = True
-            gone = m_src[~ok[m_src]]
-            match[match[gone]] = -1
-            match[gone] = -1
+        # the pairs whose move is still there are the warm start; the kernels make no array as long as the
+        # moves (at 10^7 squares the same in numpy made 2 GB of temporaries)
+        kernel("drop_lost_pairs", net.n)(net.indptr, net.indices, self.alive, net.side, match)
         size = kernel("hopcroft_karp", net.n)(net.indptr, net.indices, self.alive, net.side, match)
         half = int((net.side == 0).sum())
         if size < half or half * 2 != net.n:
             self.hall_violation()
         comp, level = kernel("alternating_scc", net.n)(net.indptr, net.indices, self.alive, net.side, match)
         src, dst = net.src, net.indices
-        cand = (self.alive == 1) & (net.side[src] == 0) & (dst != match[src])
-        partner = match[dst]
-        gone = np.flatnonzero(cand & (comp[src] != comp[np.where(partner >= 0, partner, 0)]))
+        gone = kernel("off_matchings", net.n)(net.indptr, net.indices, self.alive, net.side, match, comp)
         if not gone.size:
             return 0
         top = int(level.max())
@@ -299,10 +294,11 @@ class _MatchingProver:
         # Readable example: the smallest tight set (highest level) and its neighbours.
         s_set = np.flatnonzero(level == top)
         nb = np.zeros(net.n, dtype=bool)
-        rows = np.isin(src, s_set) & (self.alive == 1)
+        rows = (level[src] == top) & (self.alive == 1)  # masks by node: np.isin sorts copies of every move
         nb[dst[rows]] = True
+        del rows
         t_set = np.flatnonzero(nb)
-        ex = gone[np.isin(dst[gone], t_set)]
+        ex = gone[nb[dst[gone]]]
         step["example"] = {
             "S": net.names(s_set[:SHOW]), "S_size": int(s_set.size),
             "T": net.names(t_set[:SHOW]), "T_size": int(t_set.size),
@@ -431,7 +427,8 @@ SETUP_S_PER_SQUARE = 4e-6
 #: 0.7 s on a shared machine), added to the setup while they are not loaded.
 LOAD_S = 0.5
 #: The kernels the matching proof loads on boards above ``PY_MAX`` squares.
-_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc")
+_KERNELS = ("component_labels", "lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "drop_lost_pairs",
+            "off_matchings")
 
 
 def _setup_seconds(n: int) -> float:

@@ -1,0 +1,78 @@
+"""The matching proof's kernels that replace whole-move numpy expressions, against those expressions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ktsolve.generate import random_holed_board
+from ktsolve.graph import KnightGraph
+from ktsolve.proofs import _kernels as K
+
+
+def _network(seed: int):
+    """A holed board's moves as the matching proof's network, some moves dead, and a maximum matching."""
+    board = random_holed_board(12, 14, 0.15, closed=True, seed=seed)
+    graph = KnightGraph(board)
+    edges = graph.edges()
+    indptr, indices, src, _ = K.network_csr(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
+                                            graph.n)
+    rng = np.random.default_rng(seed)
+    alive = (rng.random(indices.size) < 0.9).astype(np.uint8)
+    side = graph.colour.astype(np.int32)
+    match = np.full(graph.n, -1, dtype=np.int32)
+    K.hopcroft_karp(indptr, indices, alive, side, match)
+    return indptr, indices, src, alive, side, match
+
+
+def _lost_pairs_by_numpy(indices, src, alive, side, match):
+    """The warm start as the numpy expressions wrote it."""
+    match = match.copy()
+    m_src = np.flatnonzero((side == 0) & (match >= 0))
+    ok = np.zeros(side.size, dtype=bool)
+    hit = (alive == 1) & (indices == match[src]) & (side[src] == 0)
+    ok[src[hit]] = True
+    gone = m_src[~ok[m_src]]
+    match[match[gone]] = -1
+    match[gone] = -1
+    return match
+
+
+def _off_by_numpy(indices, src, alive, side, match, comp):
+    cand = (alive == 1) & (side[src] == 0) & (indices != match[src])
+    partner = match[indices]
+    return np.flatnonzero(cand & (comp[src] != comp[np.where(partner >= 0, partner, 0)]))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_drop_lost_pairs_and_off_matchings_match_the_numpy_expressions(seed, compiled):
+    indptr, indices, src, alive, side, match = _network(seed)
+    drop = K.drop_lost_pairs if compiled else K.drop_lost_pairs.py_func
+    off = K.off_matchings if compiled else K.off_matchings.py_func
+    # kill some matched moves, so that pairs are lost
+    rng = np.random.default_rng(100 + seed)
+    alive[rng.choice(indices.size, size=indices.size // 5, replace=False)] = 0
+    want = _lost_pairs_by_numpy(indices, src, alive, side, match)
+    before = int(((side == 0) & (match >= 0)).sum())
+    lost = drop(indptr, indices, alive, side, match)
+    assert np.array_equal(match, want)
+    assert lost == before - int(((side == 0) & (match >= 0)).sum()) > 0
+    K.hopcroft_karp(indptr, indices, alive, side, match)
+    comp, _ = K.alternating_scc(indptr, indices, alive, side, match)
+    got = off(indptr, indices, alive, side, match, comp)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, _off_by_numpy(indices, src, alive, side, match, comp))
+
+
+def test_the_network_is_int32_arrays_and_keeps_the_graphs_edges_without_a_copy():
+    """At 10^7 squares every int64 copy of the moves cost 0.6 GB: the network's arrays are int32."""
+    from ktsolve.proofs.matching import _closing_network
+    from ktsolve.tour import TourSpec
+
+    graph = KnightGraph(random_holed_board(40, 40, 0.1, closed=True, seed=3))
+    net = _closing_network(graph, TourSpec(closed=True))
+    assert {a.dtype for a in (net.indptr, net.indices, net.src, net.twin)} == {np.dtype(np.int32)}
+    p = np.arange(net.indices.size)
+    assert np.array_equal(net.twin[net.twin], p)
+    assert np.array_equal(net.indices[net.twin], net.src)
