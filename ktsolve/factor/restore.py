@@ -92,9 +92,8 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     Hilbert curve, then each square still short searches once more, best
     first towards its partner (:func:`augment_toward`, rounds while any
     links), and last the ones left search all at once, in rounds of one
-    search forest over the board (unless ``forest`` is false: a caller
-    with a complete search of its own, such as
-    :func:`ktsolve.factor.two_factor`, finishes the few left).  ``side`` chooses the colour that
+    search forest over the board (unless ``forest`` is false: then a
+    caller's complete search finishes the few left).  ``side`` chooses the colour that
     searches when both miss as many links; ``around`` (cells) says where
     the squares short of links are, when the caller knows (else the board
     is scanned).  What is left short on the other colour becomes the free
