@@ -34,6 +34,14 @@ PY_MAX = 2_500
 #: done in 15 min at 10000 x 10000; ``benchmarks/results/two_factor_huge.md``).
 RESTORE_MIN = 250_000
 
+#: The share of its searches a round of the restoration's searches towards a partner must link for another
+#: round to run (:func:`ktsolve.factor.restore.restore_factor`); the forests take what is left.  On
+#: 2000 x 2000 with 20 % holes the first round linked 65 % of its searches and the next ones 8 %, 0.5 %
+#: and less at 45 s a round (no 2-factor: 54 s in all against more than 300 s); on rings 6 wide at 1311 x
+#: 1311 the second round linked none (5.2 s against 7.5 s); on random boards with 1-5 % holes one round
+#: links every square.
+TOWARD_YIELD = 0.75
+
 #: Side of the square buckets in which short sink squares are looked up (the searches' targets).
 _BUCKET = 32
 
@@ -250,11 +258,12 @@ def _restore(board: Board, flat_links: np.ndarray, deadline: Deadline, phases: d
     # 1311 x 1311: 11.3 s against 7.5 s; at 4144 x 4144 over 300 s against 84 s); where the searches towards a
     # partner leave none short (random holes), no forest runs
     short, rstats = restore_factor(flat_links.reshape(rows * cols, 2), alive, rows, cols, free_ends=0,
-                                   deadline=deadline)
+                                   deadline=deadline, toward_yield=TOWARD_YIELD)
     phases["restore_s"] = time.perf_counter() - t
     phases["restore_short_at_start"] = rstats["short_at_start"]
     phases["restore_left"] = short
     phases["forest_rounds"] = rstats["forest_rounds"]
+    phases["toward_rounds"] = rstats["toward_rounds"]
 
 
 def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=None,

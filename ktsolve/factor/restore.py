@@ -82,7 +82,8 @@ def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
 
 def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline,
                    caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
-                   side: int | None = None, around: np.ndarray | None = None, forest: bool = True) -> tuple[int, dict]:
+                   side: int | None = None, around: np.ndarray | None = None, forest: bool = True,
+                   toward_yield: float = 0.0) -> tuple[int, dict]:
     """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
 
     The squares short of links on the colour with fewer missing links each
@@ -91,7 +92,9 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     then the missing links left are walked to partners paired along a
     Hilbert curve, then each square still short searches once more, best
     first towards its partner (:func:`augment_toward`, rounds while any
-    links), and last the ones left search all at once, in rounds of one
+    links, and while a round links at least ``toward_yield`` of its
+    searches: a round that links few costs as much and leaves the rest to
+    the forests), and last the ones left search all at once, in rounds of one
     search forest over the board (unless ``forest`` is false: then a
     caller's complete search finishes the few left).  ``side`` chooses the colour that
     searches when both miss as many links; ``around`` (cells) says where
@@ -172,7 +175,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
             break
     # then one search per square still short, best first towards its partner along the curve: its work is
     # a corridor to where a partner is, where a forest round would cover the whole board for a few paths
-    cand = _search_toward(cand, links, alive, rows, cols, side, stamp, mark, stats, deadline)
+    cand = _search_toward(cand, links, alive, rows, cols, side, stamp, mark, stats, deadline, toward_yield)
     stamp = None  # 4 bytes a cell, freed before the forest's arrays (the band closures above still name it)
     cand, miss = short_among(cand, links, alive)
     failed = cand[((cand // cols + cand % cols) & 1) == side]
@@ -281,7 +284,7 @@ def _in_bands(us, vs, rows: int, cols: int, call) -> int:
 
 
 def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, mark: int, stats: dict,
-                   deadline: Deadline) -> np.ndarray:
+                   deadline: Deadline, toward_yield: float = 0.0) -> np.ndarray:
     """Rounds of :func:`augment_toward_many` from the squares of colour ``side`` still short among ``cand``,
     each towards its partner, until none is left or a round links none; returns the squares still short.
 
@@ -319,7 +322,7 @@ def _search_toward(cand, links, alive, rows: int, cols: int, side: int, stamp, m
         mark += us.size + 1
         stats["toward"] += got
         stats["toward_rounds"] += 1
-        if got == 0:
+        if got == 0 or got < toward_yield * us.size:
             break
     return cand
 

@@ -369,3 +369,17 @@ def test_the_restoration_search_forests_leave_the_complete_search_little_to_cros
     assert tf.stats["reached"] < 5_000
     assert tf.stats["augmentations"] == 0
     assert check_two_factor_witness(board, TourSpec(closed=True), tf.witness) is None
+
+
+def test_a_round_of_searches_towards_a_partner_that_links_few_is_the_last(monkeypatch):
+    """Rounds of the restoration's searches towards a partner cost alike whatever they link: below
+    ``TOWARD_YIELD`` of its searches linked, the round is the last and the forests take the rest (the answer
+    is the same)."""
+    board = random_holed_board(600, 600, 0.2, closed=True, seed=1)
+    rounds = {}
+    for share in (0.0, 0.9):
+        monkeypatch.setattr(core, "TOWARD_YIELD", share)
+        tf = two_factor(board, closed=True)
+        assert tf.status == "none"
+        rounds[share] = tf.stats["toward_rounds"]
+    assert rounds == {0.0: 2, 0.9: 1}
