@@ -8,7 +8,7 @@ FIFOs, standard output or files that already exist.  Each command runs in this
 process through :func:`ktsolve.cli.main` on small boards with tight time
 limits, and the result is checked against the contract:
 
-* the exit code is 0, 1, 2, 3 or 130, and nothing escapes ``main``;
+* the exit code is 0, 1, 2, 3 or 130 (70 is a fault inside ktsolve), and nothing escapes ``main``;
 * no traceback on stderr;
 * exit 2 is exactly one line on stderr, and no output file is created or
   changed (a FIFO's reader gets nothing);
@@ -46,6 +46,7 @@ from hypothesis import strategies as st
 
 import ktsolve
 from ktsolve import Board, KtsolveError, Status, Tour, validate, validate_many
+from ktsolve.exit_codes import ExitCode
 from ktsolve.cli import cli, main
 from ktsolve.cli.args import load_board
 from ktsolve.files import parse_tour_text, parse_tours_text
@@ -685,6 +686,9 @@ def check_case(case: CliCase, setup: Setup, before: dict, after: dict, out: Outc
     code = out.code
     if out.escaped is not None:
         bad.append(f"{type(out.escaped).__name__} escaped main: {out.escaped}")
+    elif code == ExitCode.INTERNAL:
+        said = [line for line in out.stderr.splitlines() if line.startswith("ktsolve: internal error")]
+        bad.append(f"exit code 70, {said[0] if said else 'no line said why'}")
     elif code not in ALLOWED_CODES:
         bad.append(f"exit code {code!r}")
     if "Traceback" in out.stderr:

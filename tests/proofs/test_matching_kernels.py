@@ -17,6 +17,9 @@ def _network(seed: int):
     edges = graph.edges()
     indptr, indices, src, _ = K.network_csr(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
                                             graph.n)
+    # read-only as the matching proof makes them: the kernels then compile the proof's one signature
+    indptr.flags.writeable = False
+    indices.flags.writeable = False
     rng = np.random.default_rng(seed)
     alive = (rng.random(indices.size) < 0.9).astype(np.uint8)
     side = graph.colour.astype(np.int32)

@@ -139,9 +139,10 @@ def test_network_csr_matches_sorting_every_directed_move(compiled):
         pairs = {tuple(sorted(rng.choice(n, size=2, replace=False).tolist())) for _ in range(int(rng.integers(1, 4 * n)))}
         if trial % 4 == 0:  # a node joined to many (an open tour's extra square): a long row
             pairs |= {(int(v), n - 1) for v in rng.choice(n - 1, size=min(n - 1, 40), replace=False)}
-        edges = np.array(sorted(pairs), dtype=np.int64)
+        edges = np.array(sorted(pairs), dtype=np.int32)  # int32, as the proof gives them (one compiled signature)
         edges = edges[rng.permutation(len(edges))]
         indptr, indices, rows, twin = build(edges[:, 0].copy(), edges[:, 1].copy(), n)
+        edges = edges.astype(np.int64)  # the keys below exceed int32 on no board here, but are computed in int64
         src = np.concatenate([edges[:, 0], edges[:, 1]])
         dst = np.concatenate([edges[:, 1], edges[:, 0]])
         order = np.lexsort((dst, src))
