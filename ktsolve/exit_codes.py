@@ -22,8 +22,7 @@ code   member           meaning
 70     ``INTERNAL``     a fault inside ktsolve (a bug): ``ktsolve: internal
                         error ...`` on standard error naming the exception,
                         its traceback after it when the environment sets
-                        ``KTSOLVE_TRACEBACK``; no output file (70 is
-                        sysexits' EX_SOFTWARE)
+                        ``KTSOLVE_TRACEBACK`` (70 is sysexits' EX_SOFTWARE)
 130    ``INTERRUPTED``  Ctrl-C (128 + SIGINT): ``ktsolve: interrupted`` on
                         standard error, no output file
 141    ``CLOSED_PIPE``  standard output's reader left early (128 + SIGPIPE,

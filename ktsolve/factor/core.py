@@ -38,8 +38,8 @@ RESTORE_MIN = 250_000
 #: round to run (:func:`ktsolve.factor.restore.restore_factor`); the forests take what is left.  On
 #: 2000 x 2000 with 20 % holes the first round linked 65 % of its searches and the next ones 8 %, 0.5 %
 #: and less at 45 s a round (no 2-factor: 54 s in all against more than 300 s); on rings 6 wide at 1311 x
-#: 1311 the second round linked none (5.2 s against 7.5 s); on random boards with 1-5 % holes one round
-#: links every square.
+#: 1311 the second round linked none (5.2 s against 7.5 s); on 4000 x 4000 with 1 % or 5 % holes at most one
+#: round ran, and it linked every square.
 TOWARD_YIELD = 0.75
 
 #: Side of the square buckets in which short sink squares are looked up (the searches' targets).

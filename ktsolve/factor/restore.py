@@ -82,7 +82,7 @@ def _hilbert(r: np.ndarray, c: np.ndarray, side: int) -> np.ndarray:
 
 def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadline: Deadline,
                    caps=SEARCH_CAPS, rng: np.random.Generator | None = None,
-                   side: int | None = None, around: np.ndarray | None = None, forest: bool = True,
+                   side: int | None = None, around: np.ndarray | None = None,
                    toward_yield: float = 0.0) -> tuple[int, dict]:
     """Step 3: alternating paths until every square has two links, ``free_ends`` of them :data:`END`.
 
@@ -95,8 +95,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     links, and while a round links at least ``toward_yield`` of its
     searches: a round that links few costs as much and leaves the rest to
     the forests), and last the ones left search all at once, in rounds of one
-    search forest over the board (unless ``forest`` is false: then a
-    caller's complete search finishes the few left).  ``side`` chooses the colour that
+    search forest over the board.  ``side`` chooses the colour that
     searches when both miss as many links; ``around`` (cells) says where
     the squares short of links are, when the caller knows (else the board
     is scanned).  What is left short on the other colour becomes the free
@@ -180,7 +179,7 @@ def restore_factor(links, alive, rows: int, cols: int, *, free_ends: int, deadli
     cand, miss = short_among(cand, links, alive)
     failed = cand[((cand // cols + cand % cols) & 1) == side]
     # last, rounds of one search forest from all the squares left short, until none is or a round finds nothing
-    if failed.size and forest:
+    if failed.size:
         tree = np.empty(cells, dtype=np.int32)
         parent = np.empty(cells, dtype=np.int32)
         queue = np.empty(cells, dtype=np.int32)
