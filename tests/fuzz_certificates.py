@@ -117,6 +117,8 @@ def seed_cases() -> list[Case]:
     add(Board(4, 6), TourSpec(start=(1, 2)), full_board_proof(Board(4, 6), TourSpec(start=(1, 2))))
     for bb, spec in ((Board(4, 6), closed), (Board(4, 7), closed), (Board(3, 8), closed)):
         add(bb, spec, matching_proof(_graph(bb), spec))
+    b = Board(5, 7, [(1, 3), (3, 3), (3, 4), (3, 6), (4, 0)])  # two pairs of light squares hold the ends
+    add(b, opened, matching_proof(_graph(b), opened), "tight sets")
     b = Board(5, 4, [(1, 3), (3, 0)])
     add(b, closed, witness_proof(b, closed, two_factor(b).witness))
     b = Board(5, 5, [(1, 2), (2, 1), (2, 3), (3, 2)])

@@ -46,7 +46,15 @@ matching is left, no closed tour exists.  Open tours are closed first
 through one or two extra squares joined to the squares where the tour may
 end.  This proves, for example, that no ``4 x n`` board has a closed tour,
 in time close to linear.  :func:`check_matching_proof` re-checks the
-certificate from its evidence alone, with no matching algorithm.
+certificate from its evidence alone, with no matching algorithm.  Where it
+finds nothing on an open question, its last matching gives the *tight-set
+proof* (:mod:`.ends`, argument ``"tight sets"``): a tight set of one colour,
+with squares beyond it and its neighbours, holds an end of every tour (the
+moves the tour uses at it all go into its neighbours, one of which must
+leave), so disjoint tight sets outnumbering the ends of their colour (one
+of each colour where the colours balance, two of the larger colour where it
+has one square more) refute the open tour; :mod:`.ends_check` re-checks it
+by counting the neighbours of the sets named.
 
 :func:`two_factor_proof` is linear and runs on every board: a tour uses
 two moves at every square, so its moves form a 2-factor of the board (with

@@ -50,6 +50,8 @@ def _kernel_calls() -> None:
     k.drop_lost_pairs(net_indptr, net_indices, alive, side, match)
     comp, _ = k.alternating_scc(net_indptr, net_indices, alive, side, match)
     k.off_matchings(net_indptr, net_indices, alive, side, match, comp)
+    # the tight sets of an open tour (ktsolve.proofs.ends): the graph's own arrays, a matching of them
+    k.closed_components(indptr, indices, side, match, comp, int(comp.max()) + 1)
     links = np.full((n, 2), NONE, dtype=np.int8)
     k.matching_from_factor(links, 6, 6, np.arange(n, dtype=np.int32), np.full(n, -1, dtype=np.int32))
 

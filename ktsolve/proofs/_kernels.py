@@ -26,7 +26,7 @@ from numba import njit
 
 from .._grid_kernels import NONE, step
 
-__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "component_labels", "network_csr",
+__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "closed_components", "component_labels", "network_csr",
            "drop_lost_pairs", "off_matchings", "matching_from_factor"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
@@ -430,6 +430,31 @@ def off_matchings(indptr, indices, alive, side, match, comp):
                     k += 1
         count = k
     return out
+
+
+@njit(cache=True, nogil=True)
+def closed_components(indptr, indices, side, match, comp, ncomp):
+    """Which components ``comp`` (of :func:`alternating_scc`, ``ncomp`` of them) of the ``side == 0`` squares
+    are closed: every square of it matched, and every neighbour of its squares matched to a square of it.
+
+    Returns uint8 per component, 1 when closed.  A closed component's neighbours are exactly its squares'
+    partners, so it has as many neighbours as squares (the sets of :mod:`ktsolve.proofs.ends`).
+    """
+    n = indptr.size - 1
+    closed = np.ones(ncomp, dtype=np.uint8)
+    for u in range(n):
+        if side[u] != 0:
+            continue
+        c = comp[u]
+        if match[u] < 0:
+            closed[c] = 0
+            continue
+        for p in range(indptr[u], indptr[u + 1]):
+            w = match[indices[p]]
+            if w < 0 or comp[w] != c:
+                closed[c] = 0
+                break
+    return closed
 
 
 @njit(cache=True, nogil=True)

@@ -110,7 +110,7 @@ PROOF_STEPS: dict[str, ProofStep] = {s.name: s for s in (
     ProofStep("local cuts", "ktsolve.proofs.local:local_cut_proof", "proofs", graph=False, necessary=True,
               arguments=("connectivity", "cut square"), cost=2.6e-7),
     ProofStep("matching proof", "ktsolve.proofs.matching:matching_proof", "matching", graph=True, necessary=False,
-              arguments=("matching",), cost=5e-6),
+              arguments=("matching", "tight sets"), cost=5e-6),
     ProofStep("cut proofs", "ktsolve.proofs.cuts:cut_proofs", "cuts", graph=True, necessary=False,
               arguments=("toughness", "two-square cut", "region colours"), cost=1e-4),
 )}
@@ -128,6 +128,7 @@ CHECKERS: dict[str, str] = {
     "theorem": "ktsolve.proofs.basic_check:check_theorem",
     "outer and inner rows": "ktsolve.proofs.basic_check:check_outer_inner",
     "matching": "ktsolve.proofs.certificate:check_matching",
+    "tight sets": "ktsolve.proofs.ends_check:check_tight_sets",
     "toughness": "ktsolve.proofs.cut_check:check_toughness",
     "two-square cut": "ktsolve.proofs.cut_check:check_two_cut",
     "region colours": "ktsolve.proofs.cut_check:check_region",
