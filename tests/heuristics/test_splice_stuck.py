@@ -100,3 +100,34 @@ def test_pieces_that_touch_the_rest_at_two_squares_are_left_to_the_repairs(seed)
     if stuck is None:
         res = solve_splice(KnightGraph(board), TourSpec(closed=True))
         assert "cut_off" not in res.stats
+
+
+# ------------------------------------------------------------------ an end in a pocket (open questions)
+def test_an_open_path_gets_an_end_in_the_pocket_its_pieces_left():
+    """Two squares sharing their only two moves hold an end of every open tour; where the first attempt left
+    their cycle of four, the pocket attempt starts the path there and tours the board."""
+    from ktsolve.heuristics.splice import pipeline
+    from ktsolve.shapes import planted
+
+    board = Board.from_mask(planted(40, 41, "pair", balance="open").holes)
+    spec = TourSpec(closed=False)
+    first = pipeline.run_steps(board, spec, Deadline(None), None, "cpsat", None)
+    assert first.status is Status.UNKNOWN and first.stats["pieces"] == 2
+    pocket = first.stats["pocket"]
+    graph = KnightGraph(board)
+    assert pocket and all(len(graph.neighbours(board.index(*sq))) == 2 for sq in pocket)  # the pair's squares
+    res = solve_splice(KnightGraph(board), spec)
+    assert res.status is Status.FOUND and res.stats["pocket_end"] == board.name(*res.tour.start)
+    assert board.parse_square(res.stats["pocket_end"]) in pocket
+    validate(board, res.tour.squares, closed=False)
+
+
+def test_no_pocket_attempt_where_the_question_fixes_both_ends_or_is_closed():
+    from ktsolve.heuristics.splice.pocket import pocket_question
+
+    board = Board(8, 8)
+    assert pocket_question(board, TourSpec(closed=True), (3, 3)) is None
+    assert pocket_question(board, TourSpec(closed=False, start=(0, 0), end=(7, 6)), (3, 3)) is None
+    # a start fixed: the pocket square becomes the end, where the colours allow it (one end of each colour)
+    assert pocket_question(board, TourSpec(closed=False, start=(0, 0)), (3, 4)).end == (3, 4)
+    assert pocket_question(board, TourSpec(closed=False, start=(0, 0)), (3, 3)) is None

@@ -123,6 +123,7 @@ from . import _merge_kernels as mk
 from .build import build_links, refused
 from .colony_window import check_window_method, warm_window
 from .pipeline import run_steps, unknown
+from .pocket import pocket_attempt
 from .second import second_attempt
 
 __all__ = ["solve_splice", "warm"]
@@ -238,6 +239,11 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
                 res = run_steps(board, spec, deadline, progress, window_method, seed, said, reserve=True)
         except Stopped as stop:
             res = unknown(_stopped_reason(stop, said), interrupted=stop.interrupted, stopped=True, **said)
+        if res.status is Status.UNKNOWN and res.stats.get("pocket") and not res.stats.get("stopped"):
+            try:
+                res = pocket_attempt(board, spec, deadline, progress, window_method, seed, res)
+            except Stopped as stop:  # Ctrl-C during the attempt
+                res = unknown(stop.describe(), interrupted=True, stopped=True, pieces=res.stats.get("pieces"))
         if (res.status is Status.UNKNOWN and res.stats.get("pieces", 0) > 1 and "cut_off" not in res.stats
                 and not res.stats.get("stopped")):
             res = second_attempt(board, spec, deadline, progress, window_method, seed, res)

@@ -25,7 +25,7 @@ from ._merge_kernels import rank_cells, walk_begin, walk_part
 from .build import flat, lay_tour, refused, restore
 from .pieces import Job, merge_pieces
 from .repairs import repair_pieces
-from .stuck import cut_off
+from .stuck import cut_off, pocket_squares
 
 __all__ = ["run_steps", "unknown", "repair_clock", "PHASES", "SECOND_RESERVE"]
 
@@ -147,6 +147,8 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
                                                             "seconds": dict(said["seconds"])})
     stats.update(repair)
     pieces = state.pieces
+    if pieces > 1 and not spec.closed:
+        stats["pocket"] = pocket_squares(state, alive, rows, cols, deadline)
     t4 = time.perf_counter()
     stats["seconds"] = {"tour_of_full_board": round(t1 - t0, 3), "restore": round(t2 - t1, 3),
                         "merge": round(t3 - t2, 3), "repair": round(t4 - t3, 3)}

@@ -26,8 +26,10 @@ from ..._grid_kernels import MOVES
 from ...driver import Deadline
 from .pieces import Pieces, flat_roots, outside
 
-__all__ = ["cut_off", "STUCK_CELLS_MAX"]
+__all__ = ["cut_off", "pocket_squares", "STUCK_CELLS_MAX", "POCKETS_KEPT"]
 
+#: Squares :func:`pocket_squares` returns at most.
+POCKETS_KEPT = 4
 #: The check runs when the pieces other than the largest hold at most this many squares (its numpy arrays
 #: grow with them; more pieces than that go to the repairs, which join most of them).
 STUCK_CELLS_MAX = 2_000_000
@@ -63,3 +65,29 @@ def cut_off(state: Pieces, alive, rows: int, cols: int, *, closed: bool, deadlin
     mine = np.flatnonzero((where == k) & contact)
     return {"squares": int(sizes[k]), "contacts": int(contacts[k]),
             "cell": int(cells[mine[0]]) if mine.size else -1}
+
+
+def pocket_squares(state: Pieces, alive, rows: int, cols: int, deadline: Deadline) -> list[tuple[int, int]]:
+    """Squares ``(row, col)`` of the pieces other than the largest whose every move leads into their own piece.
+
+    Such a square is a pocket's: no exchange, reroute or window opens its
+    piece through it, and on an open question the piece may need an end of
+    the path there (two squares sharing their only two moves hold an end of
+    every open tour).  The first :data:`POCKETS_KEPT`, in cell order; none
+    when the pieces hold more than :data:`STUCK_CELLS_MAX` squares.
+    """
+    cells, roots = outside(state, deadline)
+    if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
+        return []
+    root_of = flat_roots(state.parent)
+    r, c = cells // cols, cells % cols
+    inside = np.ones(cells.size, dtype=bool)
+    for dr, dc in MOVES:
+        rr, cc = r + dr, c + dc
+        on = np.flatnonzero((rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols))
+        to = rr[on] * cols + cc[on]
+        live = alive[to] != 0
+        on, to = on[live], to[live]
+        inside[on[root_of[state.labels[to]] != roots[on]]] = False
+    pick = np.flatnonzero(inside)[:POCKETS_KEPT]
+    return [(int(r[i]), int(c[i])) for i in pick]
