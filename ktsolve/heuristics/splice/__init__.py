@@ -52,7 +52,10 @@ paths; a few local repairs turn the pieces back into one tour.
    joins.
 6. Walk the one cycle (or path) into the tour.
 
-When pieces are left after step 5, the steps run once more on the
+When pieces are left after step 5 on an open question and one of them
+holds a pocket (a square whose every move stays in its piece), the steps
+run again with the path's start there (:mod:`ktsolve.heuristics.splice.pocket`).
+When pieces are still left, the steps run once more on the
 transposed board, and its tour is mapped back
 (:mod:`ktsolve.heuristics.splice.second`).  Under a time limit the first
 attempt's step 5 keeps a share of the time for that second attempt
