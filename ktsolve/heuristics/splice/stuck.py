@@ -44,16 +44,7 @@ def cut_off(state: Pieces, alive, rows: int, cols: int, *, closed: bool, deadlin
     cells, roots = outside(state, deadline)
     if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
         return None
-    root_of = flat_roots(state.parent)
-    r, c = cells // cols, cells % cols
-    contact = np.zeros(cells.size, dtype=bool)
-    for dr, dc in MOVES:
-        rr, cc = r + dr, c + dc
-        on = np.flatnonzero((rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols))
-        to = rr[on] * cols + cc[on]
-        live = alive[to] != 0
-        on, to = on[live], to[live]
-        contact[on] |= root_of[state.labels[to]] != roots[on]
+    contact = _contacts(state, alive, rows, cols, cells, roots)
     piece_ids, where = np.unique(roots, return_inverse=True)
     contacts = np.bincount(where, weights=contact, minlength=piece_ids.size).astype(np.int64)
     sizes = np.bincount(where, minlength=piece_ids.size)
@@ -79,15 +70,20 @@ def pocket_squares(state: Pieces, alive, rows: int, cols: int, deadline: Deadlin
     cells, roots = outside(state, deadline)
     if cells.size == 0 or cells.size > STUCK_CELLS_MAX:
         return []
+    pick = cells[~_contacts(state, alive, rows, cols, cells, roots)][:POCKETS_KEPT]
+    return [(int(f) // cols, int(f) % cols) for f in pick]
+
+
+def _contacts(state: Pieces, alive, rows: int, cols: int, cells, roots) -> np.ndarray:
+    """Which of ``cells`` (squares of the pieces, their roots ``roots``) have a move to a square of another piece."""
     root_of = flat_roots(state.parent)
     r, c = cells // cols, cells % cols
-    inside = np.ones(cells.size, dtype=bool)
+    contact = np.zeros(cells.size, dtype=bool)
     for dr, dc in MOVES:
         rr, cc = r + dr, c + dc
         on = np.flatnonzero((rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols))
         to = rr[on] * cols + cc[on]
         live = alive[to] != 0
         on, to = on[live], to[live]
-        inside[on[root_of[state.labels[to]] != roots[on]]] = False
-    pick = np.flatnonzero(inside)[:POCKETS_KEPT]
-    return [(int(r[i]), int(c[i])) for i in pick]
+        contact[on] |= root_of[state.labels[to]] != roots[on]
+    return contact
