@@ -87,8 +87,10 @@ def test_same_seed_same_output():
     [
         (["4x4", "--method", "backtrack"], "exhaustive search"),  # the quick proofs cannot see it
         (["3x6", "--method", "backtrack"], "2-factor"),  # the presolve's 2-factor proof sees it
-        # the cut proofs run before the method on holed boards: taking out b2 and c3 leaves four parts
-        (["4x4", "--holes", "0,3;1,1;2,2;3,0", "--start", "a4", "--method", "backtrack"], "toughness"),
+        # the matching proof runs before the method on holed boards: b4, c1 and a3, d2 are two pairs of dark
+        # squares that each hold an end (the cut proofs after it would show toughness: taking out b2 and c3
+        # leaves four parts)
+        (["4x4", "--holes", "0,3;1,1;2,2;3,0", "--start", "a4", "--method", "backtrack"], "tight sets"),
         (["5x6", "--holes", "1,2;2,1", "--start", "0,0"], "colour parity"),
         (["5x5", "--closed"], "colour parity"),
         (["5x5", "--closed", "--method", "backtrack"], "colour parity"),
