@@ -26,8 +26,8 @@ from numba import njit
 
 from .._grid_kernels import NONE, step
 
-__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "closed_components", "component_labels", "network_csr",
-           "drop_lost_pairs", "off_matchings", "matching_from_factor"]
+__all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "closed_components", "component_labels",
+           "network_csr", "drop_lost_pairs", "off_matchings", "matching_from_factor"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
 # (ktsolve.race), and a kernel that holds the interpreter would stop the other lane for its whole call.

@@ -38,33 +38,22 @@ __all__ = ["tight_sets_proof", "end_counts", "SETS_SHOWN"]
 SETS_SHOWN = 4
 
 
-def end_counts(colour_counts: tuple[int, int], closed: bool) -> tuple[int, int]:
-    """The ends a tour has on squares of parity 0 and of parity 1.
+def end_counts(colour_counts: tuple[int, int]) -> tuple[int, int]:
+    """The ends an open tour has on squares of parity 0 and of parity 1.
 
     Examples
     --------
-    >>> end_counts((5, 5), False), end_counts((6, 5), False), end_counts((5, 6), False), end_counts((5, 5), True)
-    ((1, 1), (2, 0), (0, 2), (0, 0))
+    >>> end_counts((5, 5)), end_counts((6, 5)), end_counts((5, 6))
+    ((1, 1), (2, 0), (0, 2))
     """
     even, odd = colour_counts
-    if closed:
-        return 0, 0
     if even == odd:
         return 1, 1
     return (2, 0) if even > odd else (0, 2)
 
 
-def _closed_sets(graph: KnightGraph, match: np.ndarray, parity: int) -> tuple[np.ndarray, np.ndarray]:
-    """The closed components of the alternating graph of the squares of ``parity``: ``(comp, closed ids)``."""
-    side = graph.colour.astype(np.int32)
-    if parity:
-        side = 1 - side
-    alive = np.ones(graph.indices.size, dtype=np.uint8)
-    # an arc needs the neighbour's partner: moves to unmatched squares of the other colour are left out of
-    # the components, and closed_components marks the component that has one open
-    unmatched = match < 0
-    if unmatched.any():
-        alive[unmatched[graph.indices]] = 0
+def _closed_sets(graph: KnightGraph, match: np.ndarray, side: np.ndarray, alive: np.ndarray):
+    """The closed components of the alternating graph of the ``side == 0`` squares: ``(comp, closed ids)``."""
     comp, _ = kernel("alternating_scc", graph.n)(graph.indptr, graph.indices, alive, side, match)
     ncomp = int(comp.max()) + 1 if graph.n else 0
     if ncomp == 0:
@@ -74,22 +63,33 @@ def _closed_sets(graph: KnightGraph, match: np.ndarray, parity: int) -> tuple[np
 
 
 def tight_sets_proof(graph: KnightGraph, spec: TourSpec, match: np.ndarray, clock) -> Proof | None:
-    """The tight-set proof (see the module docstring) of an open question, from a maximum matching ``match``
-    of the board's squares (int32, -1 for a square left unmatched); a :class:`Proof`, or None when the sets
-    are no more than the ends.  ``clock`` is looked at between the colours."""
+    """The tight-set proof (see the module docstring) of an open question, from a matching ``match`` of the
+    board's squares (int32, -1 for a square left unmatched; made maximum here, in place); a :class:`Proof`,
+    or None when the sets are no more than the ends.  ``clock`` is looked at between the kernels' passes."""
     if spec.closed:
         return None
+    phase = "looking for sets of squares that hold an end"
     board = graph.board
-    ends = end_counts(board.colour_counts(), False)
+    ends = end_counts(board.colour_counts())
     s, e = spec_nodes(graph, spec)
     fixed = [x for x in dict.fromkeys((s, e)) if x is not None]
     colour = graph.colour
+    side = colour.astype(np.int32)
+    alive = np.ones(graph.indices.size, dtype=np.uint8)
+    if int((match >= 0).sum()) < 2 * min(board.colour_counts()):
+        clock.check(phase)
+        kernel("hopcroft_karp", graph.n)(graph.indptr, graph.indices, alive, side, match)
+    # an arc needs the neighbour's partner: moves to unmatched squares are left out of the components, and
+    # closed_components marks a component with such a neighbour as open
+    unmatched = match < 0
+    if unmatched.any():
+        alive[unmatched[graph.indices]] = 0
     for parity in (0, 1):
-        clock.check("looking for sets of squares that hold an end")
+        clock.check(phase)
         free = ends[parity] - sum(1 for x in fixed if colour[x] == parity)
         if free < 0:
             return None  # the colours rule the fixed ends out: the quick proofs say so
-        comp, ids = _closed_sets(graph, match, parity)
+        comp, ids = _closed_sets(graph, match, side if parity == 0 else 1 - side, alive)
         if ids.size <= free:
             continue
         mine = np.flatnonzero((colour == parity) & (comp >= 0))

@@ -22,17 +22,12 @@ from __future__ import annotations
 
 from ..board import Board
 from ..tour import TourSpec
-from ._grid_check import JUMPS
+from .local_check import _moves
 
 __all__ = ["check_tight_sets", "CHECK_SQUARES_MAX"]
 
 #: Squares the sets may hold in all (the checker's work and memory grow with them).
 CHECK_SQUARES_MAX = 1_000_000
-
-
-def _neighbours(board: Board, r: int, c: int) -> list[tuple[int, int]]:
-    return [(r + dr, c + dc) for dr, dc in JUMPS
-            if board.contains(r + dr, c + dc) and not board.is_hole(r + dr, c + dc)]
 
 
 def check_tight_sets(board: Board, spec: TourSpec, ev) -> str | None:
@@ -64,7 +59,7 @@ def check_tight_sets(board: Board, spec: TourSpec, ev) -> str | None:
         for name in names:
             try:
                 r, c = board.parse_square(name)
-            except Exception:
+            except (ValueError, TypeError):  # InvalidSquareError is a ValueError
                 return f"{name!r} is not a square of the board"
             if board.colour_name(r, c) != colour:
                 return f"{name} is a {board.colour_name(r, c)} square, and the evidence names {colour} ones"
@@ -76,7 +71,7 @@ def check_tight_sets(board: Board, spec: TourSpec, ev) -> str | None:
             squares.append((r, c))
         if not squares:
             return "a set is empty"
-        nbrs = {sq for r, c in squares for sq in _neighbours(board, r, c)}
+        nbrs = {sq for rc in squares for sq in _moves(board, rc)}
         if len(nbrs) != len(squares):
             return (f"the set of {board.name(*squares[0])} has {len(squares)} squares and {len(nbrs)} neighbours, "
                     "not as many")

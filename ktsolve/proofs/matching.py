@@ -469,18 +469,13 @@ def _factor_matching(graph: KnightGraph, match: np.ndarray, clock) -> bool:
     return True
 
 
-def _tight_sets(graph: KnightGraph, spec: TourSpec, net: _Network, match: np.ndarray, clock) -> Proof | None:
+def _tight_sets(graph: KnightGraph, spec: TourSpec, match: np.ndarray, clock) -> Proof | None:
     """The tight-set proof of an open question (:mod:`.ends`), where the matching argument found nothing:
-    from the last matching, the pairs with an extra square undone and the board's matching made maximum."""
+    from the last matching, its pairs with an extra square undone."""
     from .ends import tight_sets_proof
 
     board_match = match[: graph.n].copy()
     board_match[board_match >= graph.n] = -1
-    side = graph.colour.astype(np.int32)
-    alive = np.ones(graph.indices.size, dtype=np.uint8)
-    if int((board_match >= 0).sum()) < 2 * min(graph.board.colour_counts()):
-        clock.check("looking for sets of squares that hold an end")
-        kernel("hopcroft_karp", graph.n)(graph.indptr, graph.indices, alive, side, board_match)
     return tight_sets_proof(graph, spec, board_match, clock)
 
 
@@ -566,7 +561,7 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
             if changed:
                 prover.check_left()
             if not deleted and not changed:
-                return _tight_sets(graph, spec, net, prover.match, clock) if net.extra else None
+                return _tight_sets(graph, spec, prover.match, clock) if net.extra else None
             took = time.perf_counter() - t0
     except _Stop as stop:
         conclusion = stop.conclusion

@@ -145,16 +145,18 @@ def test_it_never_fires_on_a_board_with_an_open_tour():
 
 def test_a_fixed_end_inside_a_set_answers_for_it():
     board = _two_pairs()
-    g = KnightGraph(board)
-    proof = matching_proof(g, OPEN)
-    first = proof.evidence["sets"][0]
-    sq = board.parse_square(first[0])
-    # the first set's end fixed: the other set still needs an end of that colour, and none is free
-    spec = TourSpec(closed=False, start=sq)
-    fixed = matching_proof(g, spec)
-    assert fixed is not None and check_proof(board, spec, fixed).outcome == "valid"
-    if fixed.argument == "tight sets":
-        assert first[0] not in sum(fixed.evidence["sets"], [])
+    g, _, match = _matched(board)
+    first = matching_proof(g, OPEN).evidence["sets"][0]
+    # the first set's square fixed as the start: that set is answered for, the other still needs an end of the
+    # same colour, and none is free
+    spec = TourSpec(closed=False, start=board.parse_square(first[0]))
+    fixed = tight_sets_proof(g, spec, match, Deadline(None))
+    assert fixed.argument == "tight sets" and check_proof(board, spec, fixed).outcome == "valid"
+    assert len(fixed.evidence["sets"]) == 1 and not set(first) & set(fixed.evidence["sets"][0])
+    # both ends fixed on that colour: the colours rule the question out, which is the quick proofs' to say
+    other = fixed.evidence["sets"][0]
+    both = TourSpec(closed=False, start=board.parse_square(first[0]), end=board.parse_square(other[0]))
+    assert tight_sets_proof(g, both, match, Deadline(None)) is None
 
 
 def test_the_checker_rejects_tampering():

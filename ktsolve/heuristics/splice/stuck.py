@@ -14,8 +14,10 @@ border, so:
 
 Splice answers ``unknown`` at once on such a board instead of running its
 repairs to the end of their budget; the plans' graph-free cut proofs
-(``local cuts``) then prove it.  Only the pieces' squares are looked at
-(numpy on the cells, no graph).
+(``local cuts``) then prove it.  :func:`pocket_squares` lists the squares
+with no contact at all, where an open question's path may need an end
+(:mod:`.pocket`).  Only the pieces' squares are looked at (numpy on the
+cells, no graph).
 """
 
 from __future__ import annotations
