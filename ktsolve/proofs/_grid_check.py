@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Grid", "JUMPS"]
+__all__ = ["Grid", "JUMPS", "square_moves"]
 
 JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+
+
+def square_moves(board, rc: tuple[int, int]) -> list[tuple[int, int]]:
+    """The squares ``(row, col)`` a knight's move from ``rc`` on ``board`` (holes and the edge left out)."""
+    r, c = rc
+    return [(r + dr, c + dc) for dr, dc in JUMPS
+            if board.contains(r + dr, c + dc) and not board.is_hole(r + dr, c + dc)]
 
 
 class Grid:

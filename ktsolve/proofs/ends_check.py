@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..board import Board
 from ..tour import TourSpec
-from .local_check import _moves
+from ._grid_check import square_moves
 
 __all__ = ["check_tight_sets", "CHECK_SQUARES_MAX"]
 
@@ -71,7 +71,7 @@ def check_tight_sets(board: Board, spec: TourSpec, ev) -> str | None:
             squares.append((r, c))
         if not squares:
             return "a set is empty"
-        nbrs = {sq for rc in squares for sq in _moves(board, rc)}
+        nbrs = {sq for rc in squares for sq in square_moves(board, rc)}
         if len(nbrs) != len(squares):
             return (f"the set of {board.name(*squares[0])} has {len(squares)} squares and {len(nbrs)} neighbours, "
                     "not as many")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..board import Board
 from ..tour import TourSpec
-from ._grid_check import JUMPS
+from ._grid_check import square_moves
 
 __all__ = ["check_local_proof", "check_degree", "check_cut"]
 
@@ -33,16 +33,6 @@ def _square(board: Board, name) -> tuple[int, int]:
     return r, c
 
 
-def _moves(board: Board, rc: tuple[int, int]) -> list[tuple[int, int]]:
-    r, c = rc
-    out = []
-    for dr, dc in JUMPS:
-        r2, c2 = r + dr, c + dc
-        if board.contains(r2, c2) and not board.is_hole(r2, c2):
-            out.append((r2, c2))
-    return out
-
-
 def _ends(board: Board, spec: TourSpec) -> list[tuple[int, int]]:
     return list(dict.fromkeys(x for x in (spec.start, spec.end) if x is not None))
 
@@ -51,7 +41,7 @@ def check_degree(board: Board, spec: TourSpec, ev) -> str | None:
     """A square without moves, or with one where no end of the tour may lie (counted around the squares named)."""
     if "square" in ev:
         sq = _square(board, ev["square"])
-        k = len(_moves(board, sq))
+        k = len(square_moves(board, sq))
         if k == 0 and board.n_squares > 1:
             return None
         if k == 1 and spec.closed:
@@ -63,7 +53,7 @@ def check_degree(board: Board, spec: TourSpec, ev) -> str | None:
     if len(set(ones)) != len(ones):
         return "a square is named twice"
     for name, sq in zip(ev["one_neighbour"], ones):
-        if len(_moves(board, sq)) != 1:
+        if len(square_moves(board, sq)) != 1:
             return f"{name} does not have exactly one knight's move to a square"
     ends = _ends(board, spec)
     loose = [sq for sq in ones if sq not in ends]
@@ -79,7 +69,7 @@ def _pieces(board: Board, part: set) -> int:
         groups += 1
         todo = [left.pop()]
         while todo:
-            for w in _moves(board, todo.pop()):
+            for w in square_moves(board, todo.pop()):
                 if w in left:
                     left.remove(w)
                     todo.append(w)
@@ -98,7 +88,7 @@ def check_cut(board: Board, spec: TourSpec, ev) -> str | None:
     if board.n_squares <= len(inside) + 1:
         return "no square is left outside the part and the cut square"
     for sq in part:
-        for w in _moves(board, sq):
+        for w in square_moves(board, sq):
             if w != v and w not in inside:
                 name = board.name(*w)
                 return f"{board.name(*sq)} in the part has a knight's move to {name}, outside it"
