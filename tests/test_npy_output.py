@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pytest
@@ -181,6 +182,28 @@ def test_json_refused_for_huge_boards_before_solving():
     res = invoke(["solve", "1001x1000", "--format", "json"], code=2)
     assert "JSON output is limited to 1,000,000 squares" in res.stderr
     assert res.stdout == ""
+
+
+def test_prove_writes_a_proof_of_a_huge_board_as_json(tmp_path):
+    # JSON's limit is for tours: a proof of a board above it is small, and its certificate is what
+    # ``prove -o FILE.json`` is for.
+    out = tmp_path / "no.json"
+    res = invoke(["prove", "1001x1001", "--closed", "-o", out], code=1)
+    assert "limited to" not in res.stderr
+    assert "a tour would not be written" in res.stderr
+    ok = invoke(["verify", "1001x1001", out, "--closed"])
+    assert "no closed tour" in ok.stdout.lower() or "proves" in ok.stdout.lower(), ok.stdout
+    shown = invoke(["prove", "1001x1001", "--closed", "--format", "json"], code=1)
+    assert json.loads(shown.stdout)["status"] == "infeasible"
+
+
+def test_prove_leaves_the_json_file_alone_when_it_finds_a_huge_tour(tmp_path):
+    out = tmp_path / "t.json"
+    res = invoke(["prove", "1000x1002", "--closed", "-o", out])
+    assert not out.exists() and res.stdout == ""
+    assert "JSON holds at most 1,000,000 squares" in res.stderr and "nothing was written" in res.stderr
+    shown = invoke(["prove", "1000x1002", "--closed", "--format", "json"])
+    assert shown.stdout == "" and "nothing was written to standard output" in shown.stderr
 
 
 def test_result_json_refuses_huge_tours():

@@ -106,8 +106,14 @@ def nothing_written(output: str | None, why: str) -> None:
         click.echo(f"ktsolve: {why}, so nothing was written to '{output}'", err=True)
 
 
-def check_output(board: Board, fmt: str, output: str | None, numbers: bool = False) -> None:
-    """Refuse, before any work, output that cannot be written: binary npy to a terminal, huge JSON or SVG."""
+def check_output(board: Board, fmt: str, output: str | None, numbers: bool = False, *, proofs: bool = False) -> None:
+    """Refuse, before any work, output that cannot be written: binary npy to a terminal, huge JSON or SVG.
+
+    With ``proofs`` (``prove``, whose "no" is a certificate of any size)
+    JSON is not refused for a board above :data:`JSON_MAX_SQUARES`: a
+    proof or an ``unknown`` is written, and a tour too large for JSON is
+    not (:func:`deliver` says so); one line on stderr says this before the
+    work starts."""
     if numbers and fmt not in ("svg", "html"):
         raise click.UsageError(f"--numbers writes step numbers on a picture (svg or html), not on {fmt}")
     if fmt == "svg" and board.size > SVG_MAX_SQUARES:
@@ -115,7 +121,11 @@ def check_output(board: Board, fmt: str, output: str | None, numbers: bool = Fal
                                f"{board.size:,}; use --format html (a heat map), npy or text")
     if fmt == "npy" and is_stdout(output) and sys.stdout.isatty():
         raise click.UsageError("--format npy writes binary data: give -o FILE or redirect standard output")
-    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES and proofs:
+        click.echo(f"ktsolve: JSON holds a proof of this board, but a tour would not be written (JSON holds at "
+                   f"most {JSON_MAX_SQUARES:,} squares and this board has {board.n_squares:,}; --format npy holds "
+                   "one)", err=True)
+    elif fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
         raise click.UsageError(
             f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this board has "
             f"{board.n_squares:,}; use --format npy or --format text"
@@ -141,6 +151,12 @@ def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] =
     """
     if res.status is Status.FOUND and fmt in ("text", "npy"):
         emit_tour(res.tour, fmt, output)
+    elif res.status is Status.FOUND and fmt == "json" and len(res.tour) > JSON_MAX_SQUARES:
+        why = (f"a tour of {len(res.tour):,} squares was found and JSON holds at most {JSON_MAX_SQUARES:,} "
+               "squares (--format npy or text writes it)")
+        if is_stdout(output):
+            click.echo(f"ktsolve: {why}, so nothing was written to standard output", err=True)
+        return why
     elif fmt == "npy":
         if res.status is Status.INFEASIBLE and Status.INFEASIBLE in definite:
             return "no tour exists, and an npy file holds only a tour (text, json, svg or html write the proof)"

@@ -56,7 +56,7 @@ def prove_command(board, holes, closed, start, end, seed, time_limit, fmt, numbe
     """
     fmt = output_format(fmt, output, FORMATS)
     b, start, end = load_question(board, holes, start, end)
-    check_output(b, fmt, output, numbers)
+    check_output(b, fmt, output, numbers, proofs=True)
     with terminal_progress("ktsolve prove") as progress:
         res = interruptible(lambda: prove_board(b, closed=closed, start=start, end=end, time_limit=user_clock(time_limit),
                                                 seed=seed, progress=progress))
