@@ -581,6 +581,33 @@ def test_reroute_joins_pieces_and_keeps_a_two_factor(n, share, seed):
     assert got.pieces <= 2
 
 
+@pytest.mark.parametrize("n,share,seed", LEFT_PIECES[:3])
+def test_reroute_grows_its_queue_when_a_search_fills_it(n, share, seed):
+    # a search that fills its queue finds nothing; in a frozen stretch the alternating cycle through a
+    # piece reaches millions of squares (10000 x 10000, 5 % holes, seed 1: its queue position was 2.07
+    # million, past the 2^20 of the first queue), so the queues grow and the piece's links are tried again
+    from ktsolve.heuristics.splice.reroute import repair_reroute
+
+    links, alive, state = _left_pieces(n, share, seed)
+    before = state.pieces
+    got, counts = repair_reroute(job(links, alive, n, n), state, 0, queue=4)
+    assert counts["reroute_grown"] >= 1
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n)) < before
+
+
+def test_the_kicks_grow_the_reroute_queue_too():
+    from ktsolve.heuristics.splice import reroute, rotate
+
+    links, alive, state = _left_pieces(*LEFT_PIECES[0])
+    n = LEFT_PIECES[0][0]
+    got, counts = rotate.repair_kick(job(links, alive, n, n), state, 0, queue=4)
+    assert counts["kicks"] >= 1 and counts["kick_queue_grown"] >= 1
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n)) <= state.pieces
+    assert reroute.REROUTE_QUEUE_MAX >= 1 << 22
+
+
 def test_keep_outside_keeps_the_cells_of_pieces_apart_from_the_root_in_order():
     rng = np.random.default_rng(7)
     labels = rng.integers(-1, 30, size=500).astype(np.int32)  # -1: a hole

@@ -22,6 +22,10 @@ several of its links and keeps the first flip that leaves no small cycle
 among the squares it changed (a bounded walk from each tells).  Each round
 reroutes every piece left, labels the board once and merges by exchanges
 again, and is undone unless the count of pieces fell.
+
+A frozen stretch can be wide, and a search that fills its queue finds
+nothing: once few pieces are left, a piece none of whose searches found a
+path gets longer queues (:class:`Queues`) and its links are tried again.
 """
 
 from __future__ import annotations
@@ -32,35 +36,88 @@ from ...factor._restore_kernels import reroute
 from ._merge_kernels import cycle_cells
 from .pieces import Job, Pieces, piece_cells
 
-__all__ = ["repair_reroute", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE", "COUNTS"]
+__all__ = ["repair_reroute", "Queues", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE", "REROUTE_QUEUE_MAX",
+           "GROW_MAX_PIECES", "COUNTS"]
 
 #: Rounds of rerouting (each one link of every piece left, then the exchanges).
 REROUTE_ROUNDS = 6
 #: Links of one piece tried in a round before one is rerouted whatever small cycles it leaves.
 REROUTE_TRIES = 8
-#: Most squares one rerouting search may queue (three int64 arrays of this size).
+#: Squares one rerouting search may queue at first (three int64 arrays of this size).
 REROUTE_QUEUE = 1 << 20
+#: Squares the queues grow to, at most, when a piece's searches fill them and find no path (:class:`Queues`).
+#: In a frozen stretch the alternating cycle through a piece reaches far: on 10,000 x 10,000 with 5 % holes
+#: (seed 1) the search from the 10-square piece the repairs left found its path at queue position 2.07
+#: million, after 1.25 s (the flip changed 732 squares over 279 rows and 568 columns, and the exchanges and
+#: one round of reroutes then left one piece); 2^23 is 200 MB of queues and a few seconds of search.
+REROUTE_QUEUE_MAX = 1 << 23
 #: A rerouting is kept when none of the squares it changed lies on a cycle of at most this many squares
 #: per square of the piece (and at least _SMALL_MIN, at most _SMALL_MAX): such a cycle is the piece again,
 #: or a new small piece.
 _SMALL_PER_SQUARE = 4
 _SMALL_MIN, _SMALL_MAX = 64, 1 << 16
+#: Pieces left at most for the queues to grow (:class:`Queues`): a search that fills a grown queue costs
+#: seconds, and while thousands of pieces are left most are joined by the exchanges after a short search.
+GROW_MAX_PIECES = 64
 #: Small cycles a piece's forced reroute leaves that are rerouted in their turn, within one round.
 CHASE = 4
-#: The counts this repair reports.
-COUNTS = ("reroute_rounds", "reroute_undone", "reroute_forced")
+#: The counts this repair reports (``reroute_grown``: times the queues grew).
+COUNTS = ("reroute_rounds", "reroute_undone", "reroute_forced", "reroute_grown")
 #: The strides between the squares of a piece that successive tries and rounds cut a link at.
 _STRIDE, _ROUND_STRIDE = 7919, 104729
 
 
-def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues, tries: int, small,
-                   ring):
+class Queues:
+    """The three int64 queues of the rerouting searches (:func:`~ktsolve.factor._restore_kernels.augment_from`'s
+    ``qv``, ``qx``, ``qp``), made ``size`` long and grown eightfold, up to ``limit``, when searches that
+    filled them found no path (a search that fills its queue stops with none)."""
+
+    def __init__(self, cells: int, size: int = REROUTE_QUEUE, limit: int = REROUTE_QUEUE_MAX):
+        self.limit = min(max(size, limit), cells)
+        self.arrays = self._make(min(size, cells))
+        self.grown = 0
+
+    @staticmethod
+    def _make(size: int):
+        return tuple(np.empty(size, dtype=np.int64) for _ in range(3))
+
+    def grow(self) -> bool:
+        """Longer queues (the old ones go first); False when they are at their limit already."""
+        size = self.arrays[0].size
+        if size >= self.limit:
+            return False
+        self.arrays = None
+        self.arrays = self._make(min(8 * size, self.limit))
+        self.grown += 1
+        return True
+
+
+def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues: Queues, tries: int,
+                   small, ring, grow: bool):
     """Reroute one link of the piece whose squares are ``piece`` (round ``k``): up to ``tries`` links in turn
     until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced)``:
-    the squares of a small cycle that kept flip left (to be chased in its turn), or None."""
+    the squares of a small cycle that kept flip left (to be chased in its turn), or None, and the marks
+    used from ``mark`` on (each search needs a mark of its own in ``stamp``).
+
+    When no try found a path at all and ``grow``, the queues grow (:meth:`Queues.grow`) and the tries are
+    made again."""
+    used = 0
+    while True:
+        found = _reroute_tries(piece, k, links, alive, rows, cols, stamp, mark + used, queues.arrays, tries, small,
+                               ring)
+        used += tries + 1
+        if found is not None or not grow or not queues.grow():
+            cycle, forced = found if found is not None else (None, 0)
+            return cycle, forced, used
+
+
+def _reroute_tries(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues, tries: int, small,
+                   ring):
+    """:func:`_reroute_piece`'s tries with the queues as they are; None when no try found a path."""
     size = piece.size
     budget = min(max(_SMALL_PER_SQUARE * size, _SMALL_MIN), _SMALL_MAX)
     first = None
+    searched = False
     for t in range(tries):
         f = int(piece[(3 + k * _ROUND_STRIDE + t * _STRIDE) % size])
         s = (k + t) % 2
@@ -69,12 +126,13 @@ def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
             if not 0 <= links[f, s] < 8:
                 continue
         got = int(reroute(f, s, links, alive, rows, cols, stamp, mark + t, *queues, budget, 0, small))
+        searched = True
         if got == 1:
             return None, 0
         if got == -1 and first is None:
             first = (f, s)
     if first is None:
-        return None, 0
+        return None if searched else (None, 0)
     # every try left a small cycle: the first is kept all the same, and the cycle it left is chased
     reroute(first[0], first[1], links, alive, rows, cols, stamp, mark + tries, *queues, budget, 1, small)
     return ring[:cycle_cells(int(small[0]), links, rows, cols, ring)].copy(), 1
@@ -83,8 +141,10 @@ def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
 def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_ROUNDS, tries: int = REROUTE_TRIES,
                    queue: int = REROUTE_QUEUE) -> tuple[Pieces, dict]:
     """Rounds of rerouting around the pieces left (see the module docstring); returns the last
-    :class:`~.pieces.Pieces` and the counts ``reroute_rounds``, ``reroute_undone`` and
-    ``reroute_forced`` (reroutes kept though each try left a small cycle).
+    :class:`~.pieces.Pieces` and the counts ``reroute_rounds``, ``reroute_undone``,
+    ``reroute_forced`` (reroutes kept though each try left a small cycle) and ``reroute_grown`` (times
+    the searches' queues, ``queue`` squares at first, grew: :class:`Queues`, once at most
+    :data:`GROW_MAX_PIECES` pieces are left).
 
     Each piece gets up to ``tries`` links cut in turn
     (:func:`ktsolve.factor._restore_kernels.reroute`), until one's
@@ -108,8 +168,7 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
         cells, starts, sizes = piece_cells(state, deadline)
         if stamp is None:
             stamp = np.zeros(rows * cols, dtype=np.int32)
-            size = min(queue, rows * cols)
-            queues = tuple(np.empty(size, dtype=np.int64) for _ in range(3))
+            queues = Queues(rows * cols, queue)
             small = np.empty(1, dtype=np.int64)
             ring = np.empty(_SMALL_MAX, dtype=np.int64)
             saved = links.copy()
@@ -119,9 +178,9 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
             deadline.check("rerouting the pieces left")
             piece = cells[start:start + size]
             for _ in range(CHASE):
-                piece, was_forced = _reroute_piece(piece, k, links, alive, rows, cols, stamp, mark, queues,
-                                                   tries, small, ring)
-                mark += tries + 1
+                piece, was_forced, used = _reroute_piece(piece, k, links, alive, rows, cols, stamp, mark, queues,
+                                                         tries, small, ring, state.pieces <= GROW_MAX_PIECES)
+                mark += used
                 forced += was_forced
                 if piece is None:
                     break
@@ -133,4 +192,5 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
         del after
         links[:] = saved  # the links the state was labelled on
         undone += 1
-    return state, {"reroute_rounds": done, "reroute_undone": undone, "reroute_forced": forced}
+    return state, {"reroute_rounds": done, "reroute_undone": undone, "reroute_forced": forced,
+                   "reroute_grown": 0 if queues is None else queues.grown}

@@ -36,7 +36,7 @@ from ..._grid_kernels import MOVES
 from ...factor._restore_kernels import reroute
 from ._merge_kernels import cycle_cells, cycle_positions
 from .pieces import Job, Pieces, outside
-from .reroute import REROUTE_QUEUE
+from .reroute import REROUTE_QUEUE, Queues
 from .window import linked_squares, move_index
 
 __all__ = ["repair_rotate", "repair_kick", "ROTATE_MAX", "ROTATIONS", "OPENINGS", "KICKS", "COUNTS", "KICK_COUNTS"]
@@ -53,7 +53,7 @@ KICKS = 4
 
 #: The counts the rotations report, and the kicks.
 COUNTS = ("rotate_joined", "rotations")
-KICK_COUNTS = ("kicks", "kicks_undone")
+KICK_COUNTS = ("kicks", "kicks_undone", "kick_queue_grown")
 
 #: One rotation in this many is taken at random rather than the one that brings the ends nearest.
 _WANDER = 8
@@ -332,7 +332,8 @@ def repair_rotate(job: Job, state: Pieces, turn: int, *, rotations: int = ROTATI
     return state, {"rotate_joined": joins, "rotations": made}
 
 
-def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tuple[Pieces, dict]:
+def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue: int = REROUTE_QUEUE
+                ) -> tuple[Pieces, dict]:
     """Kicks for the pieces rotations leave: each piece is rerouted once whatever small cycles that leaves
     (:func:`ktsolve.factor._restore_kernels.reroute`, forced), the board is labelled and merged by
     exchanges, and the pieces left, now elsewhere, get their rotations (:func:`repair_rotate`, kick ``k``
@@ -341,13 +342,17 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tu
     A piece rotations cannot join sits where the strands of the cycles
     near it carry both ends of the path apart; a reroute moves the pieces
     somewhere else.  A kick that leaves more pieces than before is undone
-    (from a copy of the links; the state before it is kept).  Returns the
-    last :class:`~.pieces.Pieces` and the counts ``kicks`` and
-    ``kicks_undone``.  Every turn kicks alike (``turn`` is not read).
+    (from a copy of the links; the state before it is kept).  A reroute
+    whose search fills its queue (``queue`` squares at first) and finds no
+    path is made again with longer queues (:class:`~.reroute.Queues`).
+    Returns the last :class:`~.pieces.Pieces` and the counts ``kicks``,
+    ``kicks_undone`` and ``kick_queue_grown``.  Every turn kicks alike
+    (``turn`` is not read).
     """
     links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     done = undone = 0
-    saved = None
+    saved = queues = None
+    mark = 0
     for k in range(kicks):
         if not 1 < state.pieces <= ROTATE_MAX + 1:
             break
@@ -356,7 +361,7 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tu
         if saved is None:
             saved = links.copy()
             stamp = np.zeros(rows * cols, dtype=np.int32)
-            queues = [np.empty(min(REROUTE_QUEUE, rows * cols), dtype=np.int64) for _ in range(3)]
+            queues = Queues(rows * cols, queue)
             small = np.empty(1, dtype=np.int64)
         else:
             saved[:] = links
@@ -370,7 +375,11 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tu
                 s = 1 - s
                 if not 0 <= links[f, s] < 8:
                     continue
-            reroute(f, s, links, alive, rows, cols, stamp, 1 + k * (ROTATE_MAX + 1) + i, *queues, 0, 1, small)
+            mark += 1
+            while reroute(f, s, links, alive, rows, cols, stamp, mark, *queues.arrays, 0, 1, small) == 0:
+                if not queues.grow():
+                    break
+                mark += 1
         done += 1
         after, _ = repair_rotate(job, job.merge(), k + 1)
         if after.pieces <= before:
@@ -378,5 +387,5 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS) -> tu
             continue
         links[:] = saved
         undone += 1
-    return state, {"kicks": done, "kicks_undone": undone}
+    return state, {"kicks": done, "kicks_undone": undone, "kick_queue_grown": 0 if queues is None else queues.grown}
 
