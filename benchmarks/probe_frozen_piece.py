@@ -1,9 +1,10 @@
 """Why splice's first attempt leaves one piece on 10000 x 10000 with 5 % holes, seed 1: exact tests around it.
 
-Splice's steps are run to where the repairs give up (divide's tour laid, the
-holes cut, the 2-factor restored, the exchanges, one turn of reroutes and
-rotations); the piece left besides the largest cycle is then examined with
-CP-SAT in windows around it:
+Splice's steps are run to where the repairs gave up before their queues
+could grow (divide's tour laid, the holes cut, the 2-factor restored, the
+exchanges, one turn of reroutes and rotations, with
+``reroute.GROW_MAX_PIECES`` set to 0); the piece left besides the largest
+cycle is then examined with CP-SAT in windows around it:
 
 * *exchanges*: four-square exchanges between the piece and the rest (a link
   ``a - b`` of the piece, ``c - d`` of the rest, ``a - c`` and ``b - d``
@@ -17,6 +18,9 @@ CP-SAT in windows around it:
   outside the window free to give up their links;
 * *control*: windows of 12 x 12 elsewhere, with one, two or three circuits
   asked for (the giant's stretches as joins).
+
+and the rerouting search from it (its first link cut, the alternating path
+back) is run with the first queue and with the largest.
 
 Run:  python benchmarks/probe_frozen_piece.py [--state FILE.npz] [--out NAME]
 ``--state``: the links after the repairs (written by the first run, read by the next: the steps take about
@@ -45,12 +49,15 @@ def stuck_state(path: Path | None):
     from ktsolve.generate import random_holed_board
     from ktsolve.heuristics.splice.build import lay_tour, restore
     from ktsolve.heuristics.splice.pieces import Job, merge_pieces
+    from ktsolve.heuristics.splice import reroute
     from ktsolve.heuristics.splice.repairs import REPAIRS, repair_pieces
     from ktsolve.tour import TourSpec
 
+    reroute.GROW_MAX_PIECES = 0  # the queues as they were before they could grow: the piece is left
+
     if path is not None and path.exists():
         data = np.load(path)
-        return data["links"], data["alive"], data["piece"], "read from " + str(path)
+        return data["links"], data["alive"], data["piece"], f"read from {path} ({data['how']})"
     t0 = time.perf_counter()
     board = random_holed_board(ROWS, COLS, 0.05, closed=True, seed=1)
     spec, clock = TourSpec(closed=True), Deadline(None)
@@ -71,7 +78,7 @@ def stuck_state(path: Path | None):
     how = (f"made: {merged} pieces after the exchanges, {state.pieces} after the reroutes and rotations, "
            f"{time.perf_counter() - t0:.0f} s")
     if path is not None:
-        np.savez(path, links=links, alive=alive, piece=piece)
+        np.savez(path, links=links, alive=alive, piece=piece, how=np.array(how))
     return links, alive, piece, how
 
 
@@ -210,6 +217,27 @@ def solve(model) -> str:
     return f"{solver.status_name(status).lower()} in {solver.wall_time:.2f} s"
 
 
+def search_back(links, alive, piece, queue: int) -> str:
+    """The rerouting search from the piece's first square, its first link cut, with a queue of ``queue``."""
+    from ktsolve._grid_kernels import NONE
+    from ktsolve.factor._restore_kernels import augment_from
+
+    links = links.copy()
+    f = int(piece[0])
+    j = int(links[f, 0])
+    g = linked(links, f)[0]
+    links[f, 0] = NONE
+    links[g, 0 if links[g, 0] == (j ^ 4) else 1] = NONE
+    stamp = np.zeros(ROWS * COLS, dtype=np.int32)
+    qv, qx, qp = (np.empty(queue, dtype=np.int64) for _ in range(3))
+    t0 = time.perf_counter()
+    h = int(augment_from(f, links, alive, ROWS, COLS, stamp, 1, qv, qx, qp, g))
+    took = time.perf_counter() - t0
+    if not h:
+        return f"queue of {queue:,}: no path, {int((stamp == 1).sum()):,} squares seen, {took:.2f} s"
+    return f"queue of {queue:,}: found at queue position {h - 1:,}, {int((stamp == 1).sum()):,} squares seen, {took:.2f} s"
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--state", type=Path, default=None)
@@ -241,6 +269,10 @@ def main(argv=None) -> None:
     for r, c in ((3000, 3000), (7000, 2000), (5200, 9003)):
         for k in (1, 2, 3):
             row(f"control at ({r},{c}): {k} circuit(s)", "12 x 12", circuits_model(links, alive, (r, r + 12, c, c + 12), k))
+    lines += ["", "The rerouting search (`augment_from`, the piece's first link cut, the path back avoiding it):"]
+    for queue in (1 << 20, 1 << 23):
+        lines.append(f"- {search_back(links, alive, piece, queue)}")
+        print(lines[-1], flush=True)
     lines += ["", f"Each CP-SAT call: one worker, at most {SOLVER_SECONDS:.0f} s.", "",
               f"Command: `python benchmarks/probe_frozen_piece.py --state /tmp/frozen.npz --out {args.out}`"]
     (RESULTS / f"{args.out}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
