@@ -48,8 +48,9 @@ REROUTE_QUEUE = 1 << 20
 #: Squares the queues grow to, at most, when a piece's searches fill them and find no path (:class:`Queues`).
 #: In a frozen stretch the alternating cycle through a piece reaches far: on 10,000 x 10,000 with 5 % holes
 #: (seed 1) the search from the 10-square piece the repairs left found its path at queue position 2.07
-#: million, after 1.25 s (the flip changed 732 squares over 279 rows and 568 columns, and the exchanges and
-#: one round of reroutes then left one piece); 2^23 is 200 MB of queues and a few seconds of search.
+#: million, 4.2 million squares seen in 0.38 s (benchmarks/results/frozen_piece.md); the flip changed 732
+#: squares over 279 rows and 568 columns, and the exchanges and one round of reroutes then left one piece.
+#: Queues of 2^23 squares are 200 MB.
 REROUTE_QUEUE_MAX = 1 << 23
 #: A rerouting is kept when none of the squares it changed lies on a cycle of at most this many squares
 #: per square of the piece (and at least _SMALL_MIN, at most _SMALL_MAX): such a cycle is the piece again,
@@ -95,9 +96,9 @@ class Queues:
 def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues: Queues, tries: int,
                    small, ring, grow: bool):
     """Reroute one link of the piece whose squares are ``piece`` (round ``k``): up to ``tries`` links in turn
-    until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced)``:
-    the squares of a small cycle that kept flip left (to be chased in its turn), or None, and the marks
-    used from ``mark`` on (each search needs a mark of its own in ``stamp``).
+    until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced, used)``:
+    the squares of a small cycle that kept flip left (to be chased in its turn) or None, 1 when it was kept,
+    and the marks used from ``mark`` on (each search needs a mark of its own in ``stamp``).
 
     When no try found a path at all and ``grow``, the queues grow (:meth:`Queues.grow`) and the tries are
     made again."""
