@@ -596,6 +596,20 @@ def test_reroute_grows_its_queue_when_a_search_fills_it(n, share, seed):
     assert got.pieces == len(ref.components(links, alive, n, n)) < before
 
 
+def test_the_first_search_of_a_reroute_is_not_wasted():
+    # the searches mark the squares they see with a mark of their own; a first mark of 0, the value the
+    # stamps start at, made the first search see every square as seen already and find nothing, so one
+    # round of one try left this two-piece board as it was
+    from ktsolve.heuristics.splice.reroute import repair_reroute
+
+    n, share, seed = LEFT_PIECES[0]
+    links, alive, state = _left_pieces(n, share, seed)
+    assert state.pieces == 2
+    got, counts = repair_reroute(job(links, alive, n, n), state, 0, rounds=1, tries=1)
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n)) == 1
+
+
 def test_the_kicks_grow_the_reroute_queue_too():
     from ktsolve.heuristics.splice import reroute, rotate
 

@@ -25,7 +25,7 @@ again, and is undone unless the count of pieces fell.
 
 A frozen stretch can be wide, and a search that fills its queue finds
 nothing: once few pieces are left, a piece none of whose searches found a
-path gets longer queues (:class:`Queues`) and its links are tried again.
+path gets longer queues (:class:`Searches`) and its links are tried again.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from ...factor._restore_kernels import reroute
 from ._merge_kernels import cycle_cells
 from .pieces import Job, Pieces, piece_cells
 
-__all__ = ["repair_reroute", "Queues", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE", "REROUTE_QUEUE_MAX",
+__all__ = ["repair_reroute", "Searches", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE", "REROUTE_QUEUE_MAX",
            "GROW_MAX_PIECES", "COUNTS"]
 
 #: Rounds of rerouting (each one link of every piece left, then the exchanges).
@@ -45,7 +45,7 @@ REROUTE_ROUNDS = 6
 REROUTE_TRIES = 8
 #: Squares one rerouting search may queue at first (three int64 arrays of this size).
 REROUTE_QUEUE = 1 << 20
-#: Squares the queues grow to, at most, when a piece's searches fill them and find no path (:class:`Queues`).
+#: Squares the queues grow to, at most, when a piece's searches fill them and find no path (:class:`Searches`).
 #: In a frozen stretch the alternating cycle through a piece reaches far: on 10,000 x 10,000 with 5 % holes
 #: (seed 1) the search from the 10-square piece the repairs left found its path at queue position 2.07
 #: million, 4.2 million squares seen in 0.38 s (benchmarks/results/frozen_piece.md); the flip changed 732
@@ -57,7 +57,7 @@ REROUTE_QUEUE_MAX = 1 << 23
 #: or a new small piece.
 _SMALL_PER_SQUARE = 4
 _SMALL_MIN, _SMALL_MAX = 64, 1 << 16
-#: Pieces left at most for the queues to grow (:class:`Queues`): a search that fills a grown queue costs
+#: Pieces left at most for the queues to grow (:class:`Searches`): a search that fills a grown queue costs
 #: seconds, and while thousands of pieces are left most are joined by the exchanges after a short search.
 GROW_MAX_PIECES = 64
 #: Small cycles a piece's forced reroute leaves that are rerouted in their turn, within one round.
@@ -68,52 +68,67 @@ COUNTS = ("reroute_rounds", "reroute_undone", "reroute_forced", "reroute_grown")
 _STRIDE, _ROUND_STRIDE = 7919, 104729
 
 
-class Queues:
-    """The three int64 queues of the rerouting searches (:func:`~ktsolve.factor._restore_kernels.augment_from`'s
-    ``qv``, ``qx``, ``qp``), made ``size`` long and grown eightfold, up to ``limit``, when searches that
-    filled them found no path (a search that fills its queue stops with none)."""
+class Searches:
+    """What the rerouting searches (:func:`~ktsolve.factor._restore_kernels.reroute`) share on one board.
 
-    def __init__(self, cells: int, size: int = REROUTE_QUEUE, limit: int = REROUTE_QUEUE_MAX):
+    ``stamp`` (int32 a cell) marks the squares a search has seen with that
+    search's own mark, counted up from 1 and never reused, so it is never
+    cleared; the three int64 queues (``augment_from``'s ``qv``, ``qx``,
+    ``qp``) are ``size`` long at first and grow eightfold, up to ``limit``,
+    when searches that filled them found no path (:meth:`grow`: a search
+    that fills its queue stops with none); ``small`` gets a square of the
+    small cycle a flip left.  ``deadline`` is checked before every search
+    (``phase``: what its reason names).
+    """
+
+    def __init__(self, cells: int, deadline, phase: str, size: int = REROUTE_QUEUE, limit: int = REROUTE_QUEUE_MAX):
+        self.deadline, self.phase = deadline, phase
+        self.stamp = np.zeros(cells, dtype=np.int32)
+        self.small = np.empty(1, dtype=np.int64)
         self.limit = min(max(size, limit), cells)
-        self.arrays = self._make(min(size, cells))
+        self.queues = self._make(min(size, cells))
+        self.mark = 0
         self.grown = 0
 
     @staticmethod
     def _make(size: int):
         return tuple(np.empty(size, dtype=np.int64) for _ in range(3))
 
+    def reroute(self, f: int, s: int, links, alive, rows: int, cols: int, budget: int, force: int) -> int:
+        """:func:`~ktsolve.factor._restore_kernels.reroute` of the link in slot ``s`` of cell ``f``, with a
+        new mark."""
+        self.deadline.check(self.phase)
+        self.mark += 1
+        return int(reroute(f, s, links, alive, rows, cols, self.stamp, self.mark, *self.queues, budget, force,
+                           self.small))
+
     def grow(self) -> bool:
         """Longer queues (the old ones go first); False when they are at their limit already."""
-        size = self.arrays[0].size
+        size = self.queues[0].size
         if size >= self.limit:
             return False
-        self.arrays = None
-        self.arrays = self._make(min(8 * size, self.limit))
+        self.queues = None
+        self.queues = self._make(min(8 * size, self.limit))
         self.grown += 1
         return True
 
 
-def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues: Queues, tries: int,
-                   small, ring, grow: bool):
+def _reroute_piece(piece, k: int, links, alive, rows: int, cols: int, searches: Searches, tries: int, ring,
+                   grow: bool):
     """Reroute one link of the piece whose squares are ``piece`` (round ``k``): up to ``tries`` links in turn
-    until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced, used)``:
-    the squares of a small cycle that kept flip left (to be chased in its turn) or None, 1 when it was kept,
-    and the marks used from ``mark`` on (each search needs a mark of its own in ``stamp``).
+    until a flip is clean; when none is, the first is kept all the same.  Returns ``(cycle, forced)``:
+    the squares of a small cycle that kept flip left (to be chased in its turn) or None, and 1 when it was
+    kept.
 
-    When no try found a path at all and ``grow``, the queues grow (:meth:`Queues.grow`) and the tries are
+    When no try found a path at all and ``grow``, the queues grow (:meth:`Searches.grow`) and the tries are
     made again."""
-    used = 0
     while True:
-        found = _reroute_tries(piece, k, links, alive, rows, cols, stamp, mark + used, queues.arrays, tries, small,
-                               ring)
-        used += tries + 1
-        if found is not None or not grow or not queues.grow():
-            cycle, forced = found if found is not None else (None, 0)
-            return cycle, forced, used
+        found = _reroute_tries(piece, k, links, alive, rows, cols, searches, tries, ring)
+        if found is not None or not grow or not searches.grow():
+            return found if found is not None else (None, 0)
 
 
-def _reroute_tries(piece, k: int, links, alive, rows: int, cols: int, stamp, mark: int, queues, tries: int, small,
-                   ring):
+def _reroute_tries(piece, k: int, links, alive, rows: int, cols: int, searches: Searches, tries: int, ring):
     """:func:`_reroute_piece`'s tries with the queues as they are; None when no try found a path."""
     size = piece.size
     budget = min(max(_SMALL_PER_SQUARE * size, _SMALL_MIN), _SMALL_MAX)
@@ -126,7 +141,7 @@ def _reroute_tries(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
             s = 1 - s
             if not 0 <= links[f, s] < 8:
                 continue
-        got = int(reroute(f, s, links, alive, rows, cols, stamp, mark + t, *queues, budget, 0, small))
+        got = searches.reroute(f, s, links, alive, rows, cols, budget, 0)
         searched = True
         if got == 1:
             return None, 0
@@ -135,8 +150,8 @@ def _reroute_tries(piece, k: int, links, alive, rows: int, cols: int, stamp, mar
     if first is None:
         return None if searched else (None, 0)
     # every try left a small cycle: the first is kept all the same, and the cycle it left is chased
-    reroute(first[0], first[1], links, alive, rows, cols, stamp, mark + tries, *queues, budget, 1, small)
-    return ring[:cycle_cells(int(small[0]), links, rows, cols, ring)].copy(), 1
+    searches.reroute(first[0], first[1], links, alive, rows, cols, budget, 1)
+    return ring[:cycle_cells(int(searches.small[0]), links, rows, cols, ring)].copy(), 1
 
 
 def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_ROUNDS, tries: int = REROUTE_TRIES,
@@ -144,7 +159,7 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
     """Rounds of rerouting around the pieces left (see the module docstring); returns the last
     :class:`~.pieces.Pieces` and the counts ``reroute_rounds``, ``reroute_undone``,
     ``reroute_forced`` (reroutes kept though each try left a small cycle) and ``reroute_grown`` (times
-    the searches' queues, ``queue`` squares at first, grew: :class:`Queues`, once at most
+    the searches' queues, ``queue`` squares at first, grew: :class:`Searches`, once at most
     :data:`GROW_MAX_PIECES` pieces are left).
 
     Each piece gets up to ``tries`` links cut in turn
@@ -160,17 +175,14 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
     if state.labels is None:
         state = job.merge()
     done = undone = forced = 0
-    stamp = queues = small = ring = saved = None
-    mark = 0
+    searches = ring = saved = None
     for k in range(rounds):
         if state.pieces <= 1:
             break
         deadline.check("rerouting the pieces left")
         cells, starts, sizes = piece_cells(state, deadline)
-        if stamp is None:
-            stamp = np.zeros(rows * cols, dtype=np.int32)
-            queues = Queues(rows * cols, queue)
-            small = np.empty(1, dtype=np.int64)
+        if searches is None:
+            searches = Searches(rows * cols, deadline, "rerouting the pieces left", queue)
             ring = np.empty(_SMALL_MAX, dtype=np.int64)
             saved = links.copy()
         else:
@@ -179,9 +191,8 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
             deadline.check("rerouting the pieces left")
             piece = cells[start:start + size]
             for _ in range(CHASE):
-                piece, was_forced, used = _reroute_piece(piece, k, links, alive, rows, cols, stamp, mark, queues,
-                                                         tries, small, ring, state.pieces <= GROW_MAX_PIECES)
-                mark += used
+                piece, was_forced = _reroute_piece(piece, k, links, alive, rows, cols, searches, tries, ring,
+                                                   state.pieces <= GROW_MAX_PIECES)
                 forced += was_forced
                 if piece is None:
                     break
@@ -194,4 +205,4 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
         links[:] = saved  # the links the state was labelled on
         undone += 1
     return state, {"reroute_rounds": done, "reroute_undone": undone, "reroute_forced": forced,
-                   "reroute_grown": 0 if queues is None else queues.grown}
+                   "reroute_grown": 0 if searches is None else searches.grown}

@@ -33,10 +33,9 @@ from bisect import bisect_right
 import numpy as np
 
 from ..._grid_kernels import MOVES
-from ...factor._restore_kernels import reroute
 from ._merge_kernels import cycle_cells, cycle_positions
 from .pieces import Job, Pieces, outside
-from .reroute import REROUTE_QUEUE, Queues
+from .reroute import REROUTE_QUEUE, Searches
 from .window import linked_squares, move_index
 
 __all__ = ["repair_rotate", "repair_kick", "ROTATE_MAX", "ROTATIONS", "OPENINGS", "KICKS", "COUNTS", "KICK_COUNTS"]
@@ -344,15 +343,14 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue
     somewhere else.  A kick that leaves more pieces than before is undone
     (from a copy of the links; the state before it is kept).  A reroute
     whose search fills its queue (``queue`` squares at first) and finds no
-    path is made again with longer queues (:class:`~.reroute.Queues`).
+    path is made again with longer queues (:class:`~.reroute.Searches`).
     Returns the last :class:`~.pieces.Pieces` and the counts ``kicks``,
     ``kicks_undone`` and ``kick_queue_grown``.  Every turn kicks alike
     (``turn`` is not read).
     """
     links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
     done = undone = 0
-    saved = queues = None
-    mark = 0
+    saved = searches = None
     for k in range(kicks):
         if not 1 < state.pieces <= ROTATE_MAX + 1:
             break
@@ -360,14 +358,11 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue
         cells, roots = outside(state, deadline)
         if saved is None:
             saved = links.copy()
-            stamp = np.zeros(rows * cols, dtype=np.int32)
-            queues = Queues(rows * cols, queue)
-            small = np.empty(1, dtype=np.int64)
+            searches = Searches(rows * cols, deadline, "kicking the pieces left", queue)
         else:
             saved[:] = links
         before = state.pieces
-        for i, r in enumerate(np.unique(roots).tolist()):
-            deadline.check("kicking the pieces left")
+        for r in np.unique(roots).tolist():
             squares = cells[roots == r]
             f = int(squares[(k * 7 + 3) % squares.size])
             s = k % 2
@@ -375,11 +370,8 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue
                 s = 1 - s
                 if not 0 <= links[f, s] < 8:
                     continue
-            mark += 1
-            while reroute(f, s, links, alive, rows, cols, stamp, mark, *queues.arrays, 0, 1, small) == 0:
-                if not queues.grow():
-                    break
-                mark += 1
+            while searches.reroute(f, s, links, alive, rows, cols, 0, 1) == 0 and searches.grow():
+                pass  # a search that filled its queue found nothing: again with longer queues
         done += 1
         after, _ = repair_rotate(job, job.merge(), k + 1)
         if after.pieces <= before:
@@ -387,5 +379,5 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue
             continue
         links[:] = saved
         undone += 1
-    return state, {"kicks": done, "kicks_undone": undone, "kick_queue_grown": 0 if queues is None else queues.grown}
+    return state, {"kicks": done, "kicks_undone": undone, "kick_queue_grown": 0 if searches is None else searches.grown}
 
