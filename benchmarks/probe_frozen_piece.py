@@ -48,7 +48,7 @@ def stuck_state(path: Path | None):
     from ktsolve.driver import Deadline
     from ktsolve.generate import random_holed_board
     from ktsolve.heuristics.splice.build import lay_tour, restore
-    from ktsolve.heuristics.splice.pieces import Job, merge_pieces
+    from ktsolve.heuristics.splice.pieces import Job, merge_pieces, outside
     from ktsolve.heuristics.splice import reroute
     from ktsolve.heuristics.splice.repairs import REPAIRS, repair_pieces
     from ktsolve.tour import TourSpec
@@ -67,14 +67,7 @@ def stuck_state(path: Path | None):
     merged = state.pieces
     state, _ = repair_pieces(Job(links, alive, ROWS, COLS, clock, "cpsat", 1, {}), state, turns=1,
                              stages=REPAIRS[:2])
-    roots = np.arange(len(state.parent))
-    while True:  # union-find roots of every label, by path halving over the whole array
-        nxt = state.parent[roots]
-        if np.array_equal(nxt, roots):
-            break
-        roots = nxt
-    lab = roots[state.labels]
-    piece = np.flatnonzero(alive.astype(bool) & (lab != roots[state.giant]))
+    piece, _ = outside(state, clock)
     how = (f"made: {merged} pieces after the exchanges, {state.pieces} after the reroutes and rotations, "
            f"{time.perf_counter() - t0:.0f} s")
     if path is not None:
@@ -93,10 +86,9 @@ def neighbours(alive, f: int):
 
 
 def linked(links, f: int) -> list[int]:
-    from ktsolve._grid_kernels import MOVES
+    from ktsolve.heuristics.splice.window import linked_squares
 
-    r, c = divmod(f, COLS)
-    return [(r + MOVES[j][0]) * COLS + c + MOVES[j][1] for j in links[f]]
+    return linked_squares(links, f, COLS)
 
 
 def exchanges(links, alive, piece) -> int:
@@ -116,37 +108,13 @@ def box(piece, up: int, down: int, left: int, right: int):
     return int(rs.min()) - up, int(rs.max()) + down + 1, int(cs.min()) - left, int(cs.max()) + right + 1
 
 
-def joins_of(links, alive, r0, r1, c0, c1):
-    """The window's squares (a link or none leaving), and each one's partner through the stretch outside."""
-    from ktsolve._grid_kernels import MOVES
-    from ktsolve.heuristics.splice._merge_kernels import walk_outside
-
-    def out(f, j):
-        r, c = divmod(f, COLS)
-        return not (r0 <= r + MOVES[j][0] < r1 and c0 <= c + MOVES[j][1] < c1)
-
-    squares, leaving = [], {}
-    for r in range(r0, r1):
-        for c in range(c0, c1):
-            f = r * COLS + c
-            slots = [s for s in range(2) if alive[f] and out(f, int(links[f, s]))]
-            if alive[f] and len(slots) < 2:
-                squares.append(f)
-                if slots:
-                    leaving[f] = slots[0]
-    partner = {}
-    for q, s in leaving.items():
-        if q not in partner:
-            p = int(walk_outside(q, s, links, alive, ROWS, COLS, r0, r1, c0, c1, -1, -1, ROWS * COLS + 2))
-            partner[q], partner[p] = p, q
-    return squares, partner
-
-
 def circuits_model(links, alive, window, circuits: int):
     """CP-SAT: the window's squares on ``circuits`` circuits, the first through every join."""
     from ortools.sat.python import cp_model
 
-    squares, partner = joins_of(links, alive, *window)
+    from ktsolve.heuristics.splice.free_window import window_joins
+
+    squares, partner = window_joins(links, alive, ROWS, COLS, *window)
     at = {f: i for i, f in enumerate(squares)}
     model = cp_model.CpModel()
     pairs = [(f, g) for f in squares for g in neighbours(alive, f) if g in at and f < g and partner.get(f) != g]

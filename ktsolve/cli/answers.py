@@ -121,15 +121,15 @@ def check_output(board: Board, fmt: str, output: str | None, numbers: bool = Fal
                                f"{board.size:,}; use --format html (a heat map), npy or text")
     if fmt == "npy" and is_stdout(output) and sys.stdout.isatty():
         raise click.UsageError("--format npy writes binary data: give -o FILE or redirect standard output")
-    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES and proofs:
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+        if not proofs:
+            raise click.UsageError(
+                f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this board has "
+                f"{board.n_squares:,}; use --format npy or --format text"
+            )
         click.echo(f"ktsolve: JSON holds a proof of this board, but a tour would not be written (JSON holds at "
                    f"most {JSON_MAX_SQUARES:,} squares and this board has {board.n_squares:,}; --format npy holds "
                    "one)", err=True)
-    elif fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
-        raise click.UsageError(
-            f"JSON output is limited to {JSON_MAX_SQUARES:,} squares and this board has "
-            f"{board.n_squares:,}; use --format npy or --format text"
-        )
 
 
 def emit_tour(tour, fmt: str, output: str | None) -> None:

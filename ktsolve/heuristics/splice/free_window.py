@@ -31,7 +31,8 @@ from ._merge_kernels import find, walk_outside
 from .pieces import Job, Pieces, piece_boxes
 from .window import solve_window, window_clock
 
-__all__ = ["free_window", "repair_free", "FREE_MARGINS", "FREE_MAX_CELLS", "FREE_MAX_PIECES", "COUNTS"]
+__all__ = ["free_window", "window_joins", "repair_free", "FREE_MARGINS", "FREE_MAX_CELLS", "FREE_MAX_PIECES",
+           "COUNTS"]
 
 #: Margins (squares) of the free windows tried around a piece, in turn.
 FREE_MARGINS = (2, 3, 4, 6)
@@ -43,6 +44,46 @@ FREE_MAX_PIECES = 32
 COUNTS = ("free_windows",)
 #: What the deadline's reason names while the free windows are re-solved.
 FREE_PHASE = "re-solving free windows around the pieces left"
+
+
+def _leaves(f: int, j: int, cols: int, r0: int, r1: int, c0: int, c1: int) -> bool:
+    """Whether cell ``f``'s link ``j`` (a move or :data:`END`) leaves the window."""
+    if j == END:
+        return True
+    r, c = divmod(f, cols)
+    r2, c2 = r + MOVES[j][0], c + MOVES[j][1]
+    return not (r0 <= r2 < r1 and c0 <= c2 < c1)
+
+
+def window_joins(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int, ends=(-1, -1)):
+    """``(nodes, joins)`` of the window rows ``r0 .. r1 - 1``, columns ``c0 .. c1 - 1`` (inside the board):
+    its squares with a link or none leaving it, and for each with one, the square of the window the stretch
+    outside comes back at; None where the links are not a 2-factor or no link leaves."""
+    nodes, out_slots = [], {}
+    for r in range(r0, r1):
+        for c in range(c0, c1):
+            f = r * cols + c
+            if not alive[f]:
+                continue
+            if any(links[f, s] == NONE for s in range(2)):
+                return None  # not a 2-factor here
+            slots = [s for s in range(2) if _leaves(f, int(links[f, s]), cols, r0, r1, c0, c1)]
+            if len(slots) < 2:
+                nodes.append(f)
+                if slots:
+                    out_slots[f] = slots[0]
+    if not out_slots:
+        return None
+    joins, limit = {}, rows * cols + 2
+    e0, e1 = ends
+    for q, s in out_slots.items():
+        if q in joins:
+            continue
+        p = int(walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit))
+        if p < 0 or p == q or p not in out_slots:
+            return None
+        joins[q], joins[p] = p, q
+    return nodes, joins
 
 
 def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c1: int, *, clock: Deadline,
@@ -59,39 +100,15 @@ def free_window(links, alive, rows: int, cols: int, r0: int, r1: int, c0: int, c
     from ortools.sat.python import cp_model
 
     r0, r1, c0, c1 = max(0, r0), min(rows, r1), max(0, c0), min(cols, c1)
+    found = window_joins(links, alive, rows, cols, r0, r1, c0, c1, ends)
+    if found is None:
+        return None
+    nodes, joins = found
+    node_set = set(nodes)
 
     def leaves(f: int, j: int) -> bool:
-        if j == END:
-            return True
-        r, c = divmod(f, cols)
-        r2, c2 = r + MOVES[j][0], c + MOVES[j][1]
-        return not (r0 <= r2 < r1 and c0 <= c2 < c1)
+        return _leaves(f, j, cols, r0, r1, c0, c1)
 
-    nodes, out_slots = [], {}
-    for r in range(r0, r1):
-        for c in range(c0, c1):
-            f = r * cols + c
-            if not alive[f]:
-                continue
-            slots = [s for s in range(2) if links[f, s] != NONE and leaves(f, int(links[f, s]))]
-            if any(links[f, s] == NONE for s in range(2)):
-                return None  # not a 2-factor here
-            if len(slots) < 2:
-                nodes.append(f)
-                if slots:
-                    out_slots[f] = slots[0]
-    if not out_slots:
-        return None
-    node_set = set(nodes)
-    joins, limit = {}, rows * cols + 2
-    e0, e1 = ends
-    for q, s in out_slots.items():
-        if q in joins:
-            continue
-        p = int(walk_outside(q, s, links, alive, rows, cols, r0, r1, c0, c1, e0, e1, limit))
-        if p < 0 or p == q or p not in out_slots:
-            return None
-        joins[q], joins[p] = p, q
     index = {f: i for i, f in enumerate(nodes)}
     model = cp_model.CpModel()
     arcs, moves = [], {}
