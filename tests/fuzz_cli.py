@@ -326,18 +326,22 @@ class FifoDrain:
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    def _read(self) -> bytes | None:
+        try:
+            return os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return None
+
     def _run(self):
-        while True:
-            try:
-                chunk = os.read(self.fd, 1 << 16)
-            except BlockingIOError:
-                chunk = None
+        while not self.stop.is_set():
+            chunk = self._read()
             if chunk:
                 self.data += chunk
-            elif self.stop.is_set():
-                return
             else:
                 time.sleep(0.002)
+        # the writer may have written between the last empty read and the stop: drain what the pipe holds
+        while chunk := self._read():
+            self.data += chunk
 
     def close(self) -> bytes:
         self.stop.set()

@@ -166,6 +166,30 @@ def test_the_checker_sees_an_invalid_tour_written(monkeypatch):
         assert any("no valid answer" in p for p in problems), (out, problems)
 
 
+def test_the_fifo_reader_keeps_bytes_written_just_before_it_stops(tmp_path):
+    """The writer's bytes can land between the reader's last empty read and its stop; they are kept."""
+    import fuzz_cli
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    state = {}
+
+    class Racing(fuzz_cli.FifoDrain):
+        def _read(self):
+            chunk = super()._read()
+            if not chunk and "writer" not in state:
+                # an empty read, then the command writes and exits, then the test stops the reader
+                state["writer"] = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                os.write(state["writer"], b"the answer\n")
+                os.close(state["writer"])
+                self.stop.set()
+            return chunk
+
+    drain = Racing(str(fifo))
+    drain.thread.join(timeout=10)
+    assert drain.close() == b"the answer\n"
+
+
 def test_the_checker_sees_two_lines_for_exit_2_and_a_write_before_it(monkeypatch):
     from ktsolve.cli import solve as cli
     from ktsolve.errors import InvalidBoardError
