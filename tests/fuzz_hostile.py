@@ -23,7 +23,9 @@ command, and reports what happened; the parent checks the contract:
 * the oracle with a damaged, foreign, locked or forged disk cache: the same
   answer as without a cache, at most :class:`CacheWarning` warnings, and no
   exception; ``assert_agrees(board, None)`` still fails on a board with a tour;
-* every case within :data:`CASE_SECONDS` and the whole batch under the cap.
+* every case within :data:`CASE_SECONDS` and the whole batch under the cap (the readers'
+  :data:`hostile_inputs.MEMORY_CAP`; the oracle's cases, which load OR-Tools and the SAT solvers,
+  :data:`hostile_inputs.ORACLE_CAP`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from hostile_inputs import MEMORY_CAP
+from hostile_inputs import MEMORY_CAP, ORACLE_CAP
 
 #: Longest message a hostile file may get (it must never echo the file).
 MAX_MESSAGE = 500
@@ -331,8 +333,11 @@ def every_kind() -> list[HostileCase]:
 def fuzz_hostile(cases: list[HostileCase], folder: str, batch: int = 12) -> list[tuple[HostileCase, str]]:
     """Run every case (``batch`` per child) and return each violation of the contract with its case."""
     found = []
-    for lo in range(0, len(cases), batch):
-        part = cases[lo : lo + batch]
-        for case, res in zip(part, run_batch(part, folder)):
-            found += [(case, p) for p in check_result(case, res)]
+    readers = [c for c in cases if c.kind not in CACHE_KINDS]
+    oracles = [c for c in cases if c.kind in CACHE_KINDS]
+    for group, cap in ((readers, MEMORY_CAP), (oracles, ORACLE_CAP)):
+        for lo in range(0, len(group), batch):
+            part = group[lo : lo + batch]
+            for case, res in zip(part, run_batch(part, folder, cap=cap)):
+                found += [(case, p) for p in check_result(case, res)]
     return found

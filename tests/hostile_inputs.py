@@ -19,6 +19,10 @@ import zlib
 
 #: Address-space cap of a child that reads a hostile file (numpy and ktsolve need ~300 MB of it).
 MEMORY_CAP = 900 << 20
+#: The cap of a child that runs the exact oracle on a damaged cache: OR-Tools, the SAT solvers and their
+#: threads map about 560 MB more address space than the readers (VmSize 365 MB -> 924 MB on a 4x4 board),
+#: which MEMORY_CAP would turn into a crash inside the SAT solver rather than a refusal to test.
+ORACLE_CAP = 2 << 30
 
 _PRELUDE = """
 import resource, sys
