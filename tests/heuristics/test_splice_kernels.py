@@ -596,6 +596,45 @@ def test_reroute_grows_its_queue_when_a_search_fills_it(n, share, seed):
     assert got.pieces == len(ref.components(links, alive, n, n)) < before
 
 
+def test_the_queues_do_not_grow_past_the_time_left():
+    # one search is one numba call that reads no clock, and a search that fills a grown queue costs about
+    # eight times the last fill: the queues grow only when that projection fits in the time left
+    from ktsolve.heuristics.splice.reroute import Searches
+
+    searches = Searches(1000, Deadline(10.0), "rerouting", size=4, limit=64)
+    searches.fill = 2.0  # a search that filled 4 squares took 2 s: 32 squares would take 16 s
+    assert not searches.grow() and searches.queues[0].size == 4 and searches.held == 1
+    searches.fill = 1.0  # 8 s of 10
+    assert searches.grow() and searches.queues[0].size == 32 and searches.grown == 1
+    assert searches.fill == 0.0  # the fills at the new size are timed afresh
+    assert Searches(1000, Deadline(None), "rerouting", size=4, limit=64).grow()  # no limit: always
+
+
+@pytest.mark.parametrize("stage", ["reroute", "kick"])
+def test_a_reroute_with_no_time_left_does_not_grow_its_queues(stage):
+    import dataclasses
+
+    from ktsolve.heuristics.splice import reroute, rotate
+
+    class NoTimeLeft(Deadline):
+        # the clock never runs out for check(), but no growth fits in what remains
+        def remaining(self):
+            return 0.0
+
+    n, share, seed = LEFT_PIECES[0]
+    links, alive, state = _left_pieces(n, share, seed)
+    work = dataclasses.replace(job(links, alive, n, n), deadline=NoTimeLeft(None))
+    if stage == "reroute":
+        got, counts = reroute.repair_reroute(work, state, 0, queue=4)
+        grown, held = counts["reroute_grown"], counts["reroute_held"]
+    else:
+        got, counts = rotate.repair_kick(work, state, 0, queue=4)
+        grown, held = counts["kick_queue_grown"], counts["kick_queue_held"]
+    assert grown == 0 and held >= 1
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n))
+
+
 def test_the_first_search_of_a_reroute_is_not_wasted():
     # the searches mark the squares they see with a mark of their own; a first mark of 0, the value the
     # stamps start at, made the first search see every square as seen already and find nothing, so one

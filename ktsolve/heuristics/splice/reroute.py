@@ -30,6 +30,8 @@ path gets longer queues (:class:`Searches`) and its links are tried again.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ...factor._restore_kernels import reroute
@@ -62,8 +64,9 @@ _SMALL_MIN, _SMALL_MAX = 64, 1 << 16
 GROW_MAX_PIECES = 64
 #: Small cycles a piece's forced reroute leaves that are rerouted in their turn, within one round.
 CHASE = 4
-#: The counts this repair reports (``reroute_grown``: times the queues grew).
-COUNTS = ("reroute_rounds", "reroute_undone", "reroute_forced", "reroute_grown")
+#: The counts this repair reports (``reroute_grown``: times the queues grew; ``reroute_held``: times they
+#: did not, because a search at the longer queues was projected to outlast the time left).
+COUNTS = ("reroute_rounds", "reroute_undone", "reroute_forced", "reroute_grown", "reroute_held")
 #: The strides between the squares of a piece that successive tries and rounds cut a link at.
 _STRIDE, _ROUND_STRIDE = 7919, 104729
 
@@ -79,6 +82,13 @@ class Searches:
     that fills its queue stops with none); ``small`` gets a square of the
     small cycle a flip left.  ``deadline`` is checked before every search
     (``phase``: what its reason names).
+
+    A search is one numba call that reads no clock, and one that fills its
+    queue costs in proportion to the queue (0.35 s for 2^20 squares on a
+    10,000 x 10,000 board).  So the searches are timed: ``fill`` is the
+    longest that found no path at the current size, and the queues grow
+    only when that time, scaled to the longer queues, fits in what the
+    deadline leaves (``held`` counts the times it did not).
     """
 
     def __init__(self, cells: int, deadline, phase: str, size: int = REROUTE_QUEUE, limit: int = REROUTE_QUEUE_MAX):
@@ -89,6 +99,8 @@ class Searches:
         self.queues = self._make(min(size, cells))
         self.mark = 0
         self.grown = 0
+        self.held = 0
+        self.fill = 0.0
 
     @staticmethod
     def _make(size: int):
@@ -99,17 +111,28 @@ class Searches:
         new mark."""
         self.deadline.check(self.phase)
         self.mark += 1
-        return int(reroute(f, s, links, alive, rows, cols, self.stamp, self.mark, *self.queues, budget, force,
-                           self.small))
+        t0 = time.perf_counter()
+        got = int(reroute(f, s, links, alive, rows, cols, self.stamp, self.mark, *self.queues, budget, force,
+                          self.small))
+        if got == 0:
+            self.fill = max(self.fill, time.perf_counter() - t0)
+        return got
 
     def grow(self) -> bool:
-        """Longer queues (the old ones go first); False when they are at their limit already."""
+        """Longer queues (the old ones go first); False when they are at their limit already, or when a
+        search filling them would outlast the time left."""
         size = self.queues[0].size
         if size >= self.limit:
             return False
+        new = min(8 * size, self.limit)
+        left = self.deadline.remaining()
+        if left is not None and self.fill * new / size > left:
+            self.held += 1
+            return False
         self.queues = None
-        self.queues = self._make(min(8 * size, self.limit))
+        self.queues = self._make(new)
         self.grown += 1
+        self.fill = 0.0
         return True
 
 
@@ -158,9 +181,9 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
                    queue: int = REROUTE_QUEUE) -> tuple[Pieces, dict]:
     """Rounds of rerouting around the pieces left (see the module docstring); returns the last
     :class:`~.pieces.Pieces` and the counts ``reroute_rounds``, ``reroute_undone``,
-    ``reroute_forced`` (reroutes kept though each try left a small cycle) and ``reroute_grown`` (times
+    ``reroute_forced`` (reroutes kept though each try left a small cycle), ``reroute_grown`` (times
     the searches' queues, ``queue`` squares at first, grew: :class:`Searches`, once at most
-    :data:`GROW_MAX_PIECES` pieces are left).
+    :data:`GROW_MAX_PIECES` pieces are left) and ``reroute_held`` (times they did not, for the time left).
 
     Each piece gets up to ``tries`` links cut in turn
     (:func:`ktsolve.factor._restore_kernels.reroute`), until one's
@@ -205,4 +228,5 @@ def repair_reroute(job: Job, state: Pieces, turn: int, *, rounds: int = REROUTE_
         links[:] = saved  # the links the state was labelled on
         undone += 1
     return state, {"reroute_rounds": done, "reroute_undone": undone, "reroute_forced": forced,
-                   "reroute_grown": 0 if searches is None else searches.grown}
+                   "reroute_grown": 0 if searches is None else searches.grown,
+                   "reroute_held": 0 if searches is None else searches.held}

@@ -52,7 +52,7 @@ KICKS = 4
 
 #: The counts the rotations report, and the kicks.
 COUNTS = ("rotate_joined", "rotations")
-KICK_COUNTS = ("kicks", "kicks_undone", "kick_queue_grown")
+KICK_COUNTS = ("kicks", "kicks_undone", "kick_queue_grown", "kick_queue_held")
 
 #: One rotation in this many is taken at random rather than the one that brings the ends nearest.
 _WANDER = 8
@@ -345,7 +345,8 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue
     whose search fills its queue (``queue`` squares at first) and finds no
     path is made again with longer queues (:class:`~.reroute.Searches`).
     Returns the last :class:`~.pieces.Pieces` and the counts ``kicks``,
-    ``kicks_undone`` and ``kick_queue_grown``.  Every turn kicks alike
+    ``kicks_undone``, ``kick_queue_grown`` and ``kick_queue_held`` (the queues
+    kept short for the time left).  Every turn kicks alike
     (``turn`` is not read).
     """
     links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
@@ -379,5 +380,6 @@ def repair_kick(job: Job, state: Pieces, turn: int, *, kicks: int = KICKS, queue
             continue
         links[:] = saved
         undone += 1
-    return state, {"kicks": done, "kicks_undone": undone, "kick_queue_grown": 0 if searches is None else searches.grown}
+    return state, {"kicks": done, "kicks_undone": undone, "kick_queue_grown": 0 if searches is None else searches.grown,
+                   "kick_queue_held": 0 if searches is None else searches.held}
 
