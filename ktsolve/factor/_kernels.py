@@ -606,8 +606,10 @@ def buckets(sinks, rows, cols, bsize):
 
 @njit(cache=True, nogil=True)
 def augment(mask, links, rows, cols, net, epart, stamp, estamp, parent, eparent, vis, hp, todo, pos,
-            max_searches, sinks, bsize, bstart, bentry, bcount, counters):
-    """Search from ``todo[pos:]`` (source nodes) until each is full or dead, at most ``max_searches`` searches.
+            max_searches, max_reached, sinks, bsize, bstart, bentry, bcount, counters):
+    """Search from ``todo[pos:]`` (source nodes) until each is full or dead, at most ``max_searches`` searches
+    and no new search once they have reached ``max_reached`` nodes (the work between the caller's looks at the
+    clock is bounded by it and one search, whatever the searches cost).
 
     Each search aims at a short sink square near its root (from the
     buckets ``bstart``, ``bentry``, ``bcount`` of :func:`buckets`, whose
@@ -620,7 +622,8 @@ def augment(mask, links, rows, cols, net, epart, stamp, estamp, parent, eparent,
     bcols = (cols + bsize - 1) // bsize
     i = pos
     done = 0
-    while i < todo.size and done < max_searches:
+    reached0 = counters[4]
+    while i < todo.size and done < max_searches and counters[4] - reached0 < max_reached:
         root = todo[i]
         dead = estamp[root - n] == DEAD if root >= n else stamp[root] == DEAD
         if dead or _short(root, n, links, epart, net) <= 0:

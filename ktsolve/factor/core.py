@@ -47,6 +47,10 @@ _BUCKET = 32
 
 #: Seconds one call of the augmenting kernel aims at, between looks at the clock.
 _CHUNK_S = 0.05
+#: Nodes the searches of one call of the augmenting kernel may reach before it returns to look at the clock
+#: (about 0.05 s at 200 ns a node).  The count of searches a call makes is sized on the calls before, and
+#: searches can grow costly: on rings 10 wide at 390 x 390 one call ran the last 1.1 s of the completion.
+_REACHED_PER_CALL = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -405,7 +409,8 @@ def two_factor(board: Board, *, closed: bool = True, start=None, end=None, init=
             deadline.check("completing the 2-factor")
             c0 = time.perf_counter()
             pos, vis, heap = augment(mask, flat_links, rows, cols, netarr, epart, stamp, estamp, parent, eparent,
-                                     vis, heap, todo, pos, chunk, dsink, _BUCKET, bstart, bentry, bcount, counters)
+                                     vis, heap, todo, pos, chunk, _REACHED_PER_CALL, dsink, _BUCKET, bstart, bentry,
+                                     bcount, counters)
             pos = int(pos)
             spent = time.perf_counter() - c0
             chunk = int(min(max(chunk * (2 if spent < _CHUNK_S / 2 else 1), 1), 1 << 24)) if spent < _CHUNK_S \
@@ -449,7 +454,7 @@ def _warm_calls() -> None:
         bstart, bentry, bcount = K.buckets(sinks, 6, 6, _BUCKET)
         K.augment(mask, links, 6, 6, net, epart, np.zeros(36, dtype=np.int32), np.zeros(2, dtype=np.int64),
                   np.zeros(36, dtype=np.int8), np.full(2, -1, dtype=np.int64), np.empty(4, dtype=np.int32),
-                  np.empty(4, dtype=np.int64), todo, 0, 64, sinks, _BUCKET, bstart, bentry, bcount,
+                  np.empty(4, dtype=np.int64), todo, 0, 64, _REACHED_PER_CALL, sinks, _BUCKET, bstart, bentry, bcount,
                   np.zeros(5, dtype=np.int64))
         K.label_cycles(links, 6, 6)
 

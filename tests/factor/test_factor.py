@@ -354,6 +354,46 @@ def test_every_pass_of_the_completion_stops_at_its_deadline(monkeypatch, phase):
     assert tf.status == "unknown" and tf.stats["reason"] == f"interrupted (Ctrl-C) while {phase}"
 
 
+def test_the_complete_search_looks_at_the_clock_after_a_bounded_amount_of_work(monkeypatch):
+    """A call of the augmenting kernel ends once its searches have reached ``_REACHED_PER_CALL`` squares, so
+    that a chunk sized on cheap searches cannot run on into expensive ones between looks at the clock (rings
+    10 wide at 390 x 390: a cancel 0.05 s into the completion was seen 1.07 s later, at its end).  With a
+    budget of one square each call makes one search; the answer and the links do not depend on it."""
+    from types import SimpleNamespace
+
+    from ktsolve import shapes
+
+    board = shapes.rings(120, 120, width=10, balance="closed").board
+    real = core._kernels
+    per_call = []
+
+    def counting(n, deadline):
+        K = real(n, deadline)
+
+        def augment(*args):
+            counters = args[-1]
+            before = int(counters[1])
+            out = K.augment(*args)
+            per_call.append(int(counters[1]) - before)
+            return out
+
+        return SimpleNamespace(**{**vars(K), "augment": augment})
+
+    monkeypatch.setattr(core, "_kernels", counting)
+    got = []
+    for budget in (1 << 40, 1):
+        monkeypatch.setattr(core, "_REACHED_PER_CALL", budget)
+        per_call.clear()
+        tf = two_factor(board, closed=True, restore=False)
+        got.append((tf.status, tf.links.copy() if tf.links is not None else None,
+                    {k: v for k, v in tf.stats.items() if not k.endswith("_s")}, list(per_call)))
+    (status0, links0, stats0, calls0), (status1, links1, stats1, calls1) = got
+    assert stats0["searches"] > 50 and max(calls0) > 1  # the unbounded calls make many searches each
+    assert max(calls1) <= 1 and sum(calls1) == stats1["searches"]
+    assert status0 == status1 and stats0 == stats1
+    assert links0 is None and links1 is None or np.array_equal(links0, links1)
+
+
 def test_the_restoration_search_forests_leave_the_complete_search_little_to_cross_on_rings():
     """Rings 6 wide and 2 apart: the colours' surplus lies beyond thin links, and each complete search from a
     square the restoration left short crossed whole rings (104,733 squares reached at 520 x 520, 17.9 million
