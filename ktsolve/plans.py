@@ -332,7 +332,7 @@ def prove_plan(board: Board, spec: TourSpec) -> list[Step]:
 
 
 #: Longest account of one step in a plan's reason (a method's own reason is cut there).
-LEFT_CHARS = 240
+LEFT_CHARS = 320
 
 
 def left_of(stats: dict) -> str:

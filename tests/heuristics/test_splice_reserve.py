@@ -73,6 +73,11 @@ def test_where_the_second_attempt_has_no_time_the_repairs_keep_it_all(pieces_lef
     res = splice.solve_splice(KnightGraph(BOARD), TourSpec(closed=True), time_limit=3600)
     assert 3590 < pieces_left[0][0].remaining() <= 3600
     assert res.status is Status.UNKNOWN and res.stats.get("stopped")
+    # the unknown says that no second attempt was made, and why
+    reason = res.stats["reason"]
+    assert "no second attempt (" in reason and "s left after the exchanges, under twice the" in reason, reason
+    assert "repair" in reason and "so far" in reason  # the phase that was running, with its seconds
+    assert "running" not in res.stats
 
 
 def test_repair_clock_shares_the_calls_cancel_flag_and_compile_time():

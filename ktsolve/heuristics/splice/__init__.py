@@ -108,6 +108,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -241,7 +242,9 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
                 deadline.extend(warm() + warm_window(window_method))
                 res = run_steps(board, spec, deadline, progress, window_method, seed, said, reserve=True)
         except Stopped as stop:
-            res = unknown(_stopped_reason(stop, said), interrupted=stop.interrupted, stopped=True, **said)
+            reason = _stopped_reason(stop, said)
+            said.pop("running", None)
+            res = unknown(reason, interrupted=stop.interrupted, stopped=True, **said)
         if res.status is Status.UNKNOWN and res.stats.get("pocket") and not res.stats.get("stopped"):
             try:
                 res = pocket_attempt(board, spec, deadline, progress, window_method, seed, res)
@@ -253,16 +256,25 @@ def solve_splice(graph, spec: TourSpec, *, time_limit=None, progress=None, windo
     return res if window_method == "cpsat" else replace(res, seed=seed)
 
 
-def _stopped_reason(stop: Stopped, said: dict) -> str:
-    """Why an attempt was cut short, and what it had left: the pieces, or the moves short, and the phases' seconds.
+def _stopped_reason(stop: Stopped, said: dict, now: float | None = None) -> str:
+    """Why an attempt was cut short, and what it had left: the pieces, or the moves short, the phases' seconds
+    (the one that was running, ``said["running"]``: its name and start, with its seconds so far), and why no
+    second attempt followed when no time was kept for one.
 
     Examples
     --------
-    >>> _stopped_reason(Stopped("time limit", "repairing the pieces"), {"pieces": 12, "seconds": {"restore": 3.0}})
-    'the time limit ran out while repairing the pieces, with 12 pieces left (restore 3 s)'
+    >>> _stopped_reason(Stopped("time limit", "repairing the pieces"), {"pieces": 12, "seconds": {"restore": 3.0},
+    ...                 "running": ("repair", 10.0)}, now=15.5)
+    'the time limit ran out while repairing the pieces, with 12 pieces left (restore 3 s, repair 5.5 s so far)'
     """
     left = (f"{said['pieces']:,} pieces left" if "pieces" in said
             else f"{said['short']:,} moves short" if said.get("short") else "")
-    spent = ", ".join(f"{name.replace('_', ' ')} {sec:.3g} s" for name, sec in said.get("seconds", {}).items())
-    tail = f" ({spent})" if spent else ""
-    return f"{stop.describe()}{', with ' + left if left else ''}{tail}"
+    spent = [f"{name.replace('_', ' ')} {sec:.3g} s" for name, sec in said.get("seconds", {}).items()]
+    if "running" in said:
+        name, t = said["running"]
+        if name not in said.get("seconds", {}):
+            now = time.perf_counter() if now is None else now
+            spent.append(f"{name.replace('_', ' ')} {now - t:.3g} s so far")
+    tail = f" ({', '.join(spent)})" if spent else ""
+    after = f"; {said['no_second_attempt']}" if "no_second_attempt" in said else ""
+    return f"{stop.describe()}{', with ' + left if left else ''}{tail}{after}"

@@ -108,11 +108,13 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     if why:
         return unknown(why)
     t0 = time.perf_counter()
+    said["running"] = ("tour_of_full_board", t0)
     start = lay_tour(board, spec, deadline)
     if progress is not None:
         progress(1, 4)
     t1 = time.perf_counter()
     said["seconds"]["tour_of_full_board"] = round(t1 - t0, 3)
+    said["running"] = ("restore", t1)
     start = restore(board, spec, start, deadline)
     fstats = start.stats
     said["seconds"]["restore"] = round(time.perf_counter() - t1, 3)
@@ -124,6 +126,7 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
                        f"alternating paths, and {start.why}", **fstats)
     links, alive = start.links, start.alive
     t2 = time.perf_counter()
+    said["running"] = ("merge", t2)
     state = merge_pieces(links, alive, rows, cols, deadline=deadline)
     stats = {**fstats, **state.stats}
     said["seconds"]["merge"] = round(time.perf_counter() - t2, 3)
@@ -133,6 +136,11 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
         return unknown(_stuck_reason(board, stuck), cut_off=stuck, **stats)
     t3 = time.perf_counter()
     clock = repair_clock(deadline, SECOND_RESERVE * (t3 - t0)) if reserve else deadline
+    time_left = deadline.remaining()
+    if reserve and clock is deadline and time_left is not None:
+        said["no_second_attempt"] = (f"no second attempt ({time_left:.3g} s left after the exchanges, under twice "
+                                     f"the {SECOND_RESERVE * (t3 - t0):.3g} s it would need)")
+    said["running"] = ("repair", t3)
     job = Job(links, alive, rows, cols, clock, window_method, seed, said)
     try:
         state, repair = repair_pieces(job, state)
@@ -150,6 +158,7 @@ def run_steps(board: Board, spec: TourSpec, deadline: Deadline, progress, window
     if pieces > 1 and not spec.closed:
         stats["pocket"] = pocket_squares(state, alive, rows, cols, deadline)
     t4 = time.perf_counter()
+    said["running"] = ("walk", t4)
     stats["seconds"] = {"tour_of_full_board": round(t1 - t0, 3), "restore": round(t2 - t1, 3),
                         "merge": round(t3 - t2, 3), "repair": round(t4 - t3, 3)}
     labels = state.labels if state.labels is not None else np.empty(rows * cols, dtype=np.int32)
