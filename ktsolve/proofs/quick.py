@@ -221,32 +221,16 @@ def cut_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
                 f"still one path through all the other squares",
             )
     # Leaf blocks: groups hanging on the rest of the board by one square.
-    reached = order[1:count]
-    heads = reached[block[reached] == reached]
-    if heads.size < 2:
-        return None
-    leaves = heads[ncut[heads] == 1]
     fixed = [x for x in dict.fromkeys((s, e)) if x is not None]
     free_ends = 2 - len(fixed)
-    by_block = reached[np.argsort(block[reached], kind="stable")]
-    sorted_blocks = block[by_block]
-    groups = []
-    for b in leaves.tolist():
-        lo, hi = np.searchsorted(sorted_blocks, [b, b + 1])
-        members = by_block[lo:hi].tolist() + [int(parent[b])]
-        through = [w for w in members if parts[w] > 1]
-        inner = [w for w in members if parts[w] == 1]
-        if len(through) != 1 or not inner:
-            continue  # not a leaf after all (cannot happen on a connected graph)
-        holds = [x for x in fixed if x in inner]
-        groups.append((through[0], inner, bool(holds)))
-    loose = [g for g in groups if not g[2]]
+    loose = _loose_groups(order[:count], block, parent, parts, ncut, fixed, free_ends + 1)
     if len(loose) <= free_ends:
         return None
     shown = loose[: free_ends + 1]
     pieces = [
-        f"{{{listing([square_name(graph, w) for w in sorted(inner)], len(inner), 4)}}} through {square_name(graph, x)}"
-        for x, inner, _ in shown
+        f"{{{listing([square_name(graph, w) for w in np.sort(inner)[:4]], len(inner), 4)}}} through "
+        f"{square_name(graph, x)}"
+        for x, inner in shown
     ]
     if fixed:
         fixed_txt = " and ".join(square_name(graph, x) for x in fixed)
@@ -267,12 +251,48 @@ def cut_proof(graph: KnightGraph, spec: TourSpec) -> Proof | None:
         argument="cut square",
         evidence={
             "groups": [
-                {"through": square_name(graph, x), "square": square_name(graph, min(inner)), "size": len(inner)}
-                for x, inner, _ in shown
+                {"through": square_name(graph, x), "square": square_name(graph, int(inner.min())),
+                 "size": int(inner.size)}
+                for x, inner in shown
             ],
             "fixed_ends": [square_name(graph, x) for x in fixed],
         },
     )
+
+
+def _loose_groups(order, block, parent, parts, ncut, fixed: list[int], most: int) -> list[tuple[int, np.ndarray]]:
+    """The first ``most`` leaf groups (in preorder of their blocks' heads) that hold no fixed end: each as its
+    one cut square and the squares inside it (an array).
+
+    ``order`` is the depth-first search's preorder (the root first, which heads no block).  A leaf block
+    is a block met by one cut square of the rest (``ncut == 1``); its group is the block's squares and its
+    head's parent, and it counts when exactly one of them is a cut square and some are not.  The members of
+    every block are counted at once (``numpy.bincount``), so the work is linear in the squares however
+    large the blocks; only the groups returned are gathered.
+    """
+    root, reached = int(order[0]), order[1:]
+    heads = reached[block[reached] == reached]
+    if heads.size < 2:
+        return []
+    leaves = heads[ncut[heads] == 1]
+    n = block.size
+    of = block[reached]
+    is_cut = parts[reached] > 1
+    through = np.bincount(of[is_cut], minlength=n)
+    inner = np.bincount(of, minlength=n) - through
+    up_cut = parts[parent[leaves]] > 1
+    leaves = leaves[(through[leaves] + up_cut == 1) & (inner[leaves] + ~up_cut > 0)]
+    loose = []
+    for b in leaves.tolist():
+        up = int(parent[b])
+        if any(parts[x] == 1 and (x == up or (x != root and block[x] == b)) for x in fixed):
+            continue  # the group holds a fixed end of the tour
+        members = np.append(reached[of == b], up)
+        cut_at = members[parts[members] > 1]
+        loose.append((int(cut_at[0]), members[parts[members] == 1]))
+        if len(loose) == most:
+            break
+    return loose
 
 
 def _split_proof(graph: KnightGraph, v: int, why: str) -> Proof:

@@ -271,6 +271,45 @@ def test_cut_square_open_variants():
     assert {"groups", "three parts"} <= kinds
 
 
+def _leaf_groups_by_networkx(g: KnightGraph, fixed: list[int]) -> set:
+    """The loose leaf groups, read off networkx's blocks: a block with one articulation point, as that point
+    and the block's other squares, when none of those is a fixed end."""
+    nxg = g.to_networkx()
+    cut = set(nx.articulation_points(nxg))
+    groups = set()
+    for block in nx.biconnected_components(nxg):
+        through = block & cut
+        inner = block - cut
+        if len(through) == 1 and inner and not inner & set(fixed):
+            groups.add((next(iter(through)), frozenset(inner)))
+    return groups
+
+
+def test_the_leaf_groups_are_networkx_s_leaf_blocks():
+    """quick._loose_groups (block members counted at once) against networkx's biconnected components, on
+    random holed boards with cut squares, with and without fixed ends."""
+    from ktsolve.proofs.quick import _loose_groups
+
+    rng = np.random.default_rng(28)
+    compared = with_groups = 0
+    for _ in range(600):
+        b = random_board(rng, 3, 9, 0.3)
+        g = KnightGraph(b)
+        if g.n < 3 or not nx.is_connected(g.to_networkx()):
+            continue
+        alive = np.ones(g.indices.size, dtype=np.uint8)
+        disc, low, parent, order, count = K.lowpoint_dfs(g.indptr, g.indices, alive, 0)
+        parts, block, ncut = K.blocks(disc, low, parent, order, count)
+        fixed = sorted({int(x) for x in rng.integers(g.n, size=int(rng.integers(0, 3)))})
+        got = _loose_groups(order[:count], block, parent, parts, ncut, fixed, g.n)
+        want = _leaf_groups_by_networkx(g, fixed)
+        assert {(x, frozenset(inner)) for x, inner in got} == want, (b, fixed)
+        assert len(got) == len(want)
+        compared += 1
+        with_groups += bool(want)
+    assert compared >= 300 and with_groups >= 50
+
+
 def test_full_boards_from_5x5_are_2_connected():
     """The base case and the first sizes of the argument in proofs._full_and_2_connected."""
     for m in range(5, 13):
