@@ -88,6 +88,28 @@ def test_banded_build_matches_the_reference_across_many_bands(monkeypatch):
             assert g.colour.tolist() == ((want[:, 0] + want[:, 1]) % 2).tolist()
             assert g.degree.tolist() == [len(ref[i]) for i in range(g.n)]
             assert all(g.neighbours(i).tolist() == ref[i] for i in range(g.n))
+            want_edges = sorted((u, v) for u in range(g.n) for v in ref[u] if u < v)
+            assert g.edges().dtype == np.int32 and sorted(map(tuple, g.edges().tolist())) == want_edges
+
+
+def test_the_moves_are_listed_in_bands_against_the_clock(monkeypatch):
+    """graph.edges in bands of 10 squares: every band looks at the deadline, and the list is the same."""
+    import ktsolve.graph as graph_module
+    from ktsolve.driver import Deadline, Stopped
+
+    g = KnightGraph(Board(40, 40, holes=[(0, 0)]))
+    whole = g.edges()
+    monkeypatch.setattr(graph_module, "BAND_SQUARES", 10)
+    looks = []
+
+    class Clock(Deadline):
+        def check(self, phase=""):
+            looks.append(phase)
+
+    assert np.array_equal(g.edges(Clock(None)), whole)
+    assert looks == ["listing the knight graph's moves"] * 160
+    with pytest.raises(Stopped, match="the time limit ran out while listing the knight graph's moves"):
+        g.edges(Deadline(1e-9, t0=0.0))
 
 
 def test_build_stops_at_the_deadline_and_keeps_nothing(monkeypatch):

@@ -27,7 +27,8 @@ from numba import njit
 from .._grid_kernels import NONE, step
 
 __all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "closed_components", "component_labels",
-           "network_csr", "drop_lost_pairs", "off_matchings", "matching_from_factor"]
+           "csr_count", "csr_place", "csr_sort_rows", "csr_twins", "drop_lost_pairs", "off_matchings",
+           "matching_from_factor"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
 # (ktsolve.race), and a kernel that holds the interpreter would stop the other lane for its whole call.
@@ -458,47 +459,53 @@ def closed_components(indptr, indices, side, match, comp, ncomp):
 
 
 @njit(cache=True, nogil=True)
-def network_csr(src, dst, n):
-    """The CSR arrays of the undirected edges ``(src[i], dst[i])`` on ``n`` nodes, both directions.
-
-    Returns ``(indptr, indices, rows, twin)``: each node's row lists its neighbours in increasing order,
-    ``rows[p]`` is the node of entry ``p`` and ``twin[p]`` the entry of the reverse move (found by binary
-    search in the other end's sorted row).  The same arrays as sorting every directed edge by
-    ``(source, target)``, in linear time: a counting sort by source, then each row sorted on its own (rows
-    are short, but for the extra squares of an open tour).
-    """
-    m = src.size
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    for i in range(m):
+def csr_count(src, dst, indptr, a, b):
+    """Edges ``a .. b - 1`` counted into ``indptr[v + 1]`` at both their ends: the first of the four passes that
+    build the matching proof's network (:func:`ktsolve.proofs.matching.network_csr`), each by ranges."""
+    for i in range(a, b):
         indptr[src[i] + 1] += 1
         indptr[dst[i] + 1] += 1
-    for v in range(n):
-        indptr[v + 1] += indptr[v]
-    fill = indptr[:n].copy()
-    indices = np.empty(2 * m, dtype=np.int32)
-    for i in range(m):
+    return b - a
+
+
+@njit(cache=True, nogil=True)
+def csr_place(src, dst, indices, fill, a, b):
+    """Edges ``a .. b - 1`` placed in both their ends' rows at ``fill`` (the second pass)."""
+    for i in range(a, b):
         u, v = src[i], dst[i]
         indices[fill[u]] = v
         fill[u] += 1
         indices[fill[v]] = u
         fill[v] += 1
-    rows = np.empty(2 * m, dtype=np.int32)
-    for v in range(n):
+    return b - a
+
+
+@njit(cache=True, nogil=True)
+def csr_sort_rows(indptr, indices, rows, a, b):
+    """Rows of nodes ``a .. b - 1`` sorted, and ``rows[p]`` set to the node of entry ``p`` (the third pass:
+    rows are short, but for the extra squares of an open tour)."""
+    for v in range(a, b):
         lo, hi = indptr[v], indptr[v + 1]
         if hi - lo > 32:
             indices[lo:hi] = np.sort(indices[lo:hi])
         else:
-            for a in range(lo + 1, hi):  # insertion sort: rows of at most eight knight's moves
-                x = indices[a]
-                b = a - 1
-                while b >= lo and indices[b] > x:
-                    indices[b + 1] = indices[b]
-                    b -= 1
-                indices[b + 1] = x
+            for c in range(lo + 1, hi):  # insertion sort: rows of at most eight knight's moves
+                x = indices[c]
+                d = c - 1
+                while d >= lo and indices[d] > x:
+                    indices[d + 1] = indices[d]
+                    d -= 1
+                indices[d + 1] = x
         for p in range(lo, hi):
             rows[p] = v
-    twin = np.empty(2 * m, dtype=np.int32)
-    for p in range(2 * m):
+    return b - a
+
+
+@njit(cache=True, nogil=True)
+def csr_twins(indptr, indices, rows, twin, a, b):
+    """``twin[p]``, the entry of the reverse move, for entries ``a .. b - 1`` (the last pass: a binary search
+    in the other end's sorted row)."""
+    for p in range(a, b):
         u, v = rows[p], indices[p]
         lo, hi = indptr[v], indptr[v + 1]
         while lo < hi:
@@ -508,7 +515,7 @@ def network_csr(src, dst, n):
             else:
                 hi = mid
         twin[p] = lo
-    return indptr, indices, rows, twin
+    return b - a
 
 
 @njit(cache=True, nogil=True)

@@ -22,6 +22,10 @@ from ._common import PY_MAX, SHOW, colour_names, count, kernel, listing, spec_no
 __all__ = ["matching_proof"]
 
 # ---------------------------------------------------------------------- the matching proof
+#: What a stop while the network is built names.
+NETWORK_PHASE = "building the matching proof's network"
+
+
 class _Network:
     """The graph a closed tour must cover: the board, plus extra squares closing an open tour.
 
@@ -31,17 +35,20 @@ class _Network:
     reverse of entry ``p``.
     """
 
-    def __init__(self, graph: KnightGraph, extra: list[dict], forced: list[tuple[int, int]], explain: str):
+    def __init__(self, graph: KnightGraph, extra: list[dict], forced: list[tuple[int, int]], explain: str,
+                 clock: Deadline | None = None):
         self.graph = graph
         self.n_squares = graph.n
         self.extra = extra
         self.n = graph.n + len(extra)
         self.explain = explain
+        clock = Deadline.of(clock)  # looked at between the parts of the build (each under 0.5 s at 10^7 squares)
         side = np.empty(self.n, dtype=np.int32)
         side[: graph.n] = graph.colour
         # int32 throughout (the nodes number fewer than 2^31), and the graph's own edges as they are when no
         # extra square joins them: at 10^7 squares every copy of the moves in int64 cost 0.6 GB
-        edges = graph.edges()
+        clock.check(NETWORK_PHASE)
+        edges = graph.edges(clock)
         parts = [edges]
         for k, x in enumerate(extra):
             side[graph.n + k] = x["side"]
@@ -51,9 +58,12 @@ class _Network:
             parts.append(np.array([[graph.n, graph.n + 1]], dtype=np.int32))
         if extra:
             edges = np.concatenate(parts)
-        # every directed move sorted by (source, target), and each move's reverse (kernel on large networks)
-        csr = kernel("network_csr", self.n)(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
-                                           self.n)
+        clock.check(NETWORK_PHASE)
+        src, dst = np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1])
+        del edges, parts
+        # every directed move sorted by (source, target), and each move's reverse
+        csr = network_csr(src, dst, self.n, clock)
+        del src, dst
         self.indptr, self.indices, self.src, self.twin = csr
         # read-only like the knight graph's own arrays, so the kernels they go to (shared with the quick
         # proofs) compile once: numba compiles a writable and a read-only array as two signatures
@@ -89,8 +99,43 @@ class _Network:
         return lo + int(k[0]) if k.size else -1
 
 
-def _closing_network(graph: KnightGraph, spec: TourSpec) -> _Network | None:
-    """The network whose closed tours are the tours asked for, or None when colours already forbid them."""
+def network_csr(src, dst, n: int, clock: Deadline | None = None, *, compiled: bool | None = None):
+    """The CSR arrays of the undirected edges ``(src[i], dst[i])`` on ``n`` nodes, both directions.
+
+    Returns ``(indptr, indices, rows, twin)``, int32: each node's row lists its neighbours in increasing
+    order, ``rows[p]`` is the node of entry ``p`` and ``twin[p]`` the entry of the reverse move.  The same
+    arrays as sorting every directed edge by ``(source, target)``, in linear time: a counting sort by
+    source, then each row sorted on its own, then each entry's reverse found by binary search in the other
+    end's row.  The four passes (kernels of :mod:`._kernels`) run range by range, ``clock`` checked between
+    ranges (:func:`~ktsolve.factor.chunks.in_chunks`): on 10^7 squares they take about two seconds, which a
+    race's cancel would otherwise wait for.  The kernels run compiled above :data:`PY_MAX` nodes (or as
+    ``compiled`` says), as plain Python below.
+    """
+    from ..factor.chunks import in_chunks
+
+    phase = NETWORK_PHASE
+    clock = Deadline.of(clock)
+    m = src.size
+    size = n if compiled is None else (PY_MAX + 1 if compiled else 0)
+    counting, place, sort_rows, twins = (kernel(name, size) for name in ("csr_count", "csr_place", "csr_sort_rows",
+                                                                       "csr_twins"))
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    in_chunks(m, lambda a, b: counting(src, dst, indptr, a, b), clock, phase, first=1 << 16)
+    np.cumsum(indptr, out=indptr)
+    fill = indptr[:n].copy()
+    indices = np.empty(2 * m, dtype=np.int32)
+    in_chunks(m, lambda a, b: place(src, dst, indices, fill, a, b), clock, phase, first=1 << 16)
+    del fill
+    rows = np.empty(2 * m, dtype=np.int32)
+    in_chunks(n, lambda a, b: sort_rows(indptr, indices, rows, a, b), clock, phase, first=1 << 16)
+    twin = np.empty(2 * m, dtype=np.int32)
+    in_chunks(2 * m, lambda a, b: twins(indptr, indices, rows, twin, a, b), clock, phase, first=1 << 16)
+    return indptr, indices, rows, twin
+
+
+def _closing_network(graph: KnightGraph, spec: TourSpec, clock: Deadline | None = None) -> _Network | None:
+    """The network whose closed tours are the tours asked for, or None when colours already forbid them;
+    ``clock`` is looked at while its arrays are built."""
     n = graph.n
     even, odd = graph.board.colour_counts()
     s, e = spec_nodes(graph, spec)
@@ -104,7 +149,7 @@ def _closing_network(graph: KnightGraph, spec: TourSpec) -> _Network | None:
             if e not in graph.neighbours(s):
                 return None
             forced.append((s, e))
-        return _Network(graph, [], forced, "")
+        return _Network(graph, [], forced, "", clock)
     if n < 3 or abs(even - odd) > 1:
         return None
     fixed = [x for x in dict.fromkeys((s, e)) if x is not None]
@@ -130,7 +175,7 @@ def _closing_network(graph: KnightGraph, spec: TourSpec) -> _Network | None:
             + (f" (the tour uses the move *-{graph.name(fixed[0])})" if len(fixed) == 1 else "")
             + "; that gives a closed tour of the board plus *, so it is enough to show that none exists."
         )
-        return _Network(graph, extra, forced, explain)
+        return _Network(graph, extra, forced, explain, clock)
     # Equal colour counts: the ends have opposite colours.
     if len(fixed) == 2 and colour[fixed[0]] == colour[fixed[1]]:
         return None
@@ -156,7 +201,7 @@ def _closing_network(graph: KnightGraph, spec: TourSpec) -> _Network | None:
         f"*1-*2 and {'those to ' + ' and '.join(graph.name(x) for x in fixed) if fixed else 'one move from each'}"
         f", so it is enough to show that the board plus *1 and *2 has no closed tour using these moves."
     )
-    return _Network(graph, extra, forced, explain)
+    return _Network(graph, extra, forced, explain, clock)
 
 
 class _Stop(Exception):
@@ -526,7 +571,7 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
     if left is not None and _setup_seconds(graph.n) > left:
         raise Stopped("time limit", phase)  # it would not look at the clock before the time is up
     clock = start(graph.n, time_limit)
-    net = _closing_network(graph, spec)
+    net = _closing_network(graph, spec, clock)
     if net is None:
         return None
     prover = _MatchingProver(net)

@@ -129,11 +129,17 @@ def test_matching_and_alternating_components_match_references(compiled):
     assert checked >= 10
 
 
+@pytest.mark.parametrize("one_by_one", [False, True])
 @pytest.mark.parametrize("compiled", [True, False])
-def test_network_csr_matches_sorting_every_directed_move(compiled):
-    """The matching proof's network: the same arrays as a lexicographic sort and a search for each twin."""
+def test_network_csr_matches_sorting_every_directed_move(monkeypatch, compiled, one_by_one):
+    """The matching proof's network: the same arrays as a lexicographic sort and a search for each twin, its
+    four passes run whole or in ranges of one item (as against a clock)."""
+    from ktsolve.factor import chunks
+    from ktsolve.proofs.matching import network_csr
+
+    if one_by_one:
+        monkeypatch.setattr(chunks, "MOST", 1)
     rng = np.random.default_rng(11)
-    build = K.network_csr if compiled else K.network_csr.py_func
     for trial in range(40):
         n = int(rng.integers(2, 60))
         pairs = {tuple(sorted(rng.choice(n, size=2, replace=False).tolist())) for _ in range(int(rng.integers(1, 4 * n)))}
@@ -141,7 +147,8 @@ def test_network_csr_matches_sorting_every_directed_move(compiled):
             pairs |= {(int(v), n - 1) for v in rng.choice(n - 1, size=min(n - 1, 40), replace=False)}
         edges = np.array(sorted(pairs), dtype=np.int32)  # int32, as the proof gives them (one compiled signature)
         edges = edges[rng.permutation(len(edges))]
-        indptr, indices, rows, twin = build(edges[:, 0].copy(), edges[:, 1].copy(), n)
+        indptr, indices, rows, twin = network_csr(edges[:, 0].copy(), edges[:, 1].copy(), n, compiled=compiled)
+        assert {a.dtype for a in (indptr, indices, rows, twin)} == {np.dtype(np.int32)}
         edges = edges.astype(np.int64)  # the keys below exceed int32 on no board here, but are computed in int64
         src = np.concatenate([edges[:, 0], edges[:, 1]])
         dst = np.concatenate([edges[:, 1], edges[:, 0]])
