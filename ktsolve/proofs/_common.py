@@ -40,7 +40,7 @@ def _kernel_calls() -> None:
     k.blocks(*k.lowpoint_dfs(indptr, indices, alive, 0))
     # the matching proof's network: its arrays read-only like the graph's (one signature per kernel)
     edges = graph.edges()
-    from .matching import network_csr
+    from .network import network_csr
 
     net_indptr, net_indices, _, _ = network_csr(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
                                                 n, compiled=True)

@@ -461,7 +461,7 @@ def closed_components(indptr, indices, side, match, comp, ncomp):
 @njit(cache=True, nogil=True)
 def csr_count(src, dst, indptr, a, b):
     """Edges ``a .. b - 1`` counted into ``indptr[v + 1]`` at both their ends: the first of the four passes that
-    build the matching proof's network (:func:`ktsolve.proofs.matching.network_csr`), each by ranges."""
+    build the matching proof's network (:func:`ktsolve.proofs.network.network_csr`), each by ranges."""
     for i in range(a, b):
         indptr[src[i] + 1] += 1
         indptr[dst[i] + 1] += 1

@@ -18,14 +18,11 @@ from ..graph import KnightGraph
 from ..result import Proof
 from ..tour import TourSpec
 from ._common import PY_MAX, SHOW, colour_names, count, kernel, listing, spec_nodes, start
+from .network import NETWORK_PHASE, network_csr
 
 __all__ = ["matching_proof"]
 
 # ---------------------------------------------------------------------- the matching proof
-#: What a stop while the network is built names.
-NETWORK_PHASE = "building the matching proof's network"
-
-
 class _Network:
     """The graph a closed tour must cover: the board, plus extra squares closing an open tour.
 
@@ -62,7 +59,7 @@ class _Network:
         src, dst = np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1])
         del edges, parts
         # every directed move sorted by (source, target), and each move's reverse
-        csr = network_csr(src, dst, self.n, clock)
+        csr = network_csr(src, dst, self.n, clock, compiled=self.n > PY_MAX)
         del src, dst
         self.indptr, self.indices, self.src, self.twin = csr
         # read-only like the knight graph's own arrays, so the kernels they go to (shared with the quick
@@ -97,40 +94,6 @@ class _Network:
         lo, hi = int(self.indptr[u]), int(self.indptr[u + 1])
         k = np.flatnonzero(self.indices[lo:hi] == v)
         return lo + int(k[0]) if k.size else -1
-
-
-def network_csr(src, dst, n: int, clock: Deadline | None = None, *, compiled: bool | None = None):
-    """The CSR arrays of the undirected edges ``(src[i], dst[i])`` on ``n`` nodes, both directions.
-
-    Returns ``(indptr, indices, rows, twin)``, int32: each node's row lists its neighbours in increasing
-    order, ``rows[p]`` is the node of entry ``p`` and ``twin[p]`` the entry of the reverse move.  The same
-    arrays as sorting every directed edge by ``(source, target)``, in linear time: a counting sort by
-    source, then each row sorted on its own, then each entry's reverse found by binary search in the other
-    end's row.  The four passes (kernels of :mod:`._kernels`) run range by range, ``clock`` checked between
-    ranges (:func:`~ktsolve.factor.chunks.in_chunks`): on 10^7 squares they take about two seconds, which a
-    race's cancel would otherwise wait for.  The kernels run compiled above :data:`PY_MAX` nodes (or as
-    ``compiled`` says), as plain Python below.
-    """
-    from ..factor.chunks import in_chunks
-
-    phase = NETWORK_PHASE
-    clock = Deadline.of(clock)
-    m = src.size
-    size = n if compiled is None else (PY_MAX + 1 if compiled else 0)
-    counting, place, sort_rows, twins = (kernel(name, size) for name in ("csr_count", "csr_place", "csr_sort_rows",
-                                                                       "csr_twins"))
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    in_chunks(m, lambda a, b: counting(src, dst, indptr, a, b), clock, phase, first=1 << 16)
-    np.cumsum(indptr, out=indptr)
-    fill = indptr[:n].copy()
-    indices = np.empty(2 * m, dtype=np.int32)
-    in_chunks(m, lambda a, b: place(src, dst, indices, fill, a, b), clock, phase, first=1 << 16)
-    del fill
-    rows = np.empty(2 * m, dtype=np.int32)
-    in_chunks(n, lambda a, b: sort_rows(indptr, indices, rows, a, b), clock, phase, first=1 << 16)
-    twin = np.empty(2 * m, dtype=np.int32)
-    in_chunks(2 * m, lambda a, b: twins(indptr, indices, rows, twin, a, b), clock, phase, first=1 << 16)
-    return indptr, indices, rows, twin
 
 
 def _closing_network(graph: KnightGraph, spec: TourSpec, clock: Deadline | None = None) -> _Network | None:

@@ -8,7 +8,7 @@ import pytest
 from ktsolve.generate import random_holed_board
 from ktsolve.graph import KnightGraph
 from ktsolve.proofs import _kernels as K
-from ktsolve.proofs.matching import network_csr
+from ktsolve.proofs.network import network_csr
 
 
 def _network(seed: int):

@@ -135,7 +135,7 @@ def test_network_csr_matches_sorting_every_directed_move(monkeypatch, compiled, 
     """The matching proof's network: the same arrays as a lexicographic sort and a search for each twin, its
     four passes run whole or in ranges of one item (as against a clock)."""
     from ktsolve.factor import chunks
-    from ktsolve.proofs.matching import network_csr
+    from ktsolve.proofs.network import network_csr
 
     if one_by_one:
         monkeypatch.setattr(chunks, "MOST", 1)
