@@ -39,7 +39,7 @@ class _Network:
         self.extra = extra
         self.n = graph.n + len(extra)
         self.explain = explain
-        clock = Deadline.of(clock)  # looked at between the parts of the build (each under 0.5 s at 10^7 squares)
+        clock = Deadline.of(clock)  # looked at between the parts of the build
         side = np.empty(self.n, dtype=np.int32)
         side[: graph.n] = graph.colour
         # int32 throughout (the nodes number fewer than 2^31), and the graph's own edges as they are when no
@@ -99,6 +99,7 @@ class _Network:
 def _closing_network(graph: KnightGraph, spec: TourSpec, clock: Deadline | None = None) -> _Network | None:
     """The network whose closed tours are the tours asked for, or None when colours already forbid them;
     ``clock`` is looked at while its arrays are built."""
+    graph.build(clock, coords=True)  # the colours (from the coordinates) in bands, against the clock too
     n = graph.n
     even, odd = graph.board.colour_counts()
     s, e = spec_nodes(graph, spec)

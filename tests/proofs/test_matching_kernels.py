@@ -105,3 +105,22 @@ def test_building_the_network_looks_at_the_clock_between_ranges(monkeypatch, int
         matching.matching_proof(graph, TourSpec(closed=True), time_limit=Clock(None))
     assert stop.value.reason == ("interrupted" if interrupted else "time limit")
     assert looks.count("building the matching proof's network") == 20
+
+
+def test_the_matching_proof_builds_the_graph_and_its_colours_against_the_clock():
+    """On a graph whose arrays are not built yet, the matching proof builds them (the colours too) in bands,
+    looking at the clock, and keeps none of a build that was stopped."""
+    from ktsolve.driver import Deadline, Stopped
+    from ktsolve.proofs import matching
+    from ktsolve.tour import TourSpec
+
+    graph = KnightGraph(random_holed_board(12, 14, 0.15, closed=True, seed=2))
+
+    class Clock(Deadline):
+        def check(self, phase=""):
+            if phase == "building the knight graph":
+                raise Stopped("time limit", phase)
+
+    with pytest.raises(Stopped, match="building the knight graph"):
+        matching.matching_proof(graph, TourSpec(closed=True), time_limit=Clock(None))
+    assert "colour" not in graph.__dict__ and "coords" not in graph.__dict__
