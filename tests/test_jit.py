@@ -342,5 +342,5 @@ def test_two_lanes_compiling_at_once_count_once():
     elapsed = time.perf_counter() - t0
     summed = {"compile_s": 0.8, "reason": "the time limit ran out"}
     settled = jit.settle_compile(summed, elapsed)
-    assert 0.4 <= settled["compile_s"] <= elapsed < 0.8 + 0.5
+    assert 0.4 <= settled["compile_s"] <= round(elapsed, 3) + 0.001 and elapsed < 0.8 + 0.5  # compile_s is rounded to ms
     assert f"took {settled['compile_s']:.3g} s" in settled["reason"]
