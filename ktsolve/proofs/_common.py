@@ -50,8 +50,9 @@ def _kernel_calls() -> None:
     match = np.full(n, -1, dtype=np.int32)
     k.hopcroft_karp(net_indptr, net_indices, alive, side, match)
     k.drop_lost_pairs(net_indptr, net_indices, alive, side, match)
-    comp, _ = k.alternating_scc(net_indptr, net_indices, alive, side, match)
+    comp, level = k.alternating_scc(net_indptr, net_indices, alive, side, match)
     k.off_matchings(net_indptr, net_indices, alive, side, match, comp)
+    k.other_side_levels(net_indptr, net_indices, alive, side, level)
     # the tight sets of an open tour (ktsolve.proofs.ends): the graph's own arrays, a matching of them
     k.closed_components(indptr, indices, side, match, comp, int(comp.max()) + 1)
     links = np.full((n, 2), NONE, dtype=np.int8)

@@ -13,7 +13,8 @@ board of millions of squares cannot hit a recursion limit.
 * :func:`hopcroft_karp`: maximum bipartite matching (Hopcroft & Karp 1973);
 * :func:`alternating_scc`: strongly connected components of the alternating
   graph of a perfect matching (the Dulmage-Mendelsohn decomposition) and the
-  levels used by the matching proof.
+  levels used by the matching proof;
+* :func:`other_side_levels`: the same tight sets named from the other colour.
 
 The readable pure-Python references these are tested against live in
 ``tests/proofs/test_proofs.py``.
@@ -28,6 +29,7 @@ from .._grid_kernels import NONE, step
 
 __all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "closed_components", "component_labels",
            "csr_count", "csr_place", "csr_sort_rows", "csr_twins", "drop_lost_pairs", "off_matchings",
+           "other_side_levels",
            "matching_from_factor"]
 
 # nogil=True on every kernel: the proofs run in a lane of their own beside the constructions
@@ -430,6 +432,39 @@ def off_matchings(indptr, indices, alive, side, match, comp):
                         out[k] = p
                     k += 1
         count = k
+    return out
+
+
+@njit(cache=True, nogil=True)
+def other_side_levels(indptr, indices, alive, side, level):
+    """The levels of the ``side == 1`` squares that name, from that side, the tight sets that ``level`` names
+    on side 0 (int32; 0 on side 0).
+
+    With a perfect matching of the live moves and ``S_k`` the side-0 squares
+    of level ``>= k`` (tight: as many neighbours as squares), the side-1
+    squares with no neighbour in ``S_k`` are tight too, their neighbours are
+    exactly the side-0 squares outside ``S_k``, and the moves between the two
+    sets' outsides are the same moves.  A side-1 square gets ``top - m``,
+    where ``top`` is the highest level and ``m`` the highest level among its
+    live neighbours (0 when none): it lies in ``top - m`` of those sets.  The
+    matching proof names whichever side is shorter.
+    """
+    n = indptr.size - 1
+    top = 0
+    for v in range(n):
+        if side[v] == 0 and level[v] > top:
+            top = level[v]
+    out = np.zeros(n, dtype=np.int32)
+    for b in range(n):
+        if side[b] != 1:
+            continue
+        m = 0
+        for p in range(indptr[b], indptr[b + 1]):
+            if alive[p] == 1:
+                a = indices[p]
+                if side[a] == 0 and level[a] > m:
+                    m = level[a]
+        out[b] = top - m
     return out
 
 

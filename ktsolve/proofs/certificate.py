@@ -40,10 +40,11 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
 
     The checker rebuilds the network from the question (not from the
     evidence), then replays every step with plain sets: each Hall step must
-    come with levels whose level sets are tight (the ``side0`` squares of
-    level ``>= k`` have exactly as many neighbours as they are) and may only
-    delete moves ``a - b`` where ``b`` has a neighbour of level higher than
-    ``a``'s; each forcing step must find exactly the moves it names; and the
+    come with levels whose level sets are tight (the squares of level
+    ``>= k`` have exactly as many neighbours as they are; the levels are of
+    ``side0`` squares, or of the other side's when the step's
+    ``levels_side`` is 1) and may only delete moves ``a - b`` where ``b`` has
+    a neighbour of level higher than ``a``'s; each forcing step must find exactly the moves it names; and the
     conclusion must hold of what is left.  It uses no matching algorithm, so
     a bug in the prover cannot hide in it.
     """
@@ -136,19 +137,23 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     for step in ev["steps"]:
         kind = step["step"]
         if kind == "hall":
-            level = {v: 0 for v in nodes if side[v] == 0}
+            # the sets are named on side 0, or on side 1 when the step says so (the finder names the shorter)
+            on = step.get("levels_side", 0)
+            if type(on) is not int or on not in (0, 1):
+                raise ValueError(f"levels_side {str(on)[:20]!r} is not 0 or 1")
+            level = {v: 0 for v in nodes if side[v] == on}
             for k, names in step["levels"].items():
                 # levels are whole numbers from 1 up: the squares of level >= k form a tight set for each
-                # k >= 1, and level 0 (every square not named) is the outside of them all
+                # k >= 1, and level 0 (every square not on) is the outside of them all
                 if not (isinstance(k, (str, int)) and str(k).isdigit() and int(k) >= 1):
                     raise ValueError(f"level {str(k)[:20]!r} is not a whole number from 1 up")
                 for name in names:
                     v = node(name)
-                    if side[v] != 0:
-                        raise ValueError(f"{name} is not on side 0")
+                    if side[v] != on:
+                        raise ValueError(f"{name} is not on side {on}")
                     level[v] = int(k)
             top = max(level.values(), default=0)
-            maxlev = {b: max((level[a] for a in adj[b]), default=-1) for b in nodes if side[b] == 1}
+            maxlev = {b: max((level[a] for a in adj[b]), default=-1) for b in nodes if side[b] != on}
             for k in range(1, top + 1):
                 n_s = sum(1 for a in level if level[a] >= k)
                 n_t = sum(1 for b in maxlev if maxlev[b] >= k)
@@ -156,7 +161,7 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
                     raise ValueError(f"the squares of level >= {k} are {n_s} with {n_t} neighbours: not tight")
             for pair in step["deleted"]:
                 a, b = edge(pair)
-                if side[a] != 0:
+                if side[a] != on:
                     a, b = b, a
                 if not level[a] < maxlev[b]:
                     raise ValueError(f"{pair[0]}-{pair[1]} is not excluded by a tight set")

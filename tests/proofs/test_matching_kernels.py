@@ -124,3 +124,31 @@ def test_the_matching_proof_builds_the_graph_and_its_colours_against_the_clock()
     with pytest.raises(Stopped, match="building the knight graph"):
         matching.matching_proof(graph, TourSpec(closed=True), time_limit=Clock(None))
     assert "colour" not in graph.__dict__ and "coords" not in graph.__dict__
+
+
+def _other_side_by_sets(indices, src, alive, side, level):
+    """The side-1 levels from their definition: a square is in the k-th set from the top (k = 1 .. top) when
+    no live move joins it to a side-0 square of level >= top + 1 - k."""
+    top = int(level[side == 0].max(initial=0))
+    out = np.zeros(side.size, dtype=np.int32)
+    for k in range(1, top + 1):
+        reached = np.zeros(side.size, dtype=bool)
+        live = (alive == 1) & (side[src] == 0) & (level[src] >= top + 1 - k)
+        reached[indices[live]] = True
+        out[(side == 1) & ~reached] += 1
+    return out
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_other_side_levels_match_their_definition(seed, compiled):
+    indptr, indices, src, alive, side, match = _network(seed)
+    other = K.other_side_levels if compiled else K.other_side_levels.py_func
+    # both directions of a move live or dead alike, as the matching proof keeps them
+    alive &= alive[np.lexsort((src, indices))]
+    # the definition needs no perfect matching: levels of every height, at random
+    rng = np.random.default_rng(200 + seed)
+    level = np.where(side == 0, rng.integers(0, 5, side.size), 0).astype(np.int32)
+    got = other(indptr, indices, alive, side, level)
+    assert got.dtype == np.int32
+    assert np.array_equal(got, _other_side_by_sets(indices, src, alive, side, level))

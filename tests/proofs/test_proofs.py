@@ -14,6 +14,7 @@ from ktsolve.request import make_spec
 from ktsolve.proofs import _kernels as K
 from ktsolve import Proof, proofs
 from ktsolve.proofs.quick import _full_and_2_connected
+from ktsolve.proofs._common import colour_names
 from ktsolve.proofs import (
     check_matching_proof,
     cut_proof,
@@ -373,6 +374,64 @@ def test_matching_proof_text_says_what_and_why():
     assert ev["excluded"] == 1996
     assert len(ev["steps"][0]["deleted"]) == 1996
     assert sum(len(v) for v in ev["steps"][0]["levels"].values()) == 1000
+
+
+def _pair_proof(size=40):
+    from ktsolve.shapes import planted
+
+    g = KnightGraph(planted(size, size, "pair", balance="closed").board)
+    return g, matching_proof(g, spec(closed=True))
+
+
+def test_a_hall_step_names_its_tight_sets_from_the_smaller_colour():
+    """On the pair board the tight sets the matching finds first hold every square of one colour but two;
+    the same sets seen from the other colour are the two squares of the pair.  The step names those, says
+    which colour with ``levels_side``, and checks; named from side 0 it would name hundreds."""
+    g, p = _pair_proof()
+    hall = next(s for s in p.evidence["steps"] if s["step"] == "hall")
+    assert hall["levels_side"] == 1
+    named = [x for names in hall["levels"].values() for x in names]
+    side0 = int((g.colour == 0).sum())
+    assert 0 < len(named) <= 4 < side0 // 10
+    assert all(g.colour[_index(g, x)] == 1 for x in named)
+    assert check_matching_proof(g, spec(closed=True), p)
+    # the readable example is the same small set, and the text names its colour
+    assert hall["example"]["S_size"] == len(hall["levels"][max(hall["levels"], key=int)])
+    assert colour_names(g)[1] in str(p).split("have between them")[0]
+
+
+def test_the_checker_reads_levels_of_either_colour_and_refuses_forged_ones():
+    g, p = _pair_proof()
+    step = next(i for i, s in enumerate(p.evidence["steps"]) if s["step"] == "hall")
+    for forge in (
+        lambda h: h["levels"][max(h["levels"], key=int)].pop(),  # a set no longer tight
+        lambda h: h.__setitem__("levels_side", 0),  # the same names read as the other colour's
+        lambda h: h.__setitem__("levels_side", 2),
+        lambda h: h.__setitem__("levels_side", "1"),
+        lambda h: h.__setitem__("deleted", h["deleted"] + [[h["deleted"][0][0], h["deleted"][0][0]]]),
+    ):
+        bad = copy.deepcopy(dict(p.evidence))
+        forge(bad["steps"][step])
+        with pytest.raises(ValueError):
+            check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
+    # a deleted move that the tight sets do not exclude: one of the pair's own two moves
+    bad = copy.deepcopy(dict(p.evidence))
+    hall = bad["steps"][step]
+    pair = hall["levels"][max(hall["levels"], key=int)][0]
+    own = next(m for m in _moves_of(g, pair))
+    hall["deleted"].append([pair, own])
+    with pytest.raises(ValueError):
+        check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
+
+
+def _index(g, name):
+    return next(i for i in range(g.n) if g.name(i) == name)
+
+
+def _moves_of(g, name):
+    """The names of the squares a knight's move from the square called ``name``."""
+    v = _index(g, name)
+    return [g.name(int(w)) for w in g.indices[g.indptr[v]:g.indptr[v + 1]]]
 
 
 def test_matching_proof_checker_rejects_tampering():
