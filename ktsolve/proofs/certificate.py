@@ -44,8 +44,8 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     ``>= k`` have exactly as many neighbours as they are; the levels are of
     ``side0`` squares, or of the other side's when the step's
     ``levels_side`` is 1) and may only delete moves ``a - b`` where ``b`` has
-    a neighbour of level higher than ``a``'s; each forcing step must find exactly the moves it names; and the
-    conclusion must hold of what is left.  It uses no matching algorithm, so
+    a neighbour of level higher than ``a``'s; each forcing step must find
+    exactly the moves it names; and the conclusion must hold of what is left.  It uses no matching algorithm, so
     a bug in the prover cannot hide in it.
     """
     if getattr(proof, "argument", None) != "matching":
@@ -144,7 +144,7 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
             level = {v: 0 for v in nodes if side[v] == on}
             for k, names in step["levels"].items():
                 # levels are whole numbers from 1 up: the squares of level >= k form a tight set for each
-                # k >= 1, and level 0 (every square not on) is the outside of them all
+                # k >= 1, and level 0 (every square not named) is the outside of them all
                 if not (isinstance(k, (str, int)) and str(k).isdigit() and int(k) >= 1):
                     raise ValueError(f"level {str(k)[:20]!r} is not a whole number from 1 up")
                 for name in names:

@@ -625,8 +625,9 @@ def _matching_text(graph, spec, net, steps, conclusion, excluded) -> str:
     if halls:
         ex = halls[0]["example"]
         n_hall = sum(len(s["deleted"]) for s in halls)
+        colour = cname[ex.get("side", 0)]
         parts.append(
-            f"The {ex['S_size']} {cname[ex.get('side', 0)]} squares {listing(ex['S'], ex['S_size'])} have between them only "
+            f"The {ex['S_size']} {colour} squares {listing(ex['S'], ex['S_size'])} have between them only "
             f"the {ex['T_size']} neighbours {listing(ex['T'], ex['T_size'])}; every perfect matching pairs "
             f"the first with the second, so the {ex['moves_size']} moves {_moves_text(ex['moves'], ex['moves_size'])} "
             f"from those neighbours to other squares lie in no perfect matching"
