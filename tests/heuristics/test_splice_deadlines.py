@@ -102,6 +102,7 @@ PHASES = [("linking the full board's tour", None), ("cutting out the holes", Non
           ("restoring two moves at every square", None), ("labelling the cycles", None),
           ("merging the cycles", None), ("walking the tour", None),
           ("rerouting the pieces left", "rerouting"), ("joining the pieces left by rotations", "rotating"),
+          ("re-making wide boxes around the pieces left", "wide ruin"),
           ("kicking the pieces left", "kicking"), ("re-making the pieces left", "ruin and recreate"),
           ("re-solving windows around the pieces left", "windows"),
           ("re-solving free windows around the pieces left", "free windows")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -579,6 +581,45 @@ def test_reroute_joins_pieces_and_keeps_a_two_factor(n, share, seed):
     assert got.pieces == len(ref.components(links, alive, n, n)) < before
     assert counts["reroute_rounds"] >= 1 and counts["reroute_undone"] < counts["reroute_rounds"]
     assert got.pieces <= 2
+
+
+@pytest.mark.parametrize("n,share,seed", LEFT_PIECES)
+def test_wide_ruin_joins_pieces_never_raises_their_count_and_keeps_a_two_factor(n, share, seed):
+    # the boxes come back as more pieces than before; the reroutes then join them, and a round that does not
+    # end below its start is undone
+    from ktsolve.heuristics.splice.ruin import WIDE_MARGINS, repair_wide
+
+    links, alive, state = _left_pieces(n, share, seed)
+    before = state.pieces
+    assert 1 < before <= 16
+    got, counts = repair_wide(job(links, alive, n, n), state, 0)
+    assert ref.check(links, alive, n, n, complete=True, ends=0) is None
+    assert got.pieces == len(ref.components(links, alive, n, n)) < before
+    assert 1 <= counts["wide_rounds"] <= len(WIDE_MARGINS) and counts["wide_undone"] < counts["wide_rounds"]
+
+
+def test_a_wide_round_that_does_not_lower_the_count_is_undone_to_the_link(monkeypatch):
+    from ktsolve.heuristics.splice import reroute
+    from ktsolve.heuristics.splice.ruin import WIDE_MARGINS, repair_wide
+
+    n, share, seed = LEFT_PIECES[0]
+    links, alive, state = _left_pieces(n, share, seed)
+    before, copy = state.pieces, links.copy()
+    # reroutes that say they left more pieces than the round began with: every round is undone
+    monkeypatch.setattr(reroute, "repair_reroute", lambda job, st, turn: (dataclasses.replace(st, pieces=before), {}))
+    got, counts = repair_wide(job(links, alive, n, n), state, 0)
+    assert counts == {"wide_rounds": len(WIDE_MARGINS), "wide_undone": len(WIDE_MARGINS)}
+    assert np.array_equal(links, copy) and got.pieces == before
+
+
+def test_the_wide_ruin_waits_for_few_pieces():
+    from ktsolve.heuristics.splice.ruin import repair_wide
+
+    n, share, seed = LEFT_PIECES[0]
+    links, alive, state = _left_pieces(n, share, seed)
+    copy = links.copy()
+    got, counts = repair_wide(job(links, alive, n, n), state, 0, max_pieces=state.pieces - 1)
+    assert counts == {"wide_rounds": 0, "wide_undone": 0} and got is state and np.array_equal(links, copy)
 
 
 @pytest.mark.parametrize("n,share,seed", LEFT_PIECES[:3])

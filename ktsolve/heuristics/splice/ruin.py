@@ -6,6 +6,15 @@ restored at every square by the local searches of
 pieces are merged again by exchanges.  One round costs one labelling of the
 board however many pieces there are, where a window is a CP-SAT model per
 piece.
+
+The *wide* ruin (:func:`repair_wide`), for the last few pieces, cuts boxes
+far wider than any window and lets the count rise: the restored boxes come
+back as dozens of pieces, and the reroutes join them.  Around a piece whose
+every window is infeasible (on 10,000 x 10,000 with 5 % holes, seed 1, open
+with fixed ends: free windows up to 37 x 38 squares proved infeasible by
+CP-SAT, and no four-square exchange with any other link), boxes 24 squares
+wider left 14 and 18 pieces for two seeds, which the reroutes joined into
+one in 11-15 s.
 """
 
 from __future__ import annotations
@@ -16,7 +25,8 @@ from ...factor.restore import restore_factor
 from ._merge_kernels import ruin_box
 from .pieces import Job, Pieces, piece_boxes
 
-__all__ = ["repair_ruin", "REPAIR_ROUNDS", "REPAIR_SHUFFLE", "COUNTS"]
+__all__ = ["repair_ruin", "repair_wide", "REPAIR_ROUNDS", "REPAIR_SHUFFLE", "COUNTS", "WIDE_MARGINS",
+           "WIDE_MAX_PIECES", "WIDE_COUNTS"]
 
 #: Rounds of ruin and recreate around the pieces that the exchanges leave (a turn's).
 REPAIR_ROUNDS = 8
@@ -25,6 +35,15 @@ REPAIR_ROUNDS = 8
 REPAIR_SHUFFLE = 18
 #: The counts this repair reports.
 COUNTS = ("repair_rounds", "repair_undone")
+#: Margins (squares) of the wide ruin's boxes around every piece but the largest, one round each.
+WIDE_MARGINS = (24, 32, 40)
+#: Pieces left at most for the wide ruin to run: a round restores a box some 50 squares across around each,
+#: and its reroutes then join the dozens of pieces each box comes back as.
+WIDE_MAX_PIECES = 16
+#: The counts the wide ruin reports.
+WIDE_COUNTS = ("wide_rounds", "wide_undone")
+#: What the deadline's reason names while the wide ruin runs (its reroutes name their own phase).
+WIDE_PHASE = "re-making wide boxes around the pieces left"
 
 
 def repair_ruin(job: Job, state: Pieces, turn: int, *, rounds: int = REPAIR_ROUNDS) -> tuple[Pieces, dict]:
@@ -44,7 +63,7 @@ def repair_ruin(job: Job, state: Pieces, turn: int, *, rounds: int = REPAIR_ROUN
     :class:`~.pieces.Pieces` and the counts ``repair_rounds`` and
     ``repair_undone``.
     """
-    links, alive, rows, cols, deadline = job.links, job.alive, job.rows, job.cols, job.deadline
+    links, cols, deadline = job.links, job.cols, job.deadline
     rng = np.random.default_rng(REPAIR_SHUFFLE + turn)
     grow = 2 + turn * REPAIR_ROUNDS // 2
     done = undone = 0
@@ -60,16 +79,7 @@ def repair_ruin(job: Job, state: Pieces, turn: int, *, rounds: int = REPAIR_ROUN
             saved = links.copy()
         else:
             saved[:] = links
-        g = grow + k
-        around = []
-        for lo, hi, left, right in boxes:
-            ruin_box(links, alive, rows, cols, lo - g, hi + g + 1, left - g, right + g + 1)
-            # the squares left short: in the box, or a knight's move outside it
-            r0, r1 = max(0, lo - g - 2), min(rows, hi + g + 3)
-            c0, c1 = max(0, left - g - 2), min(cols, right + g + 3)
-            around.append((np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel())
-        short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=deadline, rng=rng, side=k % 2,
-                                  caps=(4096,), around=np.concatenate(around))
+        short = _ruin(job, boxes, grow + k, rng, k % 2)
         done += 1
         if not short:
             after = job.merge()
@@ -83,3 +93,66 @@ def repair_ruin(job: Job, state: Pieces, turn: int, *, rounds: int = REPAIR_ROUN
         state = job.merge()
     del saved
     return state, {"repair_rounds": done, "repair_undone": undone}
+
+
+def _ruin(job: Job, boxes, g: int, rng, side: int) -> int:
+    """Cut every link with an end in ``boxes`` (each grown by ``g`` squares) and restore two moves at every
+    square there from colour ``side``; returns the squares left short (0: a 2-factor again)."""
+    links, alive, rows, cols = job.links, job.alive, job.rows, job.cols
+    around = []
+    for lo, hi, left, right in boxes:
+        ruin_box(links, alive, rows, cols, lo - g, hi + g + 1, left - g, right + g + 1)
+        # the squares left short: in the box, or a knight's move outside it
+        r0, r1 = max(0, lo - g - 2), min(rows, hi + g + 3)
+        c0, c1 = max(0, left - g - 2), min(cols, right + g + 3)
+        around.append((np.arange(r0, r1)[:, None] * cols + np.arange(c0, c1)[None, :]).ravel())
+    short, _ = restore_factor(links, alive, rows, cols, free_ends=0, deadline=job.deadline, rng=rng, side=side,
+                              caps=(4096,), around=np.concatenate(around))
+    return short
+
+
+def repair_wide(job: Job, state: Pieces, turn: int, *, margins=WIDE_MARGINS,
+                max_pieces: int = WIDE_MAX_PIECES) -> tuple[Pieces, dict]:
+    """Ruin and recreate in wide boxes, then the reroutes, while at most ``max_pieces`` are left.
+
+    Each round cuts the links in the bounding box of every piece but the
+    largest grown by its margin (:data:`WIDE_MARGINS`), restores two moves
+    at every square there in a shuffled order (numpy's generator seeded with
+    :data:`REPAIR_SHUFFLE` plus the turn), merges by exchanges and runs the
+    reroutes (:func:`~.reroute.repair_reroute`) on what that leaves, which
+    may be more pieces than before.  A round whose reroutes do not end below
+    the count it began with is undone (the links come back from a copy and
+    are labelled again), so the count never rises.  Returns the last
+    :class:`~.pieces.Pieces` and the counts ``wide_rounds`` and
+    ``wide_undone``.
+    """
+    from .reroute import repair_reroute
+
+    done = undone = 0
+    if not 1 < state.pieces <= max_pieces:
+        return state, {"wide_rounds": 0, "wide_undone": 0}
+    links, cols, deadline = job.links, job.cols, job.deadline
+    rng = np.random.default_rng(REPAIR_SHUFFLE + turn)
+    saved = links.copy()
+    for k, margin in enumerate(margins):
+        if state.pieces <= 1:
+            break
+        deadline.check(WIDE_PHASE)
+        boxes = piece_boxes(state, cols, deadline)
+        before = state.pieces
+        state.labels = None  # the memory goes back before the next labels are made
+        if k:
+            saved[:] = links
+        short = _ruin(job, boxes, margin, rng, k % 2)
+        done += 1
+        if not short:
+            after, _ = repair_reroute(job, job.merge(), turn)
+            if after.pieces < before:
+                state = after
+                continue
+            del after
+        links[:] = saved
+        undone += 1
+        state = job.merge()
+    del saved
+    return state, {"wide_rounds": done, "wide_undone": undone}
