@@ -11,7 +11,7 @@ The *wide* ruin (:func:`repair_wide`), for the last few pieces, cuts boxes
 far wider than any window and lets the count rise: the restored boxes come
 back as dozens of pieces, and the reroutes join them.  Around a piece whose
 every window is infeasible (on 10,000 x 10,000 with 5 % holes, seed 1, open
-with fixed ends: free windows up to 37 x 38 squares proved infeasible by
+with fixed ends: free windows up to 21 x 22 squares proved infeasible by
 CP-SAT, and no four-square exchange with any other link), boxes 24 squares
 wider left 14 and 18 pieces for two seeds, which the reroutes joined into
 one in 11-15 s.
