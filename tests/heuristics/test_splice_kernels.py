@@ -598,6 +598,19 @@ def test_wide_ruin_joins_pieces_never_raises_their_count_and_keeps_a_two_factor(
     assert 1 <= counts["wide_rounds"] <= len(WIDE_MARGINS) and counts["wide_undone"] < counts["wide_rounds"]
 
 
+@pytest.mark.parametrize("stall,rounds", [(16, 1), (0, 6)])
+def test_a_failed_reroute_round_with_few_pieces_left_hands_over_to_the_wide_ruin(monkeypatch, stall, rounds):
+    from ktsolve.heuristics.splice import reroute
+
+    n, share, seed = LEFT_PIECES[0]
+    links, alive, state = _left_pieces(n, share, seed)
+    copy = links.copy()
+    monkeypatch.setattr(reroute.Searches, "reroute", lambda self, *a: 0)  # no search finds a path
+    got, counts = reroute.repair_reroute(job(links, alive, n, n), state, 0, rounds=6, stall=stall)
+    assert counts["reroute_rounds"] == counts["reroute_undone"] == rounds
+    assert got.pieces == state.pieces and np.array_equal(links, copy)
+
+
 def test_a_wide_round_that_does_not_lower_the_count_is_undone_to_the_link(monkeypatch):
     from ktsolve.heuristics.splice import reroute
     from ktsolve.heuristics.splice.ruin import WIDE_MARGINS, repair_wide

@@ -18,7 +18,7 @@ The order, cheapest reach first:
 2. *rotations* (:mod:`.rotate`), for the last 64 pieces or fewer: the
    largest cycle and a piece opened into one path and Posa-rotated;
 3. *wide ruin* (:mod:`.ruin`), for the last 16 pieces or fewer: boxes
-   some 50 squares across around each cut and restored, and the reroutes
+   some 40 squares across around each cut and restored, and the reroutes
    again; it goes before the other repairs because it joined the pieces
    that all of them left on 10,000 x 10,000 with 5 % holes (seed 1, open
    with fixed ends), and there they took 62 s to fail (timed beside a test

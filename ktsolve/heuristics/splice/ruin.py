@@ -12,9 +12,11 @@ far wider than any window and lets the count rise: the restored boxes come
 back as dozens of pieces, and the reroutes join them.  Around a piece whose
 every window is infeasible (on 10,000 x 10,000 with 5 % holes, seed 1, open
 with fixed ends: free windows up to 21 x 22 squares proved infeasible by
-CP-SAT, and no four-square exchange with any other link), boxes 24 squares
-wider left 14 and 18 pieces for two seeds, which the reroutes joined into
-one in 11-15 s.
+CP-SAT, and no four-square exchange with any other link), boxes 16 squares
+wider came back as 8 to 30 pieces, which the reroutes joined into one in
+10-13 s, in 7 of 7 tries from the two states the repairs left there (with
+other shuffles); boxes 24, 32 and 40 squares wider did so in 8 of 11, 3 of
+7 and 3 of 6 tries.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 
 from ...factor.restore import restore_factor
 from ._merge_kernels import ruin_box
+from . import reroute
 from .pieces import Job, Pieces, piece_boxes
 
 __all__ = ["repair_ruin", "repair_wide", "REPAIR_ROUNDS", "REPAIR_SHUFFLE", "COUNTS", "WIDE_MARGINS",
@@ -36,10 +39,10 @@ REPAIR_SHUFFLE = 18
 #: The counts this repair reports.
 COUNTS = ("repair_rounds", "repair_undone")
 #: Margins (squares) of the wide ruin's boxes around every piece but the largest, one round each.
-WIDE_MARGINS = (24, 32, 40)
-#: Pieces left at most for the wide ruin to run: a round restores a box some 50 squares across around each,
-#: and its reroutes then join the dozens of pieces each box comes back as.
-WIDE_MAX_PIECES = 16
+WIDE_MARGINS = (16, 24, 32)
+#: Pieces left at most for the wide ruin to run: a round restores a box some 40 squares across around each,
+#: and its reroutes then join the dozens of pieces the boxes come back as.
+WIDE_MAX_PIECES = reroute.STALL_PIECES
 #: The counts the wide ruin reports.
 WIDE_COUNTS = ("wide_rounds", "wide_undone")
 #: What the deadline's reason names while the wide ruin runs (its reroutes name their own phase).
@@ -126,8 +129,6 @@ def repair_wide(job: Job, state: Pieces, turn: int, *, margins=WIDE_MARGINS,
     :class:`~.pieces.Pieces` and the counts ``wide_rounds`` and
     ``wide_undone``.
     """
-    from .reroute import repair_reroute
-
     done = undone = 0
     if not 1 < state.pieces <= max_pieces:
         return state, {"wide_rounds": 0, "wide_undone": 0}
@@ -146,7 +147,7 @@ def repair_wide(job: Job, state: Pieces, turn: int, *, margins=WIDE_MARGINS,
         short = _ruin(job, boxes, margin, rng, k % 2)
         done += 1
         if not short:
-            after, _ = repair_reroute(job, job.merge(), turn)
+            after, _ = reroute.repair_reroute(job, job.merge(), turn)
             if after.pieces < before:
                 state = after
                 continue
