@@ -66,35 +66,9 @@ def repair_ruin(job: Job, state: Pieces, turn: int, *, rounds: int = REPAIR_ROUN
     :class:`~.pieces.Pieces` and the counts ``repair_rounds`` and
     ``repair_undone``.
     """
-    links, cols, deadline = job.links, job.cols, job.deadline
-    rng = np.random.default_rng(REPAIR_SHUFFLE + turn)
     grow = 2 + turn * REPAIR_ROUNDS // 2
-    done = undone = 0
-    saved = None
-    for k in range(rounds):
-        if state.pieces <= 1:
-            break
-        deadline.check("re-making the pieces left")
-        boxes = piece_boxes(state, cols, deadline)
-        before = state.pieces
-        state.labels = None  # the memory goes back before the next labels are made
-        if saved is None:
-            saved = links.copy()
-        else:
-            saved[:] = links
-        short = _ruin(job, boxes, grow + k, rng, k % 2)
-        done += 1
-        if not short:
-            after = job.merge()
-            if after.pieces < before:
-                state = after
-                continue
-            del after
-        links[:] = saved
-        undone += 1
-        # the links of before the round, labelled again (cheaper in memory than keeping their labels)
-        state = job.merge()
-    del saved
+    state, done, undone = _rounds(job, state, turn, [grow + k for k in range(rounds)], "re-making the pieces left",
+                                  lambda after: after)
     return state, {"repair_rounds": done, "repair_undone": undone}
 
 
@@ -129,31 +103,51 @@ def repair_wide(job: Job, state: Pieces, turn: int, *, margins=WIDE_MARGINS,
     :class:`~.pieces.Pieces` and the counts ``wide_rounds`` and
     ``wide_undone``.
     """
-    done = undone = 0
     if not 1 < state.pieces <= max_pieces:
         return state, {"wide_rounds": 0, "wide_undone": 0}
+    state, done, undone = _rounds(job, state, turn, margins, WIDE_PHASE,
+                                  lambda after: reroute.repair_reroute(job, after, turn)[0])
+    return state, {"wide_rounds": done, "wide_undone": undone}
+
+
+def _rounds(job: Job, state: Pieces, turn: int, margins, phase: str, then) -> tuple[Pieces, int, int]:
+    """One round of ruin and recreate for each margin of ``margins`` while more than one piece is left:
+    ``(state, rounds, undone)``.
+
+    A round cuts and restores the boxes of the pieces other than the largest grown by its margin
+    (:func:`_ruin`: the shuffle is numpy's generator seeded with :data:`REPAIR_SHUFFLE` plus ``turn``, the
+    colour the round's parity), merges, and passes the pieces to ``then``; it is undone (the links copied
+    back and labelled again, cheaper in memory than keeping their labels) when a square is left short or
+    what ``then`` returns is not fewer pieces than the round began with.  ``phase`` names the deadline's
+    reason.
+    """
     links, cols, deadline = job.links, job.cols, job.deadline
     rng = np.random.default_rng(REPAIR_SHUFFLE + turn)
-    saved = links.copy()
+    done = undone = 0
+    saved = None
     for k, margin in enumerate(margins):
         if state.pieces <= 1:
             break
-        deadline.check(WIDE_PHASE)
+        deadline.check(phase)
         boxes = piece_boxes(state, cols, deadline)
         before = state.pieces
         state.labels = None  # the memory goes back before the next labels are made
-        if k:
+        if saved is None:
+            saved = links.copy()
+        else:
             saved[:] = links
         short = _ruin(job, boxes, margin, rng, k % 2)
         done += 1
         if not short:
-            after, _ = reroute.repair_reroute(job, job.merge(), turn)
+            after = then(job.merge())
             if after.pieces < before:
                 state = after
+                if job.said is not None:
+                    job.said["pieces"] = int(state.pieces)  # what an attempt stopped in the next round left
                 continue
             del after
         links[:] = saved
         undone += 1
         state = job.merge()
     del saved
-    return state, {"wide_rounds": done, "wide_undone": undone}
+    return state, done, undone
