@@ -39,7 +39,7 @@ from ._merge_kernels import cycle_cells
 from .pieces import Job, Pieces, piece_cells
 
 __all__ = ["repair_reroute", "Searches", "REROUTE_ROUNDS", "REROUTE_TRIES", "REROUTE_QUEUE", "REROUTE_QUEUE_MAX",
-           "GROW_MAX_PIECES", "COUNTS"]
+           "GROW_MAX_PIECES", "STALL_PIECES", "COUNTS"]
 
 #: Rounds of rerouting (each one link of every piece left, then the exchanges).
 REROUTE_ROUNDS = 6
