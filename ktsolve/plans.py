@@ -342,7 +342,7 @@ def left_of(stats: dict) -> str:
         said = said[: LEFT_CHARS - 3] + "..."
     counts = [f"{stats[key]:,} {word}" for key, word in (("pieces", "pieces left"), ("short", "moves short"))
               if isinstance(stats.get(key), int) and not isinstance(stats.get(key), bool) and stats[key] > 0
-              and f"{stats[key]} " not in said]
+              and f"{stats[key]} " not in said and f"{stats[key]:,} " not in said]  # counted once, either way
     return "; ".join([said, *counts])
 
 

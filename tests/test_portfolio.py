@@ -141,3 +141,14 @@ def test_a_user_callable_gets_presolve_and_validation():
     assert res.status is Status.UNKNOWN and "illegal move" in res.stats["invalid_tour"]
     res = solve("5x5", method=walker)
     assert res.status is Status.UNKNOWN and res.seed == seen[-1] is not None
+
+
+def test_what_a_step_left_counts_its_pieces_once():
+    """Splice's reason writes its count with a thousands separator; left_of must not append it again."""
+    from ktsolve.plans import left_of
+
+    said = "the time limit ran out while labelling the cycles, with 8,379 pieces left (restore 34.3 s)"
+    assert left_of({"reason": said, "pieces": 8379}) == said
+    assert left_of({"reason": "with 12 pieces left", "pieces": 12}) == "with 12 pieces left"
+    assert left_of({"reason": "the time limit ran out", "pieces": 8379}) == "the time limit ran out; 8,379 pieces left"
+    assert left_of({"reason": "stopped", "short": 1200}) == "stopped; 1,200 moves short"
