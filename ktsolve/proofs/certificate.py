@@ -45,8 +45,9 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     ``side0`` squares, or of the other side's when the step's
     ``levels_side`` is 1) and may only delete moves ``a - b`` where ``b`` has
     a neighbour of level higher than ``a``'s; each forcing step must find
-    exactly the moves it names; and the conclusion must hold of what is left.  It uses no matching algorithm, so
-    a bug in the prover cannot hide in it.
+    exactly the moves it names; and the conclusion must hold of what is
+    left.  It uses no matching algorithm, so a bug in the prover cannot hide
+    in it.
     """
     if getattr(proof, "argument", None) != "matching":
         raise ValueError("not a matching proof")

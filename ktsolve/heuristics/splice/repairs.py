@@ -19,10 +19,10 @@ The order, cheapest reach first:
    largest cycle and a piece opened into one path and Posa-rotated;
 3. *wide ruin* (:mod:`.ruin`), for the last 16 pieces or fewer: boxes
    some 40 squares across around each cut and restored, and the reroutes
-   again; it goes before the other repairs because it joined the pieces
-   that all of them left on 10,000 x 10,000 with 5 % holes (seed 1, open
-   with fixed ends), and there they took 62 s to fail (timed beside a test
-   run on the other core);
+   again; it goes before the kicks, the ruin and the windows because it
+   joined the pieces that all of them left on 10,000 x 10,000 with 5 %
+   holes (seed 1, open with fixed ends), and there they took 62 s to fail
+   (timed beside a test run on the other core);
 4. *kicks* (:mod:`.rotate`): a forced reroute of each piece, the
    exchanges, rotations again;
 5. *ruin and recreate* (:mod:`.ruin`): one of its rounds costs one

@@ -67,7 +67,8 @@ CHASE = 4
 #: Pieces left at most for a round that does not lower their count to end the rerouting: the wide ruin
 #: (:func:`~.ruin.repair_wide`, the same count) comes next and reroutes after each of its rounds.  On
 #: 10,000 x 10,000 with 5 % holes (seed 1, open with fixed ends) the rounds after the count reached 4
-#: failed for 20 s of auto's 120 s, and the wide ruin then ran out of time one round short.
+#: failed for about 20 s of auto's 120 s, and the wide ruin after them, reached at 91.8 s, ran out of time in
+#: its second round.
 STALL_PIECES = 16
 #: The counts this repair reports (``reroute_grown``: times the queues grew; ``reroute_held``: times they
 #: did not, because a search at the longer queues was projected to outlast the time left).

@@ -14,7 +14,7 @@ every window is infeasible (on 10,000 x 10,000 with 5 % holes, seed 1, open
 with fixed ends: free windows up to 21 x 22 squares proved infeasible by
 CP-SAT, and no four-square exchange with any other link), boxes 16 squares
 wider came back as 8 to 30 pieces, which the reroutes joined into one in
-10-13 s, in 7 of 7 tries from the two states the repairs left there (with
+9.7-13.3 s, in 7 of 7 tries from the two states the repairs left there (with
 other shuffles); boxes 24, 32 and 40 squares wider did so in 8 of 11, 3 of
 7 and 3 of 6 tries.
 """
@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...factor.restore import restore_factor
-from ._merge_kernels import ruin_box
 from . import reroute
+from ._merge_kernels import ruin_box
 from .pieces import Job, Pieces, piece_boxes
 
 __all__ = ["repair_ruin", "repair_wide", "REPAIR_ROUNDS", "REPAIR_SHUFFLE", "COUNTS", "WIDE_MARGINS",
@@ -116,7 +116,7 @@ def _rounds(job: Job, state: Pieces, turn: int, margins, phase: str, then) -> tu
 
     A round cuts and restores the boxes of the pieces other than the largest grown by its margin
     (:func:`_ruin`: the shuffle is numpy's generator seeded with :data:`REPAIR_SHUFFLE` plus ``turn``, the
-    colour the round's parity), merges, and passes the pieces to ``then``; it is undone (the links copied
+    colour restored from is the round's parity), merges, and passes the pieces to ``then``; it is undone (the links copied
     back and labelled again, cheaper in memory than keeping their labels) when a square is left short or
     what ``then`` returns is not fewer pieces than the round began with.  ``phase`` names the deadline's
     reason.
