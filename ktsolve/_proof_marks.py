@@ -65,6 +65,44 @@ def _part_labels(board: Board, drop_square=None, drop_moves=()) -> np.ndarray | 
     return labels.reshape(board.rows, board.cols) if len(parts) > 1 else None
 
 
+def _deleted_moves(board: Board, ev: dict) -> list:
+    """The name pairs of the moves a closed question's matching proof deletes, replayed step by step (a
+    Hall step may give only the count of the moves its levels exclude), or none on a large board or evidence
+    that does not replay."""
+    if board.size > PARTS_MAX:
+        return []
+    from .graph import KnightGraph
+    from .proofs.certificate import hall_exclusions
+
+    g = KnightGraph(board)
+    adj = {v: {int(w) for w in g.neighbours(v)} for v in range(g.n)}
+    side = {v: int(g.colour[v]) for v in range(g.n)}
+
+    def node(name):
+        return board.index(*board.parse_square(name))
+
+    def edge(pair):
+        return node(pair[0]), node(pair[1])
+
+    gone = []
+    try:
+        for step in ev.get("steps", ()):
+            kind = step.get("step")
+            if kind == "hall":
+                pairs = hall_exclusions(step, adj, side, node, edge)
+            elif kind in ("drop", "subtour"):
+                pairs = [edge(mv) for mv in (step["deleted"] if kind == "drop" else [step["move"]])]
+            else:
+                continue
+            for a, b in pairs:
+                adj[a].discard(b)
+                adj[b].discard(a)
+                gone.append((g.name(a), g.name(b)))
+    except (ValueError, KeyError, TypeError):
+        return []
+    return gone
+
+
 def proof_marks(board: Board, proof) -> Marks:
     """What to highlight for a proof that no tour exists, read from its evidence.
 
@@ -156,9 +194,7 @@ def _matching_marks(board: Board, ev: dict, m: Marks) -> None:
         m.legend.append((OTHER, "a square of each part the remaining moves fall into"))
         if not ev.get("extra"):
             # A closed question: the remaining moves are the board's moves less those the proof deleted.
-            gone = [tuple(mv) for s in ev.get("steps", ()) for mv in s.get("deleted", ())]
-            gone += [tuple(s["move"]) for s in ev.get("steps", ()) if s.get("step") == "subtour"]
-            m.parts = _part_labels(board, drop_moves=gone)
+            m.parts = _part_labels(board, drop_moves=_deleted_moves(board, ev))
     elif reason in ("forced excluded", "short cycle"):
         pair = _squares(board, c.get("move"))
         if len(pair) == 2:

@@ -70,6 +70,29 @@ def _graph(board):
     return KnightGraph(board)
 
 
+def listed_hall_steps(graph, proof: Proof) -> Proof:
+    """A closed question's matching proof with every Hall step's count of moves replaced by the list of
+    them, the other form the checker reads (derived by its own plain-set replay)."""
+    from ktsolve.proofs.certificate import hall_exclusions
+
+    ev = copy.deepcopy(dict(proof.evidence))
+    adj = {v: {int(w) for w in graph.neighbours(v)} for v in range(graph.n)}
+    side = {v: int(graph.colour[v]) for v in range(graph.n)}
+    index = {graph.name(v): v for v in range(graph.n)}
+    for step in ev["steps"]:
+        if step["step"] == "hall":
+            pairs = hall_exclusions(step, adj, side, index.__getitem__, None)
+            step["deleted"] = [[graph.name(a), graph.name(b)] for a, b in pairs]
+        elif step["step"] == "drop":
+            pairs = [(index[x], index[y]) for x, y in step["deleted"]]
+        else:
+            pairs = []
+        for a, b in pairs:
+            adj[a].discard(b)
+            adj[b].discard(a)
+    return Proof(str(proof), argument=proof.argument, evidence=ev)
+
+
 def seed_cases() -> list[Case]:
     """Real proofs of every argument, made by the finders on questions chosen to reach them."""
     from ktsolve.factor import two_factor, witness_proof
@@ -116,7 +139,10 @@ def seed_cases() -> list[Case]:
     add(Board(4, 6), closed, full_board_proof(Board(4, 6), closed))
     add(Board(4, 6), TourSpec(start=(1, 2)), full_board_proof(Board(4, 6), TourSpec(start=(1, 2))))
     for bb, spec in ((Board(4, 6), closed), (Board(4, 7), closed), (Board(3, 8), closed)):
-        add(bb, spec, matching_proof(_graph(bb), spec))
+        proof = matching_proof(_graph(bb), spec)
+        add(bb, spec, proof)
+        if proof is not None:
+            add(bb, spec, listed_hall_steps(_graph(bb), proof), "listed moves")
     b = Board(5, 7, [(1, 3), (3, 3), (3, 4), (3, 6), (4, 0)])  # two pairs of light squares hold the ends
     add(b, opened, matching_proof(_graph(b), opened), "tight sets")
     b = Board(5, 4, [(1, 3), (3, 0)])

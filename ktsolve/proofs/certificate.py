@@ -17,7 +17,7 @@ from ..tour import TourSpec
 from ._grid_check import Grid
 from .verdict import Verdict, not_checkable
 
-__all__ = ["check_matching_proof", "check_matching", "MATCHING_CHECK_MAX"]
+__all__ = ["check_matching_proof", "check_matching", "hall_exclusions", "MATCHING_CHECK_MAX"]
 
 #: Largest board whose matching proofs are re-checked (plain sets of every square's moves).
 MATCHING_CHECK_MAX = 200_000
@@ -43,10 +43,11 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     come with levels whose level sets are tight (the squares of level
     ``>= k`` have exactly as many neighbours as they are; the levels are of
     ``side0`` squares, or of the other side's when the step's
-    ``levels_side`` is 1) and may only delete moves ``a - b`` where ``b`` has
-    a neighbour of level higher than ``a``'s; each forcing step must find
-    exactly the moves it names; and the conclusion must hold of what is
-    left.  It uses no matching algorithm, so a bug in the prover cannot hide
+    ``levels_side`` is 1) and deletes moves ``a - b`` where ``b`` has a
+    neighbour of level higher than ``a``'s: all of them when it gives their
+    count, or those it lists (see :func:`hall_exclusions`); each forcing
+    step must find exactly the moves it names; and the conclusion must hold
+    of what is left.  It uses no matching algorithm, so a bug in the prover cannot hide
     in it.
     """
     if getattr(proof, "argument", None) != "matching":
@@ -138,34 +139,7 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     for step in ev["steps"]:
         kind = step["step"]
         if kind == "hall":
-            # the sets are named on side 0, or on side 1 when the step says so (the finder names the shorter)
-            on = step.get("levels_side", 0)
-            if type(on) is not int or on not in (0, 1):
-                raise ValueError(f"levels_side {str(on)[:20]!r} is not 0 or 1")
-            level = {v: 0 for v in nodes if side[v] == on}
-            for k, names in step["levels"].items():
-                # levels are whole numbers from 1 up: the squares of level >= k form a tight set for each
-                # k >= 1, and level 0 (every square not named) is the outside of them all
-                if not (isinstance(k, (str, int)) and str(k).isdigit() and int(k) >= 1):
-                    raise ValueError(f"level {str(k)[:20]!r} is not a whole number from 1 up")
-                for name in names:
-                    v = node(name)
-                    if side[v] != on:
-                        raise ValueError(f"{name} is not on side {on}")
-                    level[v] = int(k)
-            top = max(level.values(), default=0)
-            maxlev = {b: max((level[a] for a in adj[b]), default=-1) for b in nodes if side[b] != on}
-            for k in range(1, top + 1):
-                n_s = sum(1 for a in level if level[a] >= k)
-                n_t = sum(1 for b in maxlev if maxlev[b] >= k)
-                if n_s != n_t:
-                    raise ValueError(f"the squares of level >= {k} are {n_s} with {n_t} neighbours: not tight")
-            for pair in step["deleted"]:
-                a, b = edge(pair)
-                if side[a] != on:
-                    a, b = b, a
-                if not level[a] < maxlev[b]:
-                    raise ValueError(f"{pair[0]}-{pair[1]} is not excluded by a tight set")
+            for a, b in hall_exclusions(step, adj, side, node, edge):
                 if frozenset((a, b)) in forced:
                     if ev["conclusion"].get("reason") == "forced excluded":
                         return True
@@ -247,6 +221,66 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     else:
         raise ValueError(f"unknown conclusion {reason!r}")
     return True
+
+
+def hall_exclusions(step: dict, adj: dict, side: dict, node, edge) -> list:
+    """The moves a Hall step deletes, as ``(a, b)`` with ``a`` on the named side; raise ``ValueError`` when
+    its levels are not tight or it names a move they do not exclude.
+
+    ``adj`` maps every node of the network to the set of its neighbours
+    left, ``side`` to its side; ``node`` and ``edge`` turn the evidence's
+    names into nodes and moves left.  The levels are of side 0, or of side 1
+    when the step says ``levels_side: 1``: the squares of level ``>= k``
+    must have exactly as many neighbours as they are, and then a move
+    ``a - b`` from outside such a set to one of its neighbours lies in no
+    perfect matching (``level[a] < maxlev[b]``, where ``maxlev[b]`` is the
+    highest level among ``b``'s neighbours).  The step's ``deleted`` is
+    either the number of those moves, which deletes every one of them and
+    must be their count, or a list of move name pairs, each of which they
+    must exclude.
+    """
+    on = step.get("levels_side", 0)
+    if type(on) is not int or on not in (0, 1):
+        raise ValueError(f"levels_side {str(on)[:20]!r} is not 0 or 1")
+    levels = step.get("levels")
+    if not isinstance(levels, dict):
+        raise ValueError("a Hall step needs its levels")
+    level = {v: 0 for v in adj if side[v] == on}
+    for k, names in levels.items():
+        # levels are whole numbers from 1 up: the squares of level >= k form a tight set for each
+        # k >= 1, and level 0 (every square not named) is the outside of them all
+        if not (isinstance(k, (str, int)) and str(k).isdigit() and int(k) >= 1):
+            raise ValueError(f"level {str(k)[:20]!r} is not a whole number from 1 up")
+        for name in names:
+            v = node(name)
+            if side[v] != on:
+                raise ValueError(f"{name} is not on side {on}")
+            level[v] = int(k)
+    top = max(level.values(), default=0)
+    maxlev = {b: max((level[a] for a in adj[b]), default=-1) for b in adj if side[b] != on}
+    for k in range(1, top + 1):
+        n_s = sum(1 for a in level if level[a] >= k)
+        n_t = sum(1 for b in maxlev if maxlev[b] >= k)
+        if n_s != n_t:
+            raise ValueError(f"the squares of level >= {k} are {n_s} with {n_t} neighbours: not tight")
+    said = step.get("deleted")
+    if type(said) is int:
+        # every move the tight sets exclude; the count guards against a finder and checker that disagree
+        moves = [(a, b) for a in level for b in adj[a] if level[a] < maxlev[b]]
+        if len(moves) != said:
+            raise ValueError(f"the tight sets exclude {len(moves)} moves, not the {said} the step says")
+        return moves
+    if not isinstance(said, list):
+        raise ValueError("a Hall step's deleted is a count or a list of moves")
+    moves = []
+    for pair in said:
+        a, b = edge(pair)
+        if side[a] != on:
+            a, b = b, a
+        if not level[a] < maxlev[b]:
+            raise ValueError(f"{pair[0]}-{pair[1]} is not excluded by a tight set")
+        moves.append((a, b))
+    return moves
 
 
 def _forced_cycle(a, b, forced_at) -> int | None:

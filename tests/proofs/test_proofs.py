@@ -372,7 +372,7 @@ def test_matching_proof_text_says_what_and_why():
     assert "1996 moves" in text and "2 separate parts" in text
     ev = p.evidence
     assert ev["excluded"] == 1996
-    assert len(ev["steps"][0]["deleted"]) == 1996
+    assert ev["steps"][0]["deleted"] == 1996
     assert sum(len(v) for v in ev["steps"][0]["levels"].values()) == 1000
 
 
@@ -408,20 +408,31 @@ def test_the_checker_reads_levels_of_either_colour_and_refuses_forged_ones():
         lambda h: h.__setitem__("levels_side", 0),  # the same names read as the other colour's
         lambda h: h.__setitem__("levels_side", 2),
         lambda h: h.__setitem__("levels_side", "1"),
-        lambda h: h.__setitem__("deleted", h["deleted"] + [[h["deleted"][0][0], h["deleted"][0][0]]]),
+        lambda h: h.__setitem__("deleted", h["deleted"] + 1),  # a count the sets do not exclude
+        lambda h: h.__setitem__("deleted", h["deleted"] - 1),
+        lambda h: h.__setitem__("deleted", str(h["deleted"])),
+        lambda h: h.__setitem__("deleted", True),
+        lambda h: h.__setitem__("deleted", [[h["levels"]["1"][0], h["levels"]["1"][0]]]),  # not a move
     ):
         bad = copy.deepcopy(dict(p.evidence))
         forge(bad["steps"][step])
         with pytest.raises(ValueError):
             check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
-    # a deleted move that the tight sets do not exclude: one of the pair's own two moves
-    bad = copy.deepcopy(dict(p.evidence))
+    # a listed move that the tight sets do not exclude: one of the pair's own two moves
+    bad = _listed(g, p.evidence)
+    assert check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
     hall = bad["steps"][step]
     pair = hall["levels"][max(hall["levels"], key=int)][0]
     own = next(m for m in _moves_of(g, pair))
     hall["deleted"].append([pair, own])
     with pytest.raises(ValueError):
         check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
+
+
+def _listed(g, evidence):
+    from fuzz_certificates import listed_hall_steps
+
+    return dict(listed_hall_steps(g, Proof("x", "matching", evidence)).evidence)
 
 
 def _index(g, name):
@@ -442,7 +453,8 @@ def test_matching_proof_checker_rejects_tampering():
     level1.pop()  # the set is no longer tight
     with pytest.raises(ValueError):
         check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
-    bad = copy.deepcopy(dict(p.evidence))
+    bad = _listed(g, p.evidence)
+    assert check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
     bad["steps"][0]["deleted"] = bad["steps"][0]["deleted"][:-1]  # one move kept: still connected
     with pytest.raises(ValueError):
         check_matching_proof(g, spec(closed=True), Proof("x", "matching", bad))
