@@ -272,7 +272,7 @@ def test_the_proofs_kernels_compile_one_signature_each():
     warm_proofs()
     assert {k.__name__: len(k.signatures) for k in jit.kernels_of(_kernels)} == {
         "lowpoint_dfs": 1, "blocks": 1, "component_labels": 1, "hopcroft_karp": 1, "alternating_scc": 1,
-        "csr_count": 1, "csr_place": 1, "csr_sort_rows": 1, "csr_twins": 1, "drop_lost_pairs": 1, "off_matchings": 1,
+        "csr_copy_rows": 1, "csr_sort_rows": 1, "csr_twins": 1, "drop_lost_pairs": 1, "off_matchings": 1,
         "matching_from_factor": 1, "closed_components": 1, "other_side_levels": 1}
 
 

@@ -39,11 +39,9 @@ def _kernel_calls() -> None:
     k.component_labels(indptr, indices, alive)
     k.blocks(*k.lowpoint_dfs(indptr, indices, alive, 0))
     # the matching proof's network: its arrays read-only like the graph's (one signature per kernel)
-    edges = graph.edges()
     from .network import network_csr
 
-    net_indptr, net_indices, _, _ = network_csr(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
-                                                n, compiled=True)
+    net_indptr, net_indices, _, _ = network_csr(indptr, indices, compiled=True)
     net_indptr.flags.writeable = False
     net_indices.flags.writeable = False
     side = graph.colour.astype(np.int32)

@@ -28,7 +28,7 @@ from numba import njit
 from .._grid_kernels import NONE, step
 
 __all__ = ["lowpoint_dfs", "blocks", "hopcroft_karp", "alternating_scc", "closed_components", "component_labels",
-           "csr_count", "csr_place", "csr_sort_rows", "csr_twins", "drop_lost_pairs", "off_matchings",
+           "csr_copy_rows", "csr_sort_rows", "csr_twins", "drop_lost_pairs", "off_matchings",
            "other_side_levels",
            "matching_from_factor"]
 
@@ -494,30 +494,21 @@ def closed_components(indptr, indices, side, match, comp, ncomp):
 
 
 @njit(cache=True, nogil=True)
-def csr_count(src, dst, indptr, a, b):
-    """Edges ``a .. b - 1`` counted into ``indptr[v + 1]`` at both their ends: the first of the four passes that
-    build the matching proof's network (:func:`ktsolve.proofs.network.network_csr`), each by ranges."""
-    for i in range(a, b):
-        indptr[src[i] + 1] += 1
-        indptr[dst[i] + 1] += 1
-    return b - a
-
-
-@njit(cache=True, nogil=True)
-def csr_place(src, dst, indices, fill, a, b):
-    """Edges ``a .. b - 1`` placed in both their ends' rows at ``fill`` (the second pass)."""
-    for i in range(a, b):
-        u, v = src[i], dst[i]
-        indices[fill[u]] = v
-        fill[u] += 1
-        indices[fill[v]] = u
-        fill[v] += 1
+def csr_copy_rows(g_indptr, g_indices, indptr, indices, a, b):
+    """Rows of squares ``a .. b - 1`` of the knight graph's CSR copied to the head of their rows in the matching
+    proof's network (the first of the passes of :func:`ktsolve.proofs.network.network_csr`, by ranges; the
+    extra squares' entries go after them)."""
+    for u in range(a, b):
+        lo = g_indptr[u]
+        at = indptr[u]
+        for p in range(lo, g_indptr[u + 1]):
+            indices[at + p - lo] = g_indices[p]
     return b - a
 
 
 @njit(cache=True, nogil=True)
 def csr_sort_rows(indptr, indices, rows, a, b):
-    """Rows of nodes ``a .. b - 1`` sorted, and ``rows[p]`` set to the node of entry ``p`` (the third pass:
+    """Rows of nodes ``a .. b - 1`` sorted, and ``rows[p]`` set to the node of entry ``p`` (the second pass:
     rows are short, but for the extra squares of an open tour)."""
     for v in range(a, b):
         lo, hi = indptr[v], indptr[v + 1]

@@ -1,15 +1,15 @@
-"""The matching proof's network as CSR arrays, built against the clock.
+"""The matching proof's network as CSR arrays, built from the knight graph's own against the clock.
 
-:func:`network_csr` turns a list of undirected edges into the arrays the
-matching proof's kernels read (:mod:`ktsolve.proofs.matching`), in four
-linear passes that each run range by range, so that a race's cancel, a time
-limit or Ctrl-C is seen within a range however large the board.
+:func:`network_csr` adds to the knight graph's CSR arrays the extra squares
+that close an open tour and sorts every row, in three linear passes that
+each run range by range, so that a race's cancel, a time limit or Ctrl-C
+is seen within a range however large the board.
 
 Examples
 --------
 >>> import numpy as np
->>> indptr, indices, rows, twin = network_csr(np.array([0, 0], dtype=np.int32), np.array([2, 1], dtype=np.int32), 3,
-...                                           compiled=False)
+>>> g_indptr, g_indices = np.array([0, 1, 2], dtype=np.int32), np.array([1, 0], dtype=np.int32)
+>>> indptr, indices, rows, twin = network_csr(g_indptr, g_indices, [np.array([0])], compiled=False)
 >>> indptr.tolist(), indices.tolist(), rows.tolist(), twin.tolist()
 ([0, 2, 3, 4], [1, 2, 0, 0], [0, 0, 1, 2], [2, 3, 0, 1])
 """
@@ -26,17 +26,28 @@ __all__ = ["network_csr", "NETWORK_PHASE"]
 NETWORK_PHASE = "building the matching proof's network"
 
 
-def network_csr(src, dst, n: int, clock: Deadline | None = None, *, compiled: bool = True):
-    """The CSR arrays of the undirected edges ``(src[i], dst[i])`` on ``n`` nodes, both directions.
+def network_csr(g_indptr, g_indices, extras=(), link: bool = False, clock: Deadline | None = None, *,
+                compiled: bool = True):
+    """The knight graph's CSR arrays (``g_indptr``, ``g_indices``: both directions of every move, rows in any
+    order) with extra squares, every row sorted.
 
-    Returns ``(indptr, indices, rows, twin)``, int32: each node's row lists its neighbours in increasing
-    order, ``rows[p]`` is the node of entry ``p`` and ``twin[p]`` the entry of the reverse move.  The same
-    arrays as sorting every directed edge by ``(source, target)``, in linear time: a counting sort by
-    source, then each row sorted on its own, then each entry's reverse found by binary search in the other
-    end's row.  The four passes (kernels of :mod:`._kernels`) run range by range, ``clock`` checked between
-    ranges (:func:`~ktsolve.factor.chunks.in_chunks`): on 10^7 squares they take about two seconds, which a
-    race's cancel would otherwise wait for.  With ``compiled`` False the kernels run as plain Python (the
-    matching proof's choice on small boards, where loading them would cost more than it saves).
+    ``extras[k]`` lists, increasing, the squares joined to the extra square
+    numbered ``n + k`` (``n`` squares); ``link`` joins the two extra squares
+    to each other.  Returns ``(indptr, indices, rows, twin)``, int32: each
+    node's row lists its neighbours in increasing order, ``rows[p]`` is the
+    node of entry ``p`` and ``twin[p]`` the entry of the reverse move.  The
+    same arrays as sorting every directed move by ``(source, target)``, in
+    linear time: the graph's rows copied with room for the extra squares,
+    which number above every square and so close the rows they join; each
+    square's row (at most eight moves) sorted on its own; each entry's
+    reverse found by binary search in the other end's row.  The passes
+    (kernels of :mod:`._kernels`) run range by range, ``clock`` checked
+    between ranges (:func:`~ktsolve.factor.chunks.in_chunks`).  Taking the
+    graph's rows as they are, rather than listing its moves and placing them
+    by a counting sort, took the network of the 10^7-square pair board from
+    1.83 s to 1.32 s (closed question, median of 5).  With ``compiled``
+    False the kernels run as plain Python (the matching proof's choice on
+    small boards, where loading them would cost more than it saves).
     """
     # numba's modules (ktsolve.factor's package loads its kernels too), when a network is first built: the
     # listing commands import neither
@@ -45,18 +56,41 @@ def network_csr(src, dst, n: int, clock: Deadline | None = None, *, compiled: bo
 
     phase = NETWORK_PHASE
     clock = Deadline.of(clock)
-    m = src.size
-    counting, place, sort_rows, twins = (getattr(_kernels, name) if compiled else getattr(_kernels, name).py_func
-                                         for name in ("csr_count", "csr_place", "csr_sort_rows", "csr_twins"))
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    in_chunks(m, lambda a, b: counting(src, dst, indptr, a, b), clock, phase, first=1 << 16)
-    np.cumsum(indptr, out=indptr)
-    fill = indptr[:n].copy()
-    indices = np.empty(2 * m, dtype=np.int32)
-    in_chunks(m, lambda a, b: place(src, dst, indices, fill, a, b), clock, phase, first=1 << 16)
-    del fill
-    rows = np.empty(2 * m, dtype=np.int32)
+    copy_rows, sort_rows, twins = (getattr(_kernels, name) if compiled else getattr(_kernels, name).py_func
+                                   for name in ("csr_copy_rows", "csr_sort_rows", "csr_twins"))
+    n = g_indptr.size - 1
+    extras = [np.asarray(x, dtype=np.int32) for x in extras]
+    if link and len(extras) != 2:
+        raise ValueError("only two extra squares are linked")
+    clock.check(phase)
+    size = np.zeros(n + len(extras) + 1, dtype=np.int64)
+    size[1:n + 1] = np.diff(g_indptr)
+    for k, joined in enumerate(extras):
+        size[1 + joined] += 1
+        size[1 + n + k] = joined.size + int(link)
+    np.cumsum(size, out=size)
+    if size[-1] > np.iinfo(np.int32).max:
+        raise ValueError("the matching proof's network has too many moves for int32 arrays")
+    indptr = size.astype(np.int32)
+    del size
+    indices = np.empty(int(indptr[-1]), dtype=np.int32)
+    in_chunks(n, lambda a, b: copy_rows(g_indptr, g_indices, indptr, indices, a, b), clock, phase, first=1 << 16)
+    clock.check(phase)
+    if extras:
+        # each extra square after the square's own moves, in the order of the extra squares
+        fill = (indptr[:n] + np.diff(g_indptr)).astype(np.int64)
+        for k, joined in enumerate(extras):
+            indices[fill[joined]] = n + k
+            fill[joined] += 1
+            head = int(indptr[n + k])
+            indices[head:head + joined.size] = joined
+            if link:
+                indices[head + joined.size] = n + 1 - k
+        del fill
+    rows = np.empty(indices.size, dtype=np.int32)
     in_chunks(n, lambda a, b: sort_rows(indptr, indices, rows, a, b), clock, phase, first=1 << 16)
-    twin = np.empty(2 * m, dtype=np.int32)
-    in_chunks(2 * m, lambda a, b: twins(indptr, indices, rows, twin, a, b), clock, phase, first=1 << 16)
+    for k in range(len(extras)):  # the extra squares' rows are sorted already
+        rows[indptr[n + k]:indptr[n + k + 1]] = n + k
+    twin = np.empty(indices.size, dtype=np.int32)
+    in_chunks(indices.size, lambda a, b: twins(indptr, indices, rows, twin, a, b), clock, phase, first=1 << 16)
     return indptr, indices, rows, twin

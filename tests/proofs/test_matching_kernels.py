@@ -15,9 +15,7 @@ def _network(seed: int):
     """A holed board's moves as the matching proof's network, some moves dead, and a maximum matching."""
     board = random_holed_board(12, 14, 0.15, closed=True, seed=seed)
     graph = KnightGraph(board)
-    edges = graph.edges()
-    indptr, indices, src, _ = network_csr(np.ascontiguousarray(edges[:, 0]), np.ascontiguousarray(edges[:, 1]),
-                                          graph.n, compiled=True)
+    indptr, indices, src, _ = network_csr(graph.indptr, graph.indices, compiled=True)
     # read-only as the matching proof makes them: the kernels then compile the proof's one signature
     indptr.flags.writeable = False
     indices.flags.writeable = False

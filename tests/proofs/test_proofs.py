@@ -133,8 +133,9 @@ def test_matching_and_alternating_components_match_references(compiled):
 @pytest.mark.parametrize("one_by_one", [False, True])
 @pytest.mark.parametrize("compiled", [True, False])
 def test_network_csr_matches_sorting_every_directed_move(monkeypatch, compiled, one_by_one):
-    """The matching proof's network: the same arrays as a lexicographic sort and a search for each twin, its
-    four passes run whole or in ranges of one item (as against a clock)."""
+    """The matching proof's network: a graph's rows in any order with none, one or two extra squares (linked or
+    not) give the same arrays as a lexicographic sort of every directed move and a search for each twin, its
+    passes run whole or in ranges of one item (as against a clock)."""
     from ktsolve.factor import chunks
     from ktsolve.proofs.network import network_csr
 
@@ -144,21 +145,30 @@ def test_network_csr_matches_sorting_every_directed_move(monkeypatch, compiled, 
     for trial in range(40):
         n = int(rng.integers(2, 60))
         pairs = {tuple(sorted(rng.choice(n, size=2, replace=False).tolist())) for _ in range(int(rng.integers(1, 4 * n)))}
-        if trial % 4 == 0:  # a node joined to many (an open tour's extra square): a long row
-            pairs |= {(int(v), n - 1) for v in rng.choice(n - 1, size=min(n - 1, 40), replace=False)}
-        edges = np.array(sorted(pairs), dtype=np.int32)  # int32, as the proof gives them (one compiled signature)
-        edges = edges[rng.permutation(len(edges))]
-        indptr, indices, rows, twin = network_csr(edges[:, 0].copy(), edges[:, 1].copy(), n, compiled=compiled)
+        # the graph's CSR with its rows shuffled, as a knight graph lists them in move order
+        src = np.array([a for a, b in pairs] + [b for a, b in pairs], dtype=np.int64)
+        dst = np.array([b for a, b in pairs] + [a for a, b in pairs], dtype=np.int64)
+        order = np.lexsort((rng.random(src.size), src))
+        g_indptr = np.concatenate([[0], np.cumsum(np.bincount(src, minlength=n))]).astype(np.int32)
+        g_indices = dst[order].astype(np.int32)
+        for a in (g_indptr, g_indices):  # read-only as the knight graph's (one compiled signature)
+            a.flags.writeable = False
+        k = trial % 4  # 0, 1 or 2 extra squares, the 2 linked when k is 3
+        extras = [np.flatnonzero(rng.random(n) < 0.5) for _ in range(min(k, 2))]
+        link = k == 3
+        indptr, indices, rows, twin = network_csr(g_indptr, g_indices, extras, link, compiled=compiled)
         assert {a.dtype for a in (indptr, indices, rows, twin)} == {np.dtype(np.int32)}
-        edges = edges.astype(np.int64)  # the keys below exceed int32 on no board here, but are computed in int64
-        src = np.concatenate([edges[:, 0], edges[:, 1]])
-        dst = np.concatenate([edges[:, 1], edges[:, 0]])
+        moves = list(pairs) + [(int(v), n + e) for e, joined in enumerate(extras) for v in joined]
+        moves += [(n, n + 1)] if link else []
+        total = n + len(extras)
+        src = np.array([a for a, b in moves] + [b for a, b in moves], dtype=np.int64)
+        dst = np.array([b for a, b in moves] + [a for a, b in moves], dtype=np.int64)
         order = np.lexsort((dst, src))
         src, dst = src[order], dst[order]
         assert np.array_equal(rows, src) and np.array_equal(indices, dst)
-        assert np.array_equal(indptr[1:], np.cumsum(np.bincount(src, minlength=n)))
-        key = src * n + dst
-        assert np.array_equal(twin, np.searchsorted(key, dst * n + src))
+        assert np.array_equal(indptr[1:], np.cumsum(np.bincount(src, minlength=total)))
+        key = src * total + dst
+        assert np.array_equal(twin, np.searchsorted(key, dst * total + src))
 
 
 def test_kernels_warm_start_keeps_a_valid_matching():
