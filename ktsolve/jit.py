@@ -429,11 +429,14 @@ SHARED = (
 
 
 def warm_validator() -> float:
-    """Compile (or load) the one-pass walk of long tours (:mod:`ktsolve._tour_kernels`); seconds spent compiling.
+    """Compile (or load) the one-pass walk of long tours and their text matrix's kernels
+    (:mod:`ktsolve._tour_kernels`); seconds spent compiling.
 
     The validator walks tours of 65,536 squares or more in numba; it is
     given what a real check gives it (a read-only int32 tour, a board with
-    a hole), a row-by-row walk that fails at its first step.
+    a hole), a row-by-row walk that fails at its first step.  The text
+    matrix of a tour on a board of ``render.TEXT_KERNEL_MIN`` cells or more
+    is written by two kernels, called here as the writer calls them.
 
     Examples
     --------
@@ -442,10 +445,10 @@ def warm_validator() -> float:
     """
     import numpy as np
 
-    from ._tour_kernels import square_flats, walk_tour
+    from ._tour_kernels import format_cells, square_flats, step_grid, walk_tour
     from .board import Board
     from .errors import InvalidTourError
-    from .tour import validate
+    from .tour import Tour, validate
 
     def calls():
         board = Board(256, 257, holes=[(0, 0)])
@@ -453,8 +456,11 @@ def warm_validator() -> float:
             validate(board, np.arange(board.n_squares, dtype=np.int32))
         except InvalidTourError:
             pass  # the walk ran: that is all a warm-up asks
+        tour = Tour(board, np.arange(board.n_squares, dtype=np.int32))
+        steps = step_grid(tour.squares, square_flats(board.hole_flat, board.size), board.size)
+        format_cells(steps[: 2 * board.cols].reshape(2, board.cols), 6, np.empty((2, board.cols, 7), dtype=np.uint8))
 
-    return prepare("validator", calls, (square_flats, walk_tour))
+    return prepare("validator", calls, (square_flats, walk_tour, step_grid, format_cells))
 
 
 def warm_shared(path: str) -> tuple[str, float, float]:

@@ -166,3 +166,34 @@ def test_long_tour_on_a_holed_board_goes_through_the_kernel(monkeypatch):
     bad[[100, 101]] = bad[[101, 100]]
     with pytest.raises(InvalidTourError, match="^illegal move at step 101: "):
         validate(b, bad, closed=True)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_text_matrix_kernels_write_the_bytes_of_the_numpy_expressions(monkeypatch, compiled):
+    """``write_tour_matrix`` on boards of at least ``TEXT_KERNEL_MIN`` cells (moved to 0 here) writes with two
+    numba kernels: the same bytes as the numpy expressions, for full and holed boards, numbers of 2 to 5
+    digits, and paths that leave squares unvisited (written like holes)."""
+    import io
+
+    from ktsolve import _tour_kernels, render
+
+    if not compiled:
+        for name in ("square_flats", "step_grid", "format_cells"):
+            monkeypatch.setattr(_tour_kernels, name, getattr(_tour_kernels, name).py_func)
+    rng = np.random.default_rng(5)
+    boards = [Board(5, 7), Board(1, 1), Board(3, 40), random_holed_board(12, 9, 0.2, seed=1),
+              random_holed_board(40, 31, 0.1, seed=2), random_holed_board(110, 97, 0.05, seed=3)]
+    checked = 0
+    for board in boards:
+        for part in (1.0, 0.6):
+            squares = rng.permutation(board.n_squares)[: max(1, int(board.n_squares * part))]
+            t = Tour(board, squares.astype(np.int32))
+            out = {}
+            for fast in (True, False):
+                monkeypatch.setattr(render, "TEXT_KERNEL_MIN", 0 if fast else 1 << 62)
+                fh = io.BytesIO()
+                render.write_tour_matrix(t, fh)
+                out[fast] = fh.getvalue()
+            assert out[True] == out[False], board
+            checked += 1
+    assert checked == 12
