@@ -41,7 +41,7 @@ def _kernel_calls() -> None:
     # the matching proof's network: its arrays read-only like the graph's (one signature per kernel)
     from .network import network_csr
 
-    net_indptr, net_indices, _, _ = network_csr(indptr, indices, compiled=True)
+    net_indptr, net_indices, _ = network_csr(indptr, indices, compiled=True)
     net_indptr.flags.writeable = False
     net_indices.flags.writeable = False
     side = graph.colour.astype(np.int32)

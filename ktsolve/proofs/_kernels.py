@@ -507,9 +507,9 @@ def csr_copy_rows(g_indptr, g_indices, indptr, indices, a, b):
 
 
 @njit(cache=True, nogil=True)
-def csr_sort_rows(indptr, indices, rows, a, b):
-    """Rows of nodes ``a .. b - 1`` sorted, and ``rows[p]`` set to the node of entry ``p`` (the second pass:
-    rows are short, but for the extra squares of an open tour)."""
+def csr_sort_rows(indptr, indices, a, b):
+    """Rows of nodes ``a .. b - 1`` sorted (the second pass: rows are short, but for the extra squares of an open
+    tour)."""
     for v in range(a, b):
         lo, hi = indptr[v], indptr[v + 1]
         if hi - lo > 32:
@@ -522,25 +522,24 @@ def csr_sort_rows(indptr, indices, rows, a, b):
                     indices[d + 1] = indices[d]
                     d -= 1
                 indices[d + 1] = x
-        for p in range(lo, hi):
-            rows[p] = v
     return b - a
 
 
 @njit(cache=True, nogil=True)
-def csr_twins(indptr, indices, rows, twin, a, b):
-    """``twin[p]``, the entry of the reverse move, for entries ``a .. b - 1`` (the last pass: a binary search
-    in the other end's sorted row)."""
-    for p in range(a, b):
-        u, v = rows[p], indices[p]
-        lo, hi = indptr[v], indptr[v + 1]
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if indices[mid] < u:
-                lo = mid + 1
-            else:
-                hi = mid
-        twin[p] = lo
+def csr_twins(indptr, indices, twin, a, b):
+    """``twin[p]``, the entry of the reverse move, for the entries of nodes ``a .. b - 1`` (the last pass: a
+    binary search in the other end's sorted row)."""
+    for u in range(a, b):
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            lo, hi = indptr[v], indptr[v + 1]
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if indices[mid] < u:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            twin[p] = lo
     return b - a
 
 

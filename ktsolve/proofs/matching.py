@@ -49,7 +49,7 @@ class _Network:
         clock.check(NETWORK_PHASE)
         csr = network_csr(graph.indptr, graph.indices, [x["joined"] for x in extra], len(extra) == 2, clock,
                           compiled=self.n > PY_MAX)
-        self.indptr, self.indices, self.src, self.twin = csr
+        self.indptr, self.indices, self.twin = csr
         # read-only like the knight graph's own arrays, so the kernels they go to (shared with the quick
         # proofs) compile once: numba compiles a writable and a read-only array as two signatures
         self.indptr.flags.writeable = False
@@ -76,6 +76,10 @@ class _Network:
         out[square] = self._files[rc[:, 1]] + self._ranks[rc[:, 0]]
         out[~square] = self._extra[ids[~square] - self.n_squares]
         return out.tolist()
+
+    def source(self, entries):
+        """The node whose row holds each CSR entry of ``entries`` (an int or an array), by binary search."""
+        return np.searchsorted(self.indptr, entries, side="right") - 1
 
     def entry(self, u: int, v: int) -> int:
         """CSR entry of the move ``u -> v`` (-1 when there is none)."""
@@ -171,12 +175,14 @@ class _MatchingProver:
         n = net.n
         self.alive = np.ones(net.indices.size, dtype=np.uint8)
         self.forced = np.zeros(net.indices.size, dtype=np.uint8)
-        self.deg = np.diff(net.indptr).astype(np.int64)
-        self.fdeg = np.zeros(n, dtype=np.int64)
+        # int32 (nodes number fewer than 2^31): each array is first touched here, and on this machine a fresh
+        # megabyte cost about 2 ms (the prover's arrays took 0.79 s at 10^7 squares, in int64)
+        self.deg = np.diff(net.indptr)
+        self.fdeg = np.zeros(n, dtype=np.int32)
         self.match = np.full(n, -1, dtype=np.int32)
         # Forced moves form paths: union-find over nodes with the two ends of each path.
-        self.root = np.arange(n)
-        self.size = np.ones(n, dtype=np.int64)
+        self.root = np.arange(n, dtype=np.int32)
+        self.size = np.ones(n, dtype=np.int32)
         self._ends: dict[int, tuple[int, int]] = {}
         self.steps: list[dict] = []
         self.excluded = 0
@@ -214,7 +220,7 @@ class _MatchingProver:
             return
         q = int(net.twin[p])
         self.alive[p] = self.alive[q] = 0
-        self.deg[net.src[p]] -= 1
+        self.deg[net.source(p)] -= 1
         self.deg[net.indices[p]] -= 1
         self.excluded += 1
 
@@ -223,7 +229,7 @@ class _MatchingProver:
         entries = entries[self.alive[entries] == 1]
         self.alive[entries] = 0
         self.alive[net.twin[entries]] = 0
-        self.deg -= np.bincount(net.src[entries], minlength=net.n)
+        self.deg -= np.bincount(net.source(entries), minlength=net.n)
         self.deg -= np.bincount(net.indices[entries], minlength=net.n)
         self.excluded += int(entries.size)
 
@@ -279,10 +285,11 @@ class _MatchingProver:
         if size < half or half * 2 != net.n:
             self.hall_violation()
         comp, level = kernel("alternating_scc", net.n)(net.indptr, net.indices, self.alive, net.side, match)
-        src, dst = net.src, net.indices
+        dst = net.indices
         gone = kernel("off_matchings", net.n)(net.indptr, net.indices, self.alive, net.side, match, comp)
         if not gone.size:
             return 0
+        gone_src = net.source(gone)
         # the same tight sets named from the colour that needs fewer names: on the 10^7-square pair board
         # side 0 named 4,999,108 squares (52 MB of evidence), side 1 the two squares of the pair
         other = kernel("other_side_levels", net.n)(net.indptr, net.indices, self.alive, net.side, level)
@@ -310,18 +317,18 @@ class _MatchingProver:
         nb[dst[ent[self.alive[ent] == 1]]] = True
         del ent
         t_set = np.flatnonzero(nb)
-        there, back = (src, dst) if named else (dst, src)
-        ex = gone[nb[there[gone]]]
+        there, back = (gone_src, dst[gone]) if named else (dst[gone], gone_src)
+        ex = np.flatnonzero(nb[there])
         step["example"] = {
             "S": net.names(s_set[:SHOW]), "S_size": int(s_set.size), "side": named,
             "T": net.names(t_set[:SHOW]), "T_size": int(t_set.size),
             "moves": self.moves(there[ex[:SHOW]], back[ex[:SHOW]]), "moves_size": int(ex.size),
         }
-        forced_gone = gone[self.forced[gone] == 1]
+        forced_gone = np.flatnonzero(self.forced[gone] == 1)
         self.steps.append(step)
         if forced_gone.size:
-            p = int(forced_gone[0])
-            raise _Stop({"reason": "forced excluded", "move": self.move(src[p], dst[p])})
+            k = int(forced_gone[0])
+            raise _Stop({"reason": "forced excluded", "move": self.move(gone_src[k], dst[gone[k]])})
         self.delete_many(gone)
         return int(gone.size)
 
@@ -357,7 +364,7 @@ class _MatchingProver:
     # ------------------------------------------------------------ degree-2 forcing
     def force(self, p: int, queue: deque) -> None:
         net = self.net
-        u, w = int(net.src[p]), int(net.indices[p])
+        u, w = int(net.source(p)), int(net.indices[p])
         q = int(net.twin[p])
         self.forced[p] = self.forced[q] = 1
         self.fdeg[u] += 1
@@ -469,14 +476,19 @@ def _factor_matching(graph: KnightGraph, match: np.ndarray, clock) -> bool:
     greedy as before.  Returns whether the board's squares were paired.
     """
     from ..factor import two_factor
+    from .two_factor import found_factor
 
     board = graph.board
-    tf = two_factor(board, closed=True, deadline=clock.part(FACTOR_SHARE))
-    if tf.status != "found":
-        return False
+    links = found_factor(board)  # the 2-factor proof's, when it ran on this board before
+    if links is None:
+        tf = two_factor(board, closed=True, deadline=clock.part(FACTOR_SHARE))
+        if tf.status != "found":
+            return False
+        links = tf.links
     number = np.full(board.size, -1, dtype=np.int32)
     number[np.flatnonzero(board.mask.reshape(-1))] = np.arange(graph.n, dtype=np.int32)
-    links = np.ascontiguousarray(tf.links, dtype=np.int8).reshape(board.size, 2)
+    # a writable copy: the kernel's one compiled signature, and the 2-factor proof's links stay as they were
+    links = np.array(links, dtype=np.int8, order="C").reshape(board.size, 2)
     kernel("matching_from_factor", graph.n)(links, board.rows, board.cols, number, match)
     return True
 

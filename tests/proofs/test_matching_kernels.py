@@ -15,7 +15,8 @@ def _network(seed: int):
     """A holed board's moves as the matching proof's network, some moves dead, and a maximum matching."""
     board = random_holed_board(12, 14, 0.15, closed=True, seed=seed)
     graph = KnightGraph(board)
-    indptr, indices, src, _ = network_csr(graph.indptr, graph.indices, compiled=True)
+    indptr, indices, _ = network_csr(graph.indptr, graph.indices, compiled=True)
+    src = np.repeat(np.arange(graph.n, dtype=np.int32), np.diff(indptr))
     # read-only as the matching proof makes them: the kernels then compile the proof's one signature
     indptr.flags.writeable = False
     indices.flags.writeable = False
@@ -68,16 +69,19 @@ def test_drop_lost_pairs_and_off_matchings_match_the_numpy_expressions(seed, com
 
 
 def test_the_network_is_int32_arrays_and_keeps_the_graphs_edges_without_a_copy():
-    """At 10^7 squares every int64 copy of the moves cost 0.6 GB: the network's arrays are int32."""
+    """At 10^7 squares every int64 copy of the moves cost 0.6 GB: the network's arrays are int32, and no array
+    names each entry's node (its ``source`` searches the row starts)."""
     from ktsolve.proofs.matching import _closing_network
     from ktsolve.tour import TourSpec
 
     graph = KnightGraph(random_holed_board(40, 40, 0.1, closed=True, seed=3))
     net = _closing_network(graph, TourSpec(closed=True))
-    assert {a.dtype for a in (net.indptr, net.indices, net.src, net.twin)} == {np.dtype(np.int32)}
+    assert {a.dtype for a in (net.indptr, net.indices, net.twin)} == {np.dtype(np.int32)}
     p = np.arange(net.indices.size)
+    src = np.repeat(np.arange(net.n), np.diff(net.indptr))
+    assert np.array_equal(net.source(p), src) and net.source(int(p[-1])) == net.n - 1
     assert np.array_equal(net.twin[net.twin], p)
-    assert np.array_equal(net.indices[net.twin], net.src)
+    assert np.array_equal(net.indices[net.twin], src)
 
 
 @pytest.mark.parametrize("interrupted", [False, True])

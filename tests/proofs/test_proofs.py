@@ -156,8 +156,9 @@ def test_network_csr_matches_sorting_every_directed_move(monkeypatch, compiled, 
         k = trial % 4  # 0, 1 or 2 extra squares, the 2 linked when k is 3
         extras = [np.flatnonzero(rng.random(n) < 0.5) for _ in range(min(k, 2))]
         link = k == 3
-        indptr, indices, rows, twin = network_csr(g_indptr, g_indices, extras, link, compiled=compiled)
-        assert {a.dtype for a in (indptr, indices, rows, twin)} == {np.dtype(np.int32)}
+        indptr, indices, twin = network_csr(g_indptr, g_indices, extras, link, compiled=compiled)
+        assert {a.dtype for a in (indptr, indices, twin)} == {np.dtype(np.int32)}
+        rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
         moves = list(pairs) + [(int(v), n + e) for e, joined in enumerate(extras) for v in joined]
         moves += [(n, n + 1)] if link else []
         total = n + len(extras)
@@ -616,3 +617,34 @@ def test_matching_proofs_of_large_boards_start_from_the_2_factor_and_still_check
     assert proof is not None and check_proof(four, spec(closed=True), proof).valid
     board = random_holed_board(40, 40, 0.05, closed=True, seed=3)
     assert matching_proof(KnightGraph(board), spec(closed=True)) is None  # a tour exists (the oracle's kind)
+
+
+def test_the_matching_proof_starts_from_the_2_factor_the_2_factor_proof_found_on_the_same_board(monkeypatch):
+    """A race's lane runs the 2-factor proof, then the matching proof, on one board: the second takes the first's
+    2-factor (not built again) and proves the same; an equal board that is another object, an open question
+    and a board that is gone leave nothing to take."""
+    import gc
+
+    import ktsolve.factor as factor
+    from ktsolve.proofs import two_factor as tfp
+    from ktsolve.shapes import planted
+
+    board = planted(40, 40, "pair", balance="closed").board
+    expected = matching_proof(KnightGraph(board), spec(closed=True))
+    assert tfp.two_factor_proof(board, spec(closed=True)) is None  # a 2-factor exists: no proof
+    links = tfp.found_factor(board)
+    assert links is not None and links.shape == (40, 40, 2) and not links.flags.writeable
+    assert tfp.found_factor(Board(40, 40, holes=board.holes)) is None  # equal, but not the same object
+    built = []
+    real = factor.two_factor
+    monkeypatch.setattr(factor, "two_factor", lambda *a, **k: built.append(1) or real(*a, **k))
+    got = matching_proof(KnightGraph(board), spec(closed=True))
+    assert built == [] and str(got) == str(expected) and got.evidence == expected.evidence
+    assert np.array_equal(tfp.found_factor(board), links)  # read, not changed
+    other = planted(40, 40, "pair", balance="open").board
+    assert tfp.two_factor_proof(other, spec(closed=False)) is None and tfp.found_factor(other) is None
+    matching_proof(KnightGraph(other), spec(closed=True))
+    assert built == [1]  # another board: its own 2-factor
+    del board
+    gc.collect()
+    assert tfp._FOUND == [None, None]
