@@ -47,8 +47,8 @@ def check_matching_proof(where, spec: TourSpec, proof: Proof) -> bool:
     neighbour of level higher than ``a``'s: all of them when it gives their
     count, or those it lists (see :func:`hall_exclusions`); each forcing
     step must find exactly the moves it names; and the conclusion must hold
-    of what is left.  It uses no matching algorithm, so a bug in the prover cannot hide
-    in it.
+    of what is left.  It uses no matching algorithm, so a bug in the prover
+    cannot hide in it.
     """
     if getattr(proof, "argument", None) != "matching":
         raise ValueError("not a matching proof")

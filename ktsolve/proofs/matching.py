@@ -175,8 +175,8 @@ class _MatchingProver:
         n = net.n
         self.alive = np.ones(net.indices.size, dtype=np.uint8)
         self.forced = np.zeros(net.indices.size, dtype=np.uint8)
-        # int32 (nodes number fewer than 2^31): each array is first touched here, and on this machine a fresh
-        # megabyte cost about 2 ms (the prover's arrays took 0.79 s at 10^7 squares, in int64)
+        # int32 (nodes number fewer than 2^31): half the memory of int64, all of it first touched here, where
+        # a fresh megabyte cost about 2 ms in a 10^7-square proof's process
         self.deg = np.diff(net.indptr)
         self.fdeg = np.zeros(n, dtype=np.int32)
         self.match = np.full(n, -1, dtype=np.int32)
@@ -310,7 +310,8 @@ class _MatchingProver:
         # those neighbours to other squares (``gone`` runs from side 0 to side 1)
         s_set = np.flatnonzero(level == top)
         nb = np.zeros(net.n, dtype=bool)
-        # the live moves of the set's own rows, not a mask over every move (0.5 s at 10^7 squares)
+        # the live moves of the set's own rows: a mask over every move made the step's own time 0.84 s in a
+        # profile at 10^7 squares (0.04 s without)
         width = (net.indptr[s_set + 1] - net.indptr[s_set]).astype(np.int64)
         ent = np.repeat(net.indptr[s_set].astype(np.int64) - np.cumsum(width) + width, width)
         ent += np.arange(ent.size)

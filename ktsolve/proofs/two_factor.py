@@ -85,7 +85,7 @@ def two_factor_proof(graph, spec: TourSpec, *, time_limit=None) -> Proof | None:
         raise Stopped("interrupted" if tf.stats.get("interrupted") else "time limit", _PHASE)
     if tf.status != "none":
         if spec.closed and board.n_squares <= MAX_GRAPH_SQUARES:
-            # a 2-factor with the closing move of fixed ends is still one of the board's moves
+            # with the closing move of fixed ends in it, it is still a 2-factor of the board
             links = tf.links.copy()
             links.flags.writeable = False
             with _FOUND_LOCK:
