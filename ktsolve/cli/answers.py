@@ -160,12 +160,21 @@ def deliver(res, fmt: str, output: str | None, *, definite: tuple[Status, ...] =
     elif fmt == "npy":
         if res.status is Status.INFEASIBLE and Status.INFEASIBLE in definite:
             return "no tour exists, and an npy file holds only a tour (text, json, svg or html write the proof)"
-        return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
+        return _not_written(res)
     elif res.status in definite or is_stdout(output):
         emit(render_result(res, fmt, numbers=numbers), output)
     else:
-        return "no tour was found" if res.status is Status.UNKNOWN else "no tour exists"
+        return _not_written(res)
     return None
+
+
+def _not_written(res) -> str:
+    """Why an answer that is not a tour leaves a file alone; an ``unknown`` says why, as its text on stdout
+    would (the steps, their seconds, what they left)."""
+    if res.status is not Status.UNKNOWN:
+        return "no tour exists"
+    reason = res.stats.get("reason") if isinstance(res.stats, dict) else None
+    return f"no tour was found ({one_line(str(reason))})" if reason else "no tour was found"
 
 
 def render_result(res, fmt: str, *, numbers: bool = False) -> str:

@@ -1,6 +1,7 @@
 """Every command that writes goes through the one writer: special paths, kept files, closed pipes."""
 
 import gzip
+import re
 import json
 import os
 import stat
@@ -143,6 +144,21 @@ def test_an_existing_file_is_kept_when_there_is_no_tour(tmp_path, args):
     assert res.exit_code in (1, 3), res.stderr
     assert f.read_text() == "precious" and _listing(tmp_path) == ["keep.out"]
     assert f"nothing was written to '{f}'" in res.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("fmt", ["npy", "text", "json"])
+def test_an_unknown_kept_from_a_file_says_why_on_stderr(tmp_path, fmt):
+    """With -o FILE an unknown writes nothing, and its reason (what stdout would have said) goes to stderr."""
+    f = tmp_path / "answer.out"
+    res = run(["solve", "8x8", "-m", "backtrack", "-p", "max_nodes=10", "--format", fmt, "-o", str(f)])
+    assert res.exit_code == 3, res.stderr
+    last = res.stderr.splitlines()[-1]
+    assert last.startswith("ktsolve: no tour was found (") and f"), so nothing was written to '{f}'" in last
+    shown = run(["solve", "8x8", "-m", "backtrack", "-p", "max_nodes=10"])
+    reason = shown.stdout.strip().removeprefix("unknown: ")
+    seconds = re.compile(r"\([0-9.e-]+ s\)")  # each step's seconds differ from run to run
+    assert "node budget of 10 ran out" in reason and seconds.sub("", reason) in seconds.sub("", last)
+    assert not f.exists()
 
 
 def test_prove_writes_its_proof(tmp_path):
