@@ -38,18 +38,19 @@ def network_csr(g_indptr, g_indices, extras=(), link: bool = False, clock: Deadl
     entry of the reverse move (no array names each entry's node: at 10^7
     squares it was 320 MB, and in a process that large a fresh megabyte cost
     about 2 ms).  The same arrays as sorting every directed move by
-    ``(source, target)``, in
-    linear time: the graph's rows copied with room for the extra squares,
-    which number above every square and so close the rows they join; each
-    square's row (at most eight moves) sorted on its own; each entry's
-    reverse found by binary search in the other end's row.  The passes
-    (kernels of :mod:`._kernels`) run range by range, ``clock`` checked
-    between ranges (:func:`~ktsolve.factor.chunks.in_chunks`).  Taking the
-    graph's rows as they are, rather than listing its moves and placing them
-    by a counting sort, took the network of the 10^7-square pair board from
-    1.83 s to 1.32 s (closed question, median of 5).  With ``compiled``
-    False the kernels run as plain Python (the matching proof's choice on
-    small boards, where loading them would cost more than it saves).
+    ``(source, target)``, in linear time: the graph's rows copied with room
+    for the extra squares, which number above every square and so close the
+    rows they join; each square's row (at most eight moves) sorted on its
+    own; each entry's reverse found by binary search in the other end's
+    row.  The passes (kernels of :mod:`._kernels`) run range by range,
+    ``clock`` checked between ranges
+    (:func:`~ktsolve.factor.chunks.in_chunks`).  Taking the graph's rows as
+    they are, rather than listing its moves and placing them by a counting
+    sort, took the network of the 10^7-square pair board from 1.83 s to
+    1.32 s, and leaving out the array of entries' nodes to 0.90 s (closed
+    question, medians of 5).  With ``compiled`` False the kernels run as
+    plain Python (the matching proof's choice on small boards, where
+    loading them would cost more than it saves).
     """
     # numba's modules (ktsolve.factor's package loads its kernels too), when a network is first built: the
     # listing commands import neither
