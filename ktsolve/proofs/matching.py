@@ -175,8 +175,7 @@ class _MatchingProver:
         n = net.n
         self.alive = np.ones(net.indices.size, dtype=np.uint8)
         self.forced = np.zeros(net.indices.size, dtype=np.uint8)
-        # int32 (nodes number fewer than 2^31): half the memory of int64, all of it first touched here, where
-        # a fresh megabyte cost about 2 ms in a 10^7-square proof's process
+        # int32: half of int64's fresh memory, which cost about 2 ms a megabyte in a 10^7-square proof's process
         self.deg = np.diff(net.indptr)
         self.fdeg = np.zeros(n, dtype=np.int32)
         self.match = np.full(n, -1, dtype=np.int32)
@@ -300,9 +299,8 @@ class _MatchingProver:
         levels = {}
         for k in range(1, top + 1):
             levels[str(k)] = net.names(np.flatnonzero(level == k))
-        # the moves in no perfect matching are exactly those the levels exclude (an arc between components
-        # raises the level, one inside keeps it), so the step gives their count and the checker derives
-        # them: on the open 10^6-square pocket board the list was 499,978 moves of the extra square, 8 MB
+        # the moves in no perfect matching are exactly those the levels exclude, so the step gives their count
+        # and the checker derives them (the open 10^6-square pocket board listed 499,978 moves: 8 MB)
         step = {"step": "hall", "levels": levels, "deleted": int(gone.size)}
         if named:
             step["levels_side"] = 1
@@ -610,11 +608,6 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
                  evidence=evidence)
 
 
-def _count(deleted) -> int:
-    """How many moves a step deletes: a Hall step gives the number, a drop step the list."""
-    return deleted if isinstance(deleted, int) else len(deleted)
-
-
 def _moves_text(moves, total: int | None = None, limit: int = 6) -> str:
     total = len(moves) if total is None else total
     shown = ", ".join(f"{a}-{b}" for a, b in moves[:limit])
@@ -635,7 +628,7 @@ def _matching_text(graph, spec, net, steps, conclusion, excluded) -> str:
     halls = [s for s in steps if s["step"] == "hall"]
     if halls:
         ex = halls[0]["example"]
-        n_hall = sum(_count(s["deleted"]) for s in halls)
+        n_hall = sum(s["deleted"] for s in halls)  # a Hall step gives its count
         colour = cname[ex.get("side", 0)]
         parts.append(
             f"The {ex['S_size']} {colour} squares {listing(ex['S'], ex['S_size'])} have between them only "
