@@ -72,35 +72,13 @@ def _deleted_moves(board: Board, ev: dict) -> list:
     if board.size > PARTS_MAX:
         return []
     from .graph import KnightGraph
-    from .proofs.certificate import hall_exclusions
+    from .proofs.certificate import closed_deletions
 
     g = KnightGraph(board)
-    adj = {v: {int(w) for w in g.neighbours(v)} for v in range(g.n)}
-    side = {v: int(g.colour[v]) for v in range(g.n)}
-
-    def node(name):
-        return board.index(*board.parse_square(name))
-
-    def edge(pair):
-        return node(pair[0]), node(pair[1])
-
-    gone = []
     try:
-        for step in ev.get("steps", ()):
-            kind = step.get("step")
-            if kind == "hall":
-                pairs = hall_exclusions(step, adj, side, node, edge)
-            elif kind in ("drop", "subtour"):
-                pairs = [edge(mv) for mv in (step["deleted"] if kind == "drop" else [step["move"]])]
-            else:
-                continue
-            for a, b in pairs:
-                adj[a].discard(b)
-                adj[b].discard(a)
-                gone.append((g.name(a), g.name(b)))
+        return [(g.name(a), g.name(b)) for _, pairs in closed_deletions(g, ev.get("steps", ())) for a, b in pairs]
     except (ValueError, KeyError, TypeError):
         return []
-    return gone
 
 
 def proof_marks(board: Board, proof) -> Marks:

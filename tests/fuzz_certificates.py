@@ -73,23 +73,12 @@ def _graph(board):
 def listed_hall_steps(graph, proof: Proof) -> Proof:
     """A closed question's matching proof with every Hall step's count of moves replaced by the list of
     them, the other form the checker reads (derived by its own plain-set replay)."""
-    from ktsolve.proofs.certificate import hall_exclusions
+    from ktsolve.proofs.certificate import closed_deletions
 
     ev = copy.deepcopy(dict(proof.evidence))
-    adj = {v: {int(w) for w in graph.neighbours(v)} for v in range(graph.n)}
-    side = {v: int(graph.colour[v]) for v in range(graph.n)}
-    index = {graph.name(v): v for v in range(graph.n)}
-    for step in ev["steps"]:
+    for step, pairs in closed_deletions(graph, ev["steps"]):
         if step["step"] == "hall":
-            pairs = hall_exclusions(step, adj, side, index.__getitem__, None)
             step["deleted"] = [[graph.name(a), graph.name(b)] for a, b in pairs]
-        elif step["step"] == "drop":
-            pairs = [(index[x], index[y]) for x, y in step["deleted"]]
-        else:
-            pairs = []
-        for a, b in pairs:
-            adj[a].discard(b)
-            adj[b].discard(a)
     return Proof(str(proof), argument=proof.argument, evidence=ev)
 
 

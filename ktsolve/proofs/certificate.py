@@ -17,7 +17,7 @@ from ..tour import TourSpec
 from ._grid_check import Grid
 from .verdict import Verdict, not_checkable
 
-__all__ = ["check_matching_proof", "check_matching", "hall_exclusions", "MATCHING_CHECK_MAX"]
+__all__ = ["check_matching_proof", "check_matching", "hall_exclusions", "closed_deletions", "MATCHING_CHECK_MAX"]
 
 #: Largest board whose matching proofs are re-checked (plain sets of every square's moves).
 MATCHING_CHECK_MAX = 200_000
@@ -281,6 +281,42 @@ def hall_exclusions(step: dict, adj: dict, side: dict, node, edge) -> list:
             raise ValueError(f"{pair[0]}-{pair[1]} is not excluded by a tight set")
         moves.append((a, b))
     return moves
+
+
+
+def closed_deletions(graph, steps):
+    """The moves each step of a closed question's matching proof deletes, replayed in order: ``(step, pairs)``
+    for every Hall, drop and subtour step, ``pairs`` as square numbers of ``graph`` (a knight graph, whose
+    moves are the question's network), each deleted before the next step is read.
+
+    The checker's replay (:func:`hall_exclusions` for a Hall step, so a bad level raises ``ValueError``)
+    without its checks of forced moves and of the conclusion: for what reads the moves a checked proof
+    deleted (the proof pictures' parts, the certificates' list form in the tests).
+    """
+    adj = {v: {int(w) for w in graph.neighbours(v)} for v in range(graph.n)}
+    side = {v: int(graph.colour[v]) for v in range(graph.n)}
+    board = graph.board
+
+    def node(name):
+        return board.index(*board.parse_square(name))
+
+    def edge(pair):
+        return node(pair[0]), node(pair[1])
+
+    for step in steps:
+        kind = step.get("step")
+        if kind == "hall":
+            pairs = hall_exclusions(step, adj, side, node, edge)
+        elif kind == "drop":
+            pairs = [edge(mv) for mv in step["deleted"]]
+        elif kind == "subtour":
+            pairs = [edge(step["move"])]
+        else:
+            continue
+        for a, b in pairs:
+            adj[a].discard(b)
+            adj[b].discard(a)
+        yield step, pairs
 
 
 def _forced_cycle(a, b, forced_at) -> int | None:
