@@ -66,8 +66,9 @@ def network_csr(g_indptr, g_indices, extras=(), link: bool = False, clock: Deadl
     if link and len(extras) != 2:
         raise ValueError("only two extra squares are linked")
     clock.check(phase)
+    deg = np.diff(g_indptr)
     size = np.zeros(n + len(extras) + 1, dtype=np.int64)
-    size[1:n + 1] = np.diff(g_indptr)
+    size[1:n + 1] = deg
     for k, joined in enumerate(extras):
         size[1 + joined] += 1
         size[1 + n + k] = joined.size + int(link)
@@ -81,7 +82,7 @@ def network_csr(g_indptr, g_indices, extras=(), link: bool = False, clock: Deadl
     clock.check(phase)
     if extras:
         # each extra square after the square's own moves, in the order of the extra squares
-        fill = (indptr[:n] + np.diff(g_indptr)).astype(np.int64)
+        fill = (indptr[:n] + deg).astype(np.int64)
         for k, joined in enumerate(extras):
             indices[fill[joined]] = n + k
             fill[joined] += 1
@@ -90,6 +91,7 @@ def network_csr(g_indptr, g_indices, extras=(), link: bool = False, clock: Deadl
             if link:
                 indices[head + joined.size] = n + 1 - k
         del fill
+    del deg
     # the extra squares' rows are sorted already
     in_chunks(n, lambda a, b: sort_rows(indptr, indices, a, b), clock, phase, first=1 << 16)
     twin = np.empty(indices.size, dtype=np.int32)

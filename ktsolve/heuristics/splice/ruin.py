@@ -116,10 +116,10 @@ def _rounds(job: Job, state: Pieces, turn: int, margins, phase: str, then) -> tu
 
     A round cuts and restores the boxes of the pieces other than the largest grown by its margin
     (:func:`_ruin`: the shuffle is numpy's generator seeded with :data:`REPAIR_SHUFFLE` plus ``turn``, the
-    colour restored from is the round's parity), merges, and passes the pieces to ``then``; it is undone (the links copied
-    back and labelled again, cheaper in memory than keeping their labels) when a square is left short or
-    what ``then`` returns is not fewer pieces than the round began with.  ``phase`` names the deadline's
-    reason.
+    colour restored from is the round's parity), merges, and passes the pieces to ``then``; it is undone
+    (the links copied back and labelled again, cheaper in memory than keeping their labels) when a square
+    is left short or what ``then`` returns is not fewer pieces than the round began with.  ``phase`` names
+    the deadline's reason.
     """
     links, cols, deadline = job.links, job.cols, job.deadline
     rng = np.random.default_rng(REPAIR_SHUFFLE + turn)
