@@ -54,7 +54,7 @@ class Proof(str):
 
     ``Proof`` is a ``str`` (the text), so ``result.proof`` prints as a
     sentence; ``argument`` names the kind of argument (``"colour parity"``,
-    ``"degree"``, ``"connectivity"``, ``"cut square"``, ``"matching"``,
+    ``"degree"``, ``"forced moves"``, ``"connectivity"``, ``"cut square"``, ``"matching"``,
     ``"toughness"``, ``"two-square cut"``, ``"region colours"``,
     ``"cpsat"``, ``"exhaustive search"`` ...) and ``evidence`` holds
     JSON-ready data a program can re-check.

@@ -132,6 +132,12 @@ def seed_cases() -> list[Case]:
         add(bb, spec, proof)
         if proof is not None:
             add(bb, spec, listed_hall_steps(_graph(bb), proof), "listed moves")
+    from ktsolve.proofs.forcing import forcing_proof
+    from ktsolve.shapes import planted
+
+    # forcing ends in a short cycle, three forced moves, a square left with one move; the planted pair
+    for bb in (Board(4, 5), Board(3, 6), Board(3, 5), planted(16, 16, "pair", balance="closed").board):
+        add(bb, closed, forcing_proof(bb, closed))
     b = Board(5, 7, [(1, 3), (3, 3), (3, 4), (3, 6), (4, 0)])  # two pairs of light squares hold the ends
     add(b, opened, matching_proof(_graph(b), opened), "tight sets")
     b = Board(5, 4, [(1, 3), (3, 0)])

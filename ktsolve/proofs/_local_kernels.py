@@ -18,7 +18,7 @@ import numpy as np
 from .._grid_kernels import DC, DR, step_rc
 
 __all__ = ["grid_degree", "degree_rows", "grid_labels", "labels_start", "labels_steps", "cut_parts", "cut_start",
-           "cut_steps"]
+           "cut_steps", "forcing_steps", "forced_cycle", "cycle_cells"]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -192,3 +192,163 @@ def cut_steps(alive, rows, cols, disc, low, stack, moves, parts, state, budget):
     if top == 0:
         state[2] = 1
     return done
+
+
+@nb.njit(cache=True, inline="always")
+def _bits(x):  # pragma: no cover
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@nb.njit(cache=True, nogil=True)
+def forcing_steps(alive, rows, cols, deg, dead, forced, queue, steps, state, budget):  # pragma: no cover
+    """About ``budget`` more units of degree-2 forcing for a closed tour (a cell scanned, or looked at again).
+
+    ``deg`` (int8) holds the moves left at each square (:func:`degree_rows`)
+    and is lowered as moves are deleted; ``dead`` and ``forced`` (uint8) have
+    bit ``j`` set when move ``j`` of the cell is deleted or forced, at both
+    of its ends (move ``j ^ 4`` undoes move ``j``).  A square left with two
+    moves gets both forced; a square with two forced moves and more left
+    loses the others.  The cells whose moves changed go to ``queue``
+    (int32); each step goes to ``steps`` (int64) as
+    ``cell << 18 | kind << 16 | two << 8 | new``: kind 0 forces the two moves
+    left (``two``; ``new`` those not forced before), kind 1 deletes ``new``
+    beside the two forced ``two``.  ``state`` (int64) is ``[next cell of the
+    scan, queue head, queue tail, steps, ended, reason, square, full]``:
+    ``reason`` becomes 1 when ``square`` is left with fewer than two moves
+    and 2 when it has three forced (the search then ends); ``full`` becomes
+    1, and the call returns, when the queue or the steps lack room for one
+    more cell: the caller makes room and calls again.  Returns the work done.
+    """
+    size = rows * cols
+    f, head, tail, ns = state[0], state[1], state[2], state[3]
+    work = 0
+    while work < budget:
+        if tail + 8 > queue.size or ns + 1 > steps.size:
+            state[7] = 1
+            break
+        if head < tail:
+            v = np.int64(queue[head])
+            head += 1
+            work += 8
+            if deg[v] < 2:
+                state[4], state[5], state[6] = 1, 1, v
+                break
+            fv = _bits(forced[v])
+            r = v // cols
+            c = v - r * cols
+            if fv == 2 and deg[v] > 2:
+                new = 0
+                for j in range(8):
+                    bit = 1 << j
+                    if dead[v] & bit or forced[v] & bit:
+                        continue
+                    w = step_rc(r, c, j, rows, cols)
+                    if w < 0 or not alive[w]:
+                        continue
+                    new |= bit
+                    dead[v] = np.uint8(dead[v] | bit)
+                    dead[w] = np.uint8(dead[w] | (1 << (j ^ 4)))
+                    deg[v] -= 1
+                    deg[w] -= 1
+                    queue[tail] = w
+                    tail += 1
+                steps[ns] = (v << 18) | (1 << 16) | (np.int64(forced[v]) << 8) | new
+                ns += 1
+            elif deg[v] == 2 and fv < 2:
+                two = 0
+                new = 0
+                bad = -1
+                for j in range(8):
+                    bit = 1 << j
+                    if dead[v] & bit:
+                        continue
+                    w = step_rc(r, c, j, rows, cols)
+                    if w < 0 or not alive[w]:
+                        continue
+                    two |= bit
+                    if forced[v] & bit:
+                        continue
+                    new |= bit
+                    forced[v] = np.uint8(forced[v] | bit)
+                    forced[w] = np.uint8(forced[w] | (1 << (j ^ 4)))
+                    queue[tail] = w
+                    tail += 1
+                    if bad < 0 and _bits(forced[w]) > 2:
+                        bad = w
+                steps[ns] = (v << 18) | (two << 8) | new
+                ns += 1
+                if bad >= 0:
+                    state[4], state[5], state[6] = 1, 2, bad
+                    break
+            continue
+        if f >= size:
+            state[4] = 1
+            break
+        work += 1
+        if alive[f] and deg[f] <= 2:
+            queue[tail] = f
+            tail += 1
+        f += 1
+    state[0], state[1], state[2], state[3] = f, head, tail, ns
+    return work
+
+
+@nb.njit(cache=True, inline="always")
+def _forced_next(forced, v, prev, rows, cols):  # pragma: no cover
+    """The cell a forced move of ``v`` reaches other than ``prev`` (the first with ``prev`` -1), or -1."""
+    r = v // cols
+    c = v - r * cols
+    for j in range(8):
+        if forced[v] & (1 << j):
+            w = step_rc(r, c, j, rows, cols)
+            if w != prev:
+                return w
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def forced_cycle(forced, rows, cols, steps, ns, seen):  # pragma: no cover
+    """A cycle of forced moves through a square of the first ``ns`` forcing ``steps``: ``(a cell of it, its
+    length)``, or ``(-1, 0)`` when the forced moves form paths only.
+
+    Every forced move has a forcing square at one end, so every cycle passes one; each cell is walked once
+    (``seen``, uint8, zero at the start).
+    """
+    for i in range(ns):
+        if (steps[i] >> 16) & 3 != 0:
+            continue
+        v = steps[i] >> 18
+        if seen[v]:
+            continue
+        seen[v] = 1
+        length = 1
+        first = _forced_next(forced, v, -1, rows, cols)
+        prev, cur = v, first
+        while cur >= 0:
+            if cur == v:
+                return v, length
+            seen[cur] = 1
+            length += 1
+            if _bits(forced[cur]) < 2:
+                break
+            prev, cur = cur, _forced_next(forced, cur, prev, rows, cols)
+        prev, cur = v, _forced_next(forced, v, first, rows, cols)
+        while cur >= 0 and not seen[cur]:
+            seen[cur] = 1
+            if _bits(forced[cur]) < 2:
+                break
+            prev, cur = cur, _forced_next(forced, cur, prev, rows, cols)
+    return -1, 0
+
+
+@nb.njit(cache=True, nogil=True)
+def cycle_cells(forced, rows, cols, start, out):  # pragma: no cover
+    """Fill ``out`` (int64, the cycle's length) with the cells of the forced cycle through ``start``, in order."""
+    prev, cur = np.int64(-1), np.int64(start)
+    for i in range(out.size):
+        out[i] = cur
+        prev, cur = cur, _forced_next(forced, cur, prev, rows, cols)

@@ -37,6 +37,7 @@ from ..driver import Deadline
 from ..graph import KNIGHT_MOVES
 from ..result import Proof
 from ..tour import TourSpec
+from .forcing import forcing_proof
 from .parity import colour_proof, size_proof
 from .quick import degree_proof, ends_proof
 
@@ -77,13 +78,14 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, time_limit=N
 
     Size, the closing move of fixed ends, colour parity, degree,
     connectivity and cut squares, in that order (that of
-    :func:`~ktsolve.proofs.quick_proof`), in time and memory linear in the
-    cells: about 15 bytes a cell at the cut-square search.  ``board`` may
+    :func:`~ktsolve.proofs.quick_proof`), then the degree-2 forcing of a
+    closed tour (:func:`~.forcing.forcing_proof`), in time and memory
+    linear in the cells: about 15 bytes a cell at the cut-square search.  ``board`` may
     be a :class:`~ktsolve.graph.KnightGraph` (only its board is read).
     ``time_limit`` (seconds, or a :class:`~ktsolve.driver.Deadline`) is
     checked between the checks (:class:`~ktsolve.driver.Stopped` when it
     expired, or Ctrl-C was pressed).
-    ``cuts=False`` stops before the depth-first search of connectivity and
+    ``cuts=False`` leaves out the depth-first search of connectivity and
     cut squares (:func:`local_cut_proof`), the one check that is not a
     single pass over the cells (measured on 10^8 cells: 19 to 27 s against
     0.56 s, ``benchmarks/results/huge_10k.md``).
@@ -111,13 +113,15 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, time_limit=N
     in_chunks(board.rows, lambda a, b: K.degree_rows(alive, board.rows, board.cols, deg, a, b), clock,
               "running the local proofs", first=64)
     squares.degree = deg[alive.view(bool)]
-    deg = None  # a byte a cell back before the cut search (the lambda above names it)
     proof = degree_proof(squares, spec)
-    if proof is not None or not cuts:
+    if proof is not None:
         return proof
+    if not cuts:
+        return forcing_proof(board, spec, deg=deg, time_limit=clock)
+    deg = None  # a byte a cell back before the cut search (the lambda above names it)
     del squares
     check()
-    return _cut_proof(board, spec, alive, clock)
+    return _cut_proof(board, spec, alive, clock) or forcing_proof(board, spec, time_limit=clock)
 
 
 def local_cut_proof(board: Board, spec: TourSpec, *, time_limit=None) -> Proof | None:
@@ -273,5 +277,12 @@ def warm() -> float:
         moves, parts, state = np.empty(20, dtype=np.int8), np.zeros(20, dtype=np.uint8), np.zeros(3, dtype=np.int64)
         K.cut_start(1, disc, low, stack, moves, parts, state)
         K.cut_steps(alive, 4, 5, disc, low, stack, moves, parts, state, 1 << 20)
+        loading("local proofs")
+        deg, dead, forced = np.empty(20, dtype=np.int8), np.zeros(20, dtype=np.uint8), np.zeros(20, dtype=np.uint8)
+        K.degree_rows(alive, 4, 5, deg, 0, 4)
+        steps, state = np.empty(64, dtype=np.int64), np.zeros(8, dtype=np.int64)
+        K.forcing_steps(alive, 4, 5, deg, dead, forced, z.copy(), steps, state, 1 << 20)
+        start, _ = K.forced_cycle(forced, 4, 5, steps, state[3], np.zeros(20, dtype=np.uint8))
+        K.cycle_cells(forced, 4, 5, 0, np.empty(1, dtype=np.int64))
 
     return jit.prepare("local proofs", calls, [getattr(K, name) for name in K.__all__])

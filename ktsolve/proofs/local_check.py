@@ -2,10 +2,10 @@
 
 :func:`check_local_proof` rebuilds the question from the board and the
 tour's specification (never from the evidence) and recounts, with plain
-sets and the eight knight's moves, what a ``"degree"`` or ``"cut square"``
-proof of :mod:`.local` claims.  Its cost depends on the squares the
-evidence names, not on the board, so a proof about a board of 10^8 squares
-is re-checked at once.  It shares no code with the finder.  It returns None
+sets and the eight knight's moves, what a ``"degree"``, ``"cut square"``
+or ``"forced moves"`` proof of :mod:`.local` claims.  Its cost depends on
+the squares the evidence names, not on the board, so a proof about a
+board of 10^8 squares is re-checked at once.  It shares no code with the finder.  It returns None
 for a valid witness, or one sentence that says why it is not.
 
 Examples
@@ -23,7 +23,7 @@ from ..board import Board
 from ..tour import TourSpec
 from ._grid_check import square_moves
 
-__all__ = ["check_local_proof", "check_degree", "check_cut"]
+__all__ = ["check_local_proof", "check_degree", "check_cut", "check_forcing"]
 
 
 
@@ -102,6 +102,66 @@ def check_cut(board: Board, spec: TourSpec, ev) -> str | None:
     return None
 
 
+def check_forcing(board: Board, spec: TourSpec, ev) -> str | None:
+    """Degree-2 forcing against a closed tour, replayed on the squares its steps name.
+
+    Each ``["forced", square]`` step needs the square to have exactly two
+    moves left (its other moves deleted by earlier steps), and forces both;
+    each ``["drop", square]`` step needs two forced moves at the square, and
+    deletes its others.  The conclusion must then hold: a square with fewer
+    than two moves left, a square with three forced moves, or the squares of
+    a cycle whose every move is forced and which misses squares of the board.
+    """
+    if not spec.closed:
+        return "forcing refutes closed tours only: an open tour's ends use one move"
+    steps, conclusion = ev["steps"], ev["conclusion"]
+    if not isinstance(steps, list) or not isinstance(conclusion, dict):
+        return "the evidence needs a list of steps and a conclusion"
+    deleted: set = set()
+    forced: set = set()
+
+    def left(sq):
+        return [w for w in square_moves(board, sq) if frozenset((sq, w)) not in deleted]
+
+    def forced_at(sq):
+        return [w for w in left(sq) if frozenset((sq, w)) in forced]
+
+    for i, step in enumerate(steps):
+        if not isinstance(step, list) or len(step) != 2 or step[0] not in ("forced", "drop"):
+            return f"step {i + 1} is not [\"forced\" or \"drop\", square]"
+        sq = _square(board, step[1])
+        moves = left(sq)
+        if step[0] == "forced":
+            if len(moves) != 2:
+                return f"step {i + 1}: {step[1]} has {len(moves)} moves left, not two"
+            forced.update(frozenset((sq, w)) for w in moves)
+        else:
+            mine = forced_at(sq)
+            if len(mine) != 2:
+                return f"step {i + 1}: {step[1]} has {len(mine)} forced moves, not two"
+            deleted.update(frozenset((sq, w)) for w in moves if w not in mine)
+    reason = conclusion.get("reason")
+    if reason == "degree":
+        sq = _square(board, conclusion["square"])
+        k = len(left(sq))
+        return None if k < 2 else f"{conclusion['square']} has {k} moves left"
+    if reason == "three forced":
+        sq = _square(board, conclusion["square"])
+        k = len(forced_at(sq))
+        return None if k > 2 else f"{conclusion['square']} has {k} forced moves"
+    if reason != "short cycle":
+        return f"unknown conclusion {reason!r}"
+    ring = [_square(board, x) for x in conclusion["squares"]]
+    if len(ring) < 3 or len(set(ring)) != len(ring):
+        return "the cycle needs at least three distinct squares"
+    if len(ring) >= board.n_squares:
+        return "the cycle passes every square: it is a tour, not a contradiction"
+    for a, b in zip(ring, ring[1:] + ring[:1]):
+        if frozenset((a, b)) not in forced:
+            return f"{board.name(*a)} - {board.name(*b)} is not a forced move"
+    return None
+
+
 def check_local_proof(board: Board, spec: TourSpec, proof) -> str | None:
     """Re-check a ``"degree"`` or ``"cut square"`` proof of :func:`~ktsolve.proofs.local.local_proof`.
 
@@ -110,7 +170,7 @@ def check_local_proof(board: Board, spec: TourSpec, proof) -> str | None:
     """
     argument = getattr(proof, "argument", "")
     evidence = getattr(proof, "evidence", None) or {}
-    checker = {"degree": check_degree, "cut square": check_cut}.get(argument)
+    checker = {"degree": check_degree, "cut square": check_cut, "forced moves": check_forcing}.get(argument)
     if checker is None:
         return None
     try:

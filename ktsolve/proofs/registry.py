@@ -101,7 +101,7 @@ _NECESSARY = ("size", "closing move", "ends", "colour parity", "degree", "connec
 #: ``proof_costs.md``); the cut proofs are bounded searches that spend their whole cap.
 PROOF_STEPS: dict[str, ProofStep] = {s.name: s for s in (
     ProofStep("local proofs", "ktsolve.proofs.local:local_proof", "proofs", graph=False, necessary=True,
-              arguments=("size", "closing move", "ends", "colour parity", "degree"), cost=6e-9,
+              arguments=("size", "closing move", "ends", "colour parity", "degree", "forced moves"), cost=6e-9,
               params=(("cuts", False),)),
     ProofStep("quick proofs", "ktsolve.proofs.quick:quick_proof", "proofs", graph=True, necessary=True,
               arguments=_NECESSARY, cost=2e-7),
@@ -123,6 +123,7 @@ CHECKERS: dict[str, str] = {
     "ends": "ktsolve.proofs.basic_check:check_closing_move",
     "closing move": "ktsolve.proofs.basic_check:check_closing_move",
     "degree": "ktsolve.proofs.local_check:check_degree",
+    "forced moves": "ktsolve.proofs.local_check:check_forcing",
     "connectivity": "ktsolve.proofs.basic_check:check_connectivity",
     "cut square": "ktsolve.proofs.basic_check:check_cut_square",
     "theorem": "ktsolve.proofs.basic_check:check_theorem",

@@ -90,17 +90,23 @@ def test_same_proofs_as_the_quick_proofs():
             p = local_proof(b, spec)
             if q is not None and q.argument == "cut square" and p is None:
                 continue  # an open tour's leaf blocks: the graph's proof alone (see local.py)
+            if q is None and p is not None and p.argument == "forced moves":
+                said.add(p.argument)  # the local proofs' own last argument, where the quick ones find nothing
+                assert closed and check_local_proof(b, spec, p) is None, (b, spec, p)
+                continue
             assert (p and (p.argument, str(p))) == (q and (q.argument, str(q))), (b, spec)
             if p is not None:
                 said.add(p.argument)
                 assert check_local_proof(b, spec, p) is None, (b, spec, p)
-    assert said >= {"size", "ends", "colour parity", "degree", "connectivity", "cut square"}
+    assert said >= {"size", "ends", "colour parity", "degree", "connectivity", "cut square", "forced moves"}
 
 
 def test_cut_proof_alone():
     b = Board(20, 20, CUT_CORNER)
     spec = TourSpec(closed=True)
-    assert local_proof(b, spec, cuts=False) is None
+    assert local_proof(b, TourSpec(), cuts=False) is None
+    forcing = local_proof(b, spec, cuts=False)  # the forced moves of the corner's squares close a short cycle
+    assert forcing.argument == "forced moves" and check_local_proof(b, spec, forcing) is None
     p = local_cut_proof(b, spec)
     assert p.argument == "cut square" and p.evidence["square"] == "c18"
     assert sorted(p.evidence["part"]) == sorted(["b20", "c20", "a19", "d19", "b18"])
@@ -168,14 +174,33 @@ def test_cornered_square_of_a_huge_board(call):
 
 @pytest.mark.parametrize("call", [solve, prove])
 def test_cut_square_of_a_huge_board(call):
-    """Five corner squares hang on c2998: splice cannot close the tour, the local cut search proves why."""
-    b = _huge(CUT_CORNER)
-    assert b.n_squares > PRESOLVE_MAX
+    """Two halves joined through ber1500 alone, across a wall of holes two columns thick (and a square taken
+    to balance the colours): splice cannot close the tour, the local cut search proves why.  The forcing of
+    the local proofs finds nothing here: no squares cut off are cornered."""
+    n = 3000
+    b = _huge([(r, c) for r in range(n) for c in (n // 2 - 1, n // 2) if (r, c) != (n // 2, n // 2 - 1)] + [(10, 11)])
+    assert b.n_squares > PRESOLVE_MAX and b.colour_counts()[0] == b.colour_counts()[1]
     res = call(b, closed=True, time_limit=120, seed=1)
     assert res.status.value == "infeasible" and res.proof.argument == "cut square", res.stats
     assert res.stats["settled_by"] == "local cuts"
-    assert res.proof.evidence["square"] == "c2998"
+    assert res.proof.evidence["square"] == "ber1500"
+    assert res.proof.evidence["sizes"] == [b.n_squares // 2, b.n_squares // 2 - 1]
+
+
+@pytest.mark.parametrize("call", [solve, prove])
+def test_a_cornered_group_of_a_huge_board_is_refuted_by_forcing(call):
+    """Five corner squares hang on c2998: the forcing of the one-pass local proofs refutes the closed tour
+    before splice and without the graph, with the steps it rests on alone."""
+    b = _huge(CUT_CORNER)
+    assert b.n_squares > PRESOLVE_MAX
+    res = call(b, closed=True, time_limit=120, seed=1)
+    assert res.status.value == "infeasible" and res.proof.argument == "forced moves", res.stats
+    assert res.stats["settled_by"] == "local proofs"
+    assert sorted(res.proof.evidence["conclusion"]["squares"]) == sorted(["c2998", "b3000", "a2999", "c3000",
+                                                                          "d2999", "b2998"])
+    assert len(res.proof.evidence["steps"]) < 10
     assert check_local_proof(b, TourSpec(closed=True), res.proof) is None
+    assert "table" not in KnightGraph.of(b).__dict__
 
 
 # ---------------------------------------------------------------------- the deadline (issue 28, item 2)

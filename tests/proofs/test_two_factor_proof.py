@@ -155,7 +155,7 @@ def _shared_pair_board(n: int) -> Board:
     """Two squares whose only moves go to the same two squares a and b (a 4-cycle), and a third square
     with a move to a and one other move: a is full, so the third square has one move left.  No square
     has fewer than two moves, the colours balance (holes of the other colour far away), and no single
-    square cuts the board: only the 2-factor argument (or search) refutes it."""
+    square cuts the board: the 2-factor argument refutes it, and so does degree-2 forcing."""
     from ktsolve.graph import KNIGHT_MOVES
 
     def moves(r, c):
@@ -179,24 +179,65 @@ def _shared_pair_board(n: int) -> Board:
     return board
 
 
-def test_the_shared_pair_board_has_no_2_factor_and_no_local_obstruction():
+def test_the_shared_pair_board_has_no_2_factor_and_falls_to_forcing():
     from ktsolve.proofs.local import local_proof
 
     board = _shared_pair_board(60)
     spec = TourSpec(closed=True)
-    assert quick_proof(KnightGraph(board), spec) is None and local_proof(board, spec, cuts=True) is None
+    assert quick_proof(KnightGraph(board), spec) is None
+    forcing = local_proof(board, spec, cuts=True)
+    # a gets two forced moves, so the third square's move to a goes and it is left with one
+    assert forcing.argument == "forced moves" and forcing.evidence["conclusion"]["reason"] == "degree"
     proof = two_factor_proof(board, spec)
     assert proof is not None and check_evidence(board, spec, proof) is None
     assert proof.evidence["need"] == 6 and len(proof.evidence["X"]) == 3
 
 
+def _moat_board(n: int, top: int = 20, side: int = 10) -> Board:
+    """A ``side x side`` block walled off by a moat of holes two thick, joined to the rest through two squares
+    of colour 1 in the moat, with three squares of colour 1 taken out inside it (colours balanced far away).
+
+    The block's squares of colour 0 have only the block's squares of colour 1 and the two in the moat as
+    neighbours, one fewer than they are, so no 2-factor pairs them; no square has fewer than two moves,
+    none is cut, and degree-2 forcing stops at the block's corners."""
+    mask = np.zeros((n, n), dtype=bool)
+    lo, hi = top, top + side
+    mask[lo - 2:hi + 2, lo - 2:hi + 2] = True
+    mask[lo:hi, lo:hi] = False
+    mid = lo + side // 2
+    for r in (lo - 1, hi):
+        mask[r, mid if (r + mid) % 2 == 1 else mid + 1] = False
+    inside = [(r, c) for r in range(lo + 2, hi - 2) for c in range(lo + 2, hi - 2) if (r + c) % 2 == 1]
+    for rc in inside[::len(inside) // 3][:3]:
+        mask[rc] = True
+    c0, c1 = Board.from_mask(mask).colour_counts()
+    want = 0 if c0 > c1 else 1
+    far = [(r, c + ((r + c) % 2 != want)) for r in range(n - 6, n - 2, 2) for c in range(4, n - 4, 4)]
+    for rc in far[:abs(c0 - c1)]:
+        mask[rc] = True
+    board = Board.from_mask(mask)
+    assert board.colour_counts()[0] == board.colour_counts()[1]
+    return board
+
+
+def test_the_moat_board_has_no_2_factor_and_no_local_obstruction():
+    from ktsolve.proofs.local import local_proof
+
+    board = _moat_board(60)
+    spec = TourSpec(closed=True)
+    assert quick_proof(KnightGraph(board), spec) is None and local_proof(board, spec, cuts=True) is None
+    proof = two_factor_proof(board, spec)
+    assert proof is not None and check_evidence(board, spec, proof) is None
+    assert len(proof.evidence["X"]) == 50
+
+
 @pytest.mark.parametrize("call", [solve, prove])
 def test_a_huge_board_whose_obstruction_is_the_2_factor_gets_that_proof(call):
-    """Above PRESOLVE_MAX squares: splice cannot restore the third square's moves, the local proofs find
-    nothing, and the 2-factor proof (restored start, no graph built) refutes the board."""
+    """Above PRESOLVE_MAX squares: splice cannot tour the moat's block, the local proofs find nothing, and
+    the 2-factor proof (restored start, no graph built) refutes the board."""
     from ktsolve.plans import PRESOLVE_MAX
 
-    board = _shared_pair_board(3000)
+    board = _moat_board(3000)
     assert board.n_squares > PRESOLVE_MAX
     res = call(board, closed=True, time_limit=120, seed=1)
     assert res.status.value == "infeasible" and res.proof.argument == "2-factor", res.stats
