@@ -87,7 +87,7 @@ def proof_marks(board: Board, proof) -> Marks:
     The squares a degree proof names, the cut square and the parts it
     leaves, the parts of a disconnected board, the squares a matching proof
     cannot pair (and their few neighbours), the move that closes a short
-    cycle.  Proofs without squares (CP-SAT, exhaustive search) mark nothing.
+    cycle, the cycle or square forcing ends on and the squares it forced.  Proofs without squares (CP-SAT, exhaustive search) mark nothing.
 
     Examples
     --------
@@ -134,6 +134,20 @@ def proof_marks(board: Board, proof) -> Marks:
             m.legend += [(NAMED, "squares that join a group to the rest"), (OTHER, "a square of each group")]
     elif arg == "matching":
         _matching_marks(board, ev, m)
+    elif arg == "forced moves":
+        c = ev.get("conclusion", {}) or {}
+        m.other = _squares(board, [s[1] for s in ev.get("steps", ()) if isinstance(s, list) and len(s) == 2])
+        if c.get("reason") == "short cycle":
+            ring = _squares(board, c.get("squares"))
+            m.named = ring
+            m.moves = list(zip(ring, ring[1:] + ring[:1]))
+            m.legend.append((NAMED, "forced moves closing a cycle short of the board"))
+        else:
+            m.named = _squares(board, [c.get("square")])
+            m.legend.append((NAMED, "left with fewer than two moves" if c.get("reason") == "degree" else
+                             "would need three forced moves"))
+        m.other = [x for x in m.other if x not in m.named]
+        m.legend.append((OTHER, "squares whose two moves were forced, or whose others were dropped"))
     elif arg == "toughness":
         m.named, m.other = _squares(board, ev.get("removed")), _squares(board, ev.get("squares"))
         m.legend += [(NAMED, "the squares taken out"), (OTHER, "a square of each part they leave")]

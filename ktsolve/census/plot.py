@@ -40,6 +40,7 @@ _ARGUMENT_COLOURS = {
     "connectivity": "#a05cc0",
     "cut square": "#8c564b",
     "matching": "#4a7fd9",
+    "forced moves": "#e377c2",
     "exhaustive search": "#23477f",
     "cpsat": "#1fa5b5",
     "theorem": "#c5a02b",
@@ -51,7 +52,7 @@ _HOLE = "#3b3b3b"
 _LETTERS = {"colour parity": "P", "degree": "D", "connectivity": "C", "cut square": "X", "matching": "M",
             "exhaustive search": "S", "cpsat": "Z", "theorem": "H",
             # the cut proofs: not T (a tour), so their own letters
-            "toughness": "K", "two-square cut": "W", "region colours": "R"}
+            "toughness": "K", "two-square cut": "W", "region colours": "R", "forced moves": "F"}
 _STATUS_COLOURS = {"found": _FOUND, "infeasible": "#d9544f", "unknown": _UNKNOWN}
 
 
