@@ -289,7 +289,7 @@ def forcing_steps(alive, rows, cols, deg, dead, forced, queue, steps, state, bud
             state[4] = 1
             break
         work += 1
-        if alive[f] and deg[f] <= 2:
+        if deg[f] <= 2 and alive[f]:
             queue[tail] = f
             tail += 1
         f += 1

@@ -45,12 +45,14 @@ FORCING_PHASE = "forcing the moves of squares left with two"
 _ROOM = 1 << 12
 
 
-def forcing_proof(board: Board, spec: TourSpec, *, deg: np.ndarray | None = None, time_limit=None) -> Proof | None:
+def forcing_proof(board: Board, spec: TourSpec, *, alive: np.ndarray | None = None, deg: np.ndarray | None = None,
+                  time_limit=None) -> Proof | None:
     """The forcing argument against a closed tour, as a proof; None when it finds nothing (or the question is open).
 
-    ``deg`` (int8, flat over the cells: the moves of each square, as
-    :func:`~._local_kernels.degree_rows` counts them) is lowered in place as
-    moves are deleted; without it the degrees are counted here.
+    ``alive`` (uint8, flat over the cells: 1 on the squares) and ``deg``
+    (int8: the moves of each square, as :func:`~._local_kernels.degree_rows`
+    counts them) are the local proofs' arrays; ``deg`` is lowered in place
+    as moves are deleted.  Without them they are made here.
     ``time_limit`` (seconds, or a :class:`~ktsolve.driver.Deadline`) is
     looked at between parts of about a tenth of a second
     (:class:`~ktsolve.driver.Stopped`).
@@ -63,8 +65,9 @@ def forcing_proof(board: Board, spec: TourSpec, *, deg: np.ndarray | None = None
         return None
     clock = Deadline.of(time_limit)
     rows, cols, size = board.rows, board.cols, board.size
-    alive = np.ones(size, dtype=np.uint8)
-    alive[board.hole_flat] = 0
+    if alive is None:
+        alive = np.ones(size, dtype=np.uint8)
+        alive[board.hole_flat] = 0
     if deg is None:
         deg = np.empty(size, dtype=np.int8)
         K.degree_rows(alive, rows, cols, deg, 0, rows)
@@ -178,4 +181,4 @@ def _text(board: Board, conclusion: dict, steps: int) -> str:
         return f"{how}, {conclusion['square']} would use three forced moves"
     shown = ", ".join(conclusion["squares"][:8]) + (" ..." if conclusion["length"] > 8 else "")
     return (f"{how}, the forced moves close a cycle of {conclusion['length']} squares ({shown}), "
-            f"short of all {board.n_squares}")
+            f"short of all {board.n_squares:,}")

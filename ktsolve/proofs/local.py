@@ -117,11 +117,11 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, time_limit=N
     if proof is not None:
         return proof
     if not cuts:
-        return forcing_proof(board, spec, deg=deg, time_limit=clock)
+        return forcing_proof(board, spec, alive=alive, deg=deg, time_limit=clock)
     deg = None  # a byte a cell back before the cut search (the lambda above names it)
     del squares
     check()
-    return _cut_proof(board, spec, alive, clock) or forcing_proof(board, spec, time_limit=clock)
+    return _cut_proof(board, spec, alive, clock) or forcing_proof(board, spec, alive=alive, time_limit=clock)
 
 
 def local_cut_proof(board: Board, spec: TourSpec, *, time_limit=None) -> Proof | None:
