@@ -11,9 +11,15 @@ never takes a move from a square:
   argument of the local cut search);
 * ``shared pair``: two squares whose only moves go to the same two squares,
   and a third square with a move to one of them and one other move; no
-  square has fewer than two moves and no square cuts the board, so only
-  the 2-factor argument refutes it (its witness: three squares needing six
-  moves where five are available).
+  square has fewer than two moves and no square cuts the board; the
+  2-factor argument refutes it (three squares needing six moves where five
+  are available), and so does degree-2 forcing (the third square is left
+  with one move);
+* ``moat``: a 10 x 10 block walled off by holes two thick but for two
+  squares of colour 1, with three squares of colour 1 taken out inside it:
+  its 50 squares of colour 0 have 49 neighbours, so no 2-factor exists,
+  while no square has fewer than two moves, none is cut and forcing stops
+  at the block's corners (the 2-factor argument alone).
 
 Each mask runs through ``ktsolve prove MASK --closed --time-limit T`` and
 ``ktsolve solve MASK --closed --time-limit T`` as whole processes under
@@ -80,6 +86,18 @@ def obstructed(base, kind: str):
         holes |= {y for y in _moves(*x3, n) if y not in (a, other)}
         for h in holes:
             mask[h] = True
+    elif kind == "moat":
+        lo = n // 2
+        hi = lo + 10
+        mask[lo - 8:hi + 8, lo - 8:hi + 8] = False
+        mask[lo - 2:hi + 2, lo - 2:hi + 2] = True
+        mask[lo:hi, lo:hi] = False
+        mid = lo + 5
+        for r in (lo - 1, hi):
+            mask[r, mid if (r + mid) % 2 == 1 else mid + 1] = False  # the two bridges, of colour 1
+        inside = [(r, c) for r in range(lo + 2, hi - 2) for c in range(lo + 2, hi - 2) if (r + c) % 2 == 1]
+        for rc in inside[::len(inside) // 3][:3]:
+            mask[rc] = True
     else:
         raise ValueError(kind)
     _balance(mask)
@@ -97,7 +115,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=10_000)
     ap.add_argument("--time-limit", type=float, default=900.0)
-    ap.add_argument("--kinds", default="corner,cut square,shared pair")
+    ap.add_argument("--kinds", default="corner,cut square,shared pair,moat")
     ap.add_argument("--out", default="obstructed")
     args = ap.parse_args()
     exe = Path(sys.executable).with_name("ktsolve")
