@@ -172,13 +172,13 @@ def _names(board: Board, cells) -> list[str]:
 
 
 def _text(board: Board, conclusion: dict, steps: int) -> str:
-    how = (f"a closed tour uses exactly two moves at every square, so a square left with two moves uses both "
-           f"and a square with two forced moves uses no other; after {steps} such step{'s' if steps != 1 else ''}")
+    why = (f"a closed tour uses exactly two moves at every square, so a square left with two moves uses both "
+           f"and a square with two forced moves uses no other ({steps} such step{'s' if steps != 1 else ''})")
     reason = conclusion["reason"]
     if reason == "degree":
-        return f"{how}, {conclusion['square']} is left with fewer than two moves"
+        return f"{conclusion['square']} is left with fewer than two moves: {why}"
     if reason == "three forced":
-        return f"{how}, {conclusion['square']} would use three forced moves"
+        return f"{conclusion['square']} would use three forced moves: {why}"
     shown = ", ".join(conclusion["squares"][:8]) + (" ..." if conclusion["length"] > 8 else "")
-    return (f"{how}, the forced moves close a cycle of {conclusion['length']} squares ({shown}), "
-            f"short of all {board.n_squares:,}")
+    return (f"forced moves close a cycle of {conclusion['length']} squares ({shown}), short of all "
+            f"{board.n_squares:,}: {why}")
