@@ -191,10 +191,18 @@ def run_worker(args: list[str], tmp: Path) -> dict:
 
 
 def _step_name(settled: str | None) -> str | None:
-    """The step to run alone: a plan's step title without its parameters (``cpsat (model=sat)``: cpsat)."""
+    """The step to run alone: a plan's step title without its parameters (``cpsat (model=sat)``: cpsat); of
+    auto's chain on stderr, the last step, and the step a necessary condition came from in its brackets."""
     if not settled or settled == "none":
         return None
-    return settled.split(" (", 1)[0].strip()
+    last = settled.split(" -> ")[-1].strip()
+    if last.startswith(NECESSARY):
+        return last[len(NECESSARY):].strip(" ()") or None
+    return last.split(" (", 1)[0].strip()
+
+
+#: How auto's chain names a proof step whose argument is a necessary condition (ktsolve.portfolio).
+NECESSARY = "a necessary condition fails"
 
 
 # ---------------------------------------------------------------- the workers (python bench_real.py --worker ...)

@@ -367,7 +367,7 @@ def run_plan(
                 steps.append(entry)
                 if proof is not None:
                     found = proof_step(step.name)
-                    tried.append("a necessary condition fails" if found.necessary else step.name)
+                    tried.append(f"a necessary condition fails ({step.name})" if found.necessary else step.name)
                     return finish(_proof_result(proof, found.method, graph, spec, seconds), step.name)
                 continue
             info = reg[step.name]
