@@ -87,7 +87,8 @@ def proof_marks(board: Board, proof) -> Marks:
     The squares a degree proof names, the cut square and the parts it
     leaves, the parts of a disconnected board, the squares a matching proof
     cannot pair (and their few neighbours), the move that closes a short
-    cycle, the cycle or square forcing ends on and the squares it forced.  Proofs without squares (CP-SAT, exhaustive search) mark nothing.
+    cycle, the cycle or square forcing ends on and the squares it forced.
+    Proofs without squares (CP-SAT, exhaustive search) mark nothing.
 
     Examples
     --------

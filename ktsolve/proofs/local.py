@@ -80,8 +80,9 @@ def local_proof(board: Board, spec: TourSpec, *, cuts: bool = True, time_limit=N
     connectivity and cut squares, in that order (that of
     :func:`~ktsolve.proofs.quick_proof`), then the degree-2 forcing of a
     closed tour (:func:`~.forcing.forcing_proof`), in time and memory
-    linear in the cells: about 15 bytes a cell at the cut-square search.  ``board`` may
-    be a :class:`~ktsolve.graph.KnightGraph` (only its board is read).
+    linear in the cells: about 15 bytes a cell at the cut-square search.
+    ``board`` may be a :class:`~ktsolve.graph.KnightGraph` (only its board
+    is read).
     ``time_limit`` (seconds, or a :class:`~ktsolve.driver.Deadline`) is
     checked between the checks (:class:`~ktsolve.driver.Stopped` when it
     expired, or Ctrl-C was pressed).
@@ -282,7 +283,7 @@ def warm() -> float:
         K.degree_rows(alive, 4, 5, deg, 0, 4)
         steps, state = np.empty(64, dtype=np.int64), np.zeros(8, dtype=np.int64)
         K.forcing_steps(alive, 4, 5, deg, dead, forced, z.copy(), steps, state, 1 << 20)
-        start, _ = K.forced_cycle(forced, 4, 5, steps, state[3], np.zeros(20, dtype=np.uint8))
+        K.forced_cycle(forced, 4, 5, steps, state[3], np.zeros(20, dtype=np.uint8))
         K.cycle_cells(forced, 4, 5, 0, np.empty(1, dtype=np.int64))
 
     return jit.prepare("local proofs", calls, [getattr(K, name) for name in K.__all__])

@@ -5,8 +5,9 @@ tour's specification (never from the evidence) and recounts, with plain
 sets and the eight knight's moves, what a ``"degree"``, ``"cut square"``
 or ``"forced moves"`` proof of :mod:`.local` claims.  Its cost depends on
 the squares the evidence names, not on the board, so a proof about a
-board of 10^8 squares is re-checked at once.  It shares no code with the finder.  It returns None
-for a valid witness, or one sentence that says why it is not.
+board of 10^8 squares is re-checked at once.  It shares no code with the
+finder.  It returns None for a valid witness, or one sentence that says
+why it is not.
 
 Examples
 --------
@@ -163,7 +164,8 @@ def check_forcing(board: Board, spec: TourSpec, ev) -> str | None:
 
 
 def check_local_proof(board: Board, spec: TourSpec, proof) -> str | None:
-    """Re-check a ``"degree"`` or ``"cut square"`` proof of :func:`~ktsolve.proofs.local.local_proof`.
+    """Re-check a ``"degree"``, ``"cut square"`` or ``"forced moves"`` proof of
+    :func:`~ktsolve.proofs.local.local_proof`.
 
     Returns None when the witness is valid, else the reason it is not (a
     proof of another argument is not re-checked here: None).
