@@ -78,8 +78,9 @@ class _Network:
         return out.tolist()
 
     def source(self, entries):
-        """The node whose row holds each CSR entry of ``entries`` (an int or an array), by binary search."""
-        return np.searchsorted(self.indptr, entries, side="right") - 1
+        """The node whose row holds each CSR entry of ``entries`` (an int or an array), by binary search (the
+        entries in the rows' own dtype: a Python int would make numpy copy all the rows to int64 each call)."""
+        return np.searchsorted(self.indptr, np.asarray(entries, dtype=self.indptr.dtype), side="right") - 1
 
     def entry(self, u: int, v: int) -> int:
         """CSR entry of the move ``u -> v`` (-1 when there is none)."""
@@ -403,11 +404,14 @@ class _MatchingProver:
             queue.append(eu)
             queue.append(ew)
 
-    def propagate(self, queue: deque) -> int:
-        """Degree-2 forcing until nothing changes; returns the number of steps taken."""
+    def propagate(self, queue: deque, check=lambda: None) -> int:
+        """Degree-2 forcing until nothing changes, ``check()`` (the clock) every 4,096 squares; the steps taken."""
         net = self.net
-        before = len(self.steps)
+        before, looked = len(self.steps), 0
         while queue:
+            looked += 1
+            if looked % 4096 == 0:
+                check()
             v = int(queue.popleft())
             if self.deg[v] < 2:
                 left = [self.nm(net.indices[p]) for p in self.alive_moves(v)]
@@ -579,7 +583,7 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
             deleted = prover.hall_step()
             if deleted:
                 prover.check_left()
-            changed = prover.propagate(prover.start_queue())
+            changed = prover.propagate(prover.start_queue(), lambda: clock.check(phase))
             if changed:
                 prover.check_left()
             if not deleted and not changed:
@@ -673,15 +677,11 @@ def _matching_text(graph, spec, net, steps, conclusion, excluded) -> str:
             f"({', '.join(f'{a} squares around {b}' for a, b in zip(sz[:4], conclusion['squares'][:4]))})"
         )
     elif reason == "cut":
-        end = (
-            f"taking out {conclusion['square']} splits the remaining moves into {conclusion['parts']} "
-            f"parts, but a closed tour without one square is still one path"
-        )
+        end = (f"taking out {conclusion['square']} splits the remaining moves into {conclusion['parts']} "
+               f"parts, but a closed tour without one square is still one path")
     elif reason == "no perfect matching":
-        end = (
-            f"the {len(conclusion['S'])} squares {listing(conclusion['S'], len(conclusion['S']))} have "
-            f"only {len(conclusion['T'])} neighbours left between them, so no perfect matching exists"
-        )
+        end = (f"the {len(conclusion['S'])} squares {listing(conclusion['S'], len(conclusion['S']))} have "
+               f"only {len(conclusion['T'])} neighbours left between them, so no perfect matching exists")
     elif reason == "forced excluded":
         a, b = conclusion["move"]
         end = f"the move {a}-{b} is forced but lies in no perfect matching"

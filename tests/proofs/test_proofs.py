@@ -648,3 +648,24 @@ def test_the_matching_proof_starts_from_the_2_factor_the_2_factor_proof_found_on
     del board
     gc.collect()
     assert tfp._FOUND == [None, None]
+
+
+def test_the_matching_proofs_forcing_looks_at_the_clock():
+    """The forcing between Hall steps looks at the clock every 4,096 squares: on a 10^7-square maze it ran
+    for minutes past a race's end without looking (its Python loop visits every square it forces)."""
+    from collections import deque
+
+    from ktsolve.driver import Stopped
+    from ktsolve.proofs.matching import _closing_network, _MatchingProver
+
+    graph = KnightGraph(Board(8, 600))
+    closed = TourSpec(closed=True)
+    calls = []
+    _MatchingProver(_closing_network(graph, closed)).propagate(deque(list(range(graph.n)) * 2), lambda: calls.append(1))
+    assert len(calls) >= 2 * graph.n // 4096
+
+    def cancelled():
+        raise Stopped("cancelled", "running the matching proof")
+
+    with pytest.raises(Stopped):
+        _MatchingProver(_closing_network(graph, closed)).propagate(deque(range(graph.n)), cancelled)
