@@ -514,7 +514,8 @@ def matching_proof(graph: KnightGraph, spec: TourSpec, *, time_limit=None) -> Pr
     spec : TourSpec
     time_limit : float or Deadline, optional
         Seconds, or a caller's :class:`~ktsolve.driver.Deadline` (a race's
-        cancel flag included); looked at between rounds.  When it runs out,
+        cancel flag included); looked at between rounds and every 4,096
+        squares of their forcing.  When it runs out,
         or Ctrl-C is pressed, :class:`~ktsolve.driver.Stopped` is raised,
         never a wrong answer; it is raised at once when the time left is
         less than the network and the first matching need (about
