@@ -33,7 +33,7 @@ import numpy as np
 
 from ..board import Board
 from ..driver import Deadline
-from .._grid_kernels import MOVES
+from ..graph import KNIGHT_MOVES
 from ..result import Proof
 from ..tour import TourSpec
 
@@ -43,6 +43,8 @@ __all__ = ["forcing_proof", "FORCING_PHASE"]
 FORCING_PHASE = "forcing the moves of squares left with two"
 #: Room for this many cells in the queue and steps at the start (grown by doubling).
 _ROOM = 1 << 12
+#: The moves in the order of the kernels' bits (move ``j`` is bit ``j``), without importing numba here.
+_MOVES = [tuple(m) for m in KNIGHT_MOVES.tolist()]
 
 
 def forcing_proof(board: Board, spec: TourSpec, *, alive: np.ndarray | None = None, deg: np.ndarray | None = None,
@@ -129,7 +131,7 @@ def _moves_of(board: Board, cell: int, bits: int) -> set:
     """The moves (pairs of cells) from ``cell`` to squares whose bits are set in ``bits``."""
     r, c = divmod(cell, board.cols)
     out = set()
-    for j, (dr, dc) in enumerate(MOVES):
+    for j, (dr, dc) in enumerate(_MOVES):
         r2, c2 = r + dr, c + dc
         if bits >> j & 1 and board.contains(r2, c2) and not board.is_hole(r2, c2):
             out.add(_move(cell, r2 * board.cols + c2))

@@ -249,3 +249,15 @@ def test_the_pictures_mark_the_cycle_and_the_forcing_squares():
     m = proof_marks(board, proof)
     assert m.named == [board.parse_square(proof.evidence["conclusion"]["square"])] and m.other and not m.moves
     assert letter_of("infeasible", "forced moves") == "F"
+
+
+def test_the_bits_of_the_readable_side_are_the_kernels_moves():
+    """forcing.py names the kernels' move bits without importing numba (the local proofs load it when they run)."""
+    import subprocess
+    import sys
+
+    from ktsolve._grid_kernels import MOVES
+
+    assert F._MOVES == list(MOVES)
+    code = "import sys, ktsolve.proofs.local; print('numba' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
